@@ -1,0 +1,14 @@
+import Foundation
+
+// WatchSync: the Apple Watch app of the shopping list. Run it with WATCHPAIR_ROLE=watch (and the paths
+// of docs/WatchConnectivity.md); type `done ITEM` or `add ITEM`.
+let manager = WatchSessionManager.shared
+manager.start()
+Console.readCommands { command, argument in
+    switch command {
+    case "done": manager.complete(argument)
+    case "add": manager.add(argument)
+    default: Console.report("unknown-command", ["command": command])
+    }
+}
+dispatchMain()

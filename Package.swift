@@ -1,0 +1,104 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "WatchPair",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "phoned", targets: ["phoned"]),
+        .executable(name: "watchd", targets: ["watchd"]),
+        .executable(name: "wcctl", targets: ["wcctl"]),
+        .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
+        .library(name: "WatchPairTesting", targets: ["WatchPairTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        // Pure: frames, handshake, property-list values, WCError codes. No I/O.
+        .target(name: "WatchPairWire"),
+        // Channel state machines, durable store, link policy, diagnostics. No sockets.
+        .target(
+            name: "WatchPairCore",
+            dependencies: [
+                "WatchPairWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Unix-domain-socket transport on swift-nio; the only module importing NIOPosix.
+        .target(
+            name: "WatchPairTransport",
+            dependencies: [
+                "WatchPairCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libsystemd: listen fds by name, notify, watchdog, journald log handler.
+        .target(
+            name: "Systemd",
+            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Apple-compatible WCSession API on top of the engine.
+        .target(
+            name: "WatchConnectivity",
+            dependencies: ["WatchPairCore", "WatchPairTransport", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Configuration, control socket, service lifecycle, wiring.
+        .target(
+            name: "WatchPairDaemon",
+            dependencies: [
+                "WatchPairWire",
+                "WatchPairCore",
+                "WatchPairTransport",
+                "Systemd",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(name: "phoned", dependencies: ["WatchPairDaemon"]),
+        .executableTarget(name: "watchd", dependencies: ["WatchPairDaemon"]),
+        // wcctl's commands, control-socket client and output (testable; the executable only calls it).
+        .target(
+            name: "WatchPairCLI",
+            dependencies: [
+                "WatchPairWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "wcctl", dependencies: ["WatchPairCLI"]),
+        // Test kit: in-memory transport pair, manual clock, fault-injecting transport.
+        .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire"]),
+        .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire"]),
+        .testTarget(
+            name: "WatchPairCoreTests",
+            dependencies: [
+                "WatchPairCore", "WatchPairTesting", "WatchPairTransport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
+        .testTarget(
+            name: "WatchPairDaemonTests",
+            dependencies: [
+                "WatchPairDaemon", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ]
+)

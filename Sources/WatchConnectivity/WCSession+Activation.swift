@@ -1,0 +1,193 @@
+import Foundation
+import WatchPairCore
+import WatchPairWire
+
+extension WCSession {
+    /// Starts the session asynchronously; the delegate learns the outcome through
+    /// `session(_:activationDidCompleteWith:error:)`, called before any other callback.
+    ///
+    /// Set the delegate first: without one this only logs an error (Apple leaves it undefined).
+    /// Calling it while activating or activated does nothing; after `sessionDidDeactivate` it starts again.
+    ///
+    /// Activation fails (`.notActivated` with an error) when no role is configured (7002,
+    /// `sessionNotSupported`) or when the store cannot be opened or a socket cannot be bound — for
+    /// example because `phoned`/`watchd` for the same side is running (7001, `genericError`, saying which).
+    /// After success, content that arrived or finished while the app was not running is delivered
+    /// (`didReceiveUserInfo`, `didReceiveApplicationContext`, `didFinish`), and messages are delivered
+    /// from then on, including one that launched the app.
+    public func activate() {
+        let hasDelegate = delegate != nil
+        let started = state.withLock { state -> Bool in
+            guard hasDelegate, case .idle = state.phase else { return false }
+            let task = EngineExecutor.shared.spawn { await self.runSession() }
+            state.phase = .activating(task)
+            return true
+        }
+        if !started, !hasDelegate {
+            logger.error("WCSession.activate() called without a delegate: set WCSession.default.delegate first (WCError 7003)")
+        }
+    }
+
+    /// One activation, from setup to stop: runs the engine, the control socket, the deliveries and the
+    /// state follower as children, until cancelled (`shutdown()`) or until the engine fails.
+    func runSession() async {
+        let configuration: WCSessionConfiguration
+        let runtime: SessionRuntime
+        do {
+            configuration = try loadConfiguration()
+        } catch {
+            activationFailed(WCError(.sessionNotSupported, message: "WatchConnectivity is not configured: \(error)"))
+            return
+        }
+        var logger = self.logger
+        logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
+        do {
+            runtime = try await SessionRuntime.start(configuration, overrides: overrides, logger: logger)
+        } catch {
+            activationFailed(error)
+            return
+        }
+        let activated = AsyncSignal()
+        await runtime.engine.setMessageHandler(messageHandler(runtime: runtime, activated: activated))
+        let engine = EngineRunner(runtime.engine)
+        let engineFailure = await withTaskGroup(of: (any Error)?.self) { group -> (any Error)? in
+            group.addTask { await engine.failure() }
+            group.addTask { await runtime.transport.listenerFailure() }
+            if let beacon = runtime.beacon {
+                group.addTask {
+                    do {
+                        try await beacon.run()
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            await overrides.beforeActivationCompletes?(runtime.engine)
+            if !Task.isCancelled {
+                await completeActivation(runtime)
+                activated.fire()
+                group.addTask {
+                    await self.deliverStoredContent(runtime)
+                    return nil
+                }
+                group.addTask {
+                    await self.followState(runtime)
+                    return nil
+                }
+            }
+            // The first child to end (a failure, or all of them on cancellation) ends the activation.
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        // Sockets first, so the counterpart sees the app gone at once, even if the engine is slow to stop.
+        runtime.closeSockets()
+        await engine.stop(logger: logger)
+        await runtime.engine.setMessageHandler(nil)
+        if let engineFailure, !Task.isCancelled {
+            logger.error("the session's engine stopped", metadata: ["error": "\(engineFailure)"])
+            state.withLock { $0.activationState = .inactive }
+            notifyDelegate { session, delegate in delegate.sessionDidBecomeInactive(session) }
+        }
+        await runtime.close()
+        let wasActive = state.withLock { state -> Bool in
+            defer {
+                state.phase = .idle
+                state.activationState = .notActivated
+                state.reachable = false
+            }
+            return state.activationState != .notActivated
+        }
+        if engineFailure != nil, wasActive, !Task.isCancelled {
+            notifyDelegate { session, delegate in delegate.sessionDidDeactivate(session) }
+        }
+    }
+
+    /// Fills the snapshots, marks the session activated and tells the delegate.
+    private func completeActivation(_ runtime: SessionRuntime) async {
+        let engine = runtime.engine
+        let sent = (try? await engine.applicationContext()) ?? [:]
+        let received = (try? await engine.receivedApplicationContext()) ?? [:]
+        let status = await engine.status()
+        let presence = await runtime.transport.peerPresence()
+        let activated = state.withLock { state -> Bool in
+            guard case .activating(let task) = state.phase else { return false }
+            state.phase = .active(runtime, task)
+            state.activationState = .activated
+            state.applicationContext = sent
+            state.receivedApplicationContext = received
+            state.reachable = status.reachable
+            state.counterpartInstalled = presence.installed || status.peerInstalled
+            return true
+        }
+        guard activated else { return }
+        snapshotSignal.fire()
+        runtime.logger.info(
+            "WCSession activated",
+            metadata: [
+                "launch": "\(runtime.launch.rawValue)", "stateDirectory": "\(runtime.configuration.stateDirectory)",
+                "link": "\(runtime.configuration.linkSocketPath)",
+            ])
+        notifyDelegate { session, delegate in
+            delegate.session(session, activationDidCompleteWith: .activated, error: nil)
+        }
+    }
+
+    /// Reports a failed activation and returns to `.idle`.
+    private func activationFailed(_ error: WCError) {
+        logger.error("WCSession activation failed", metadata: ["error": "\(error)"])
+        state.withLock { state in
+            state.phase = .idle
+            state.activationState = .notActivated
+        }
+        notifyDelegate { session, delegate in
+            delegate.session(session, activationDidCompleteWith: .notActivated, error: error)
+        }
+    }
+
+    /// Stops the session as if the app exited: no callback is made, nothing undelivered is acknowledged,
+    /// sockets and store are closed. Returns once everything has stopped. (Tests; apps just exit.)
+    func shutdown() async {
+        await beginShutdown()?.value
+    }
+
+    /// Starts `shutdown()`: from now on nothing more is acknowledged. Returns the task to await.
+    func beginShutdown() -> Task<Void, Never>? {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            switch state.phase {
+            case .idle: return nil
+            case .activating(let task), .active(_, let task), .stopping(let task):
+                state.phase = .stopping(task)
+                state.activationState = .inactive
+                return task
+            }
+        }
+        task?.cancel()
+        return task
+    }
+
+    /// The runtime to send through, or the error Apple reports: 7003 without a delegate, 7004 when not
+    /// activated, 7016 while stopping.
+    func runtimeForSending() throws(WCError) -> SessionRuntime {
+        guard delegate != nil else { throw WCError(.sessionMissingDelegate) }
+        return try state.withLock { state throws(WCError) -> SessionRuntime in
+            switch state.phase {
+            case .active(let runtime, _) where state.activationState == .activated:
+                return runtime
+            case .stopping, .active:
+                throw WCError(.sessionInactive)
+            case .idle, .activating:
+                throw WCError(.sessionNotActivated)
+            }
+        }
+    }
+
+    /// The active runtime, for reads (nil when not activated).
+    var activeRuntime: SessionRuntime? {
+        state.withLock { state in
+            if case .active(let runtime, _) = state.phase { return runtime }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Synchronization
+import WatchPairCore
+import WatchPairWire
+
+extension WCSession {
+    /// Sends a live message to the counterpart (DESIGN.md §2, channel "message").
+    ///
+    /// Exactly one of `replyHandler` or `errorHandler` is called, once, on the delegate queue — with a
+    /// reply handler: the counterpart's reply or an error; without one: nothing on success, `errorHandler`
+    /// on failure. Errors: 7003/7004 (session not ready), 7010 (not a property list), 7009 (over 64 KiB),
+    /// 7007 (counterpart not reachable), 7012 (no reply within 10 s), 7014 (the counterpart does not
+    /// implement that callback, or the link dropped before the answer).
+    public func sendMessage(
+        _ message: [String: Any],
+        replyHandler: (([String: Any]) -> Void)?,
+        errorHandler: ((any Error) -> Void)? = nil
+    ) {
+        let handlers = Unchecked((reply: replyHandler, error: errorHandler))
+        let body: PlistDictionary
+        let runtime: SessionRuntime
+        do {
+            runtime = try runtimeForSending()
+            body = try PropertyListBridge.plist(from: message)
+        } catch {
+            delegateQueue.async { handlers.value.error?(error) }
+            return
+        }
+        send(.dictionary(body), wantsReply: replyHandler != nil, runtime: runtime) { result in
+            switch result {
+            case .success(.dictionary(let reply)?): handlers.value.reply?(PropertyListBridge.object(from: reply))
+            case .success: break
+            case .failure(let error): handlers.value.error?(error)
+            }
+        }
+    }
+
+    /// Sends a live data message; same rules as `sendMessage(_:replyHandler:errorHandler:)`.
+    public func sendMessageData(
+        _ data: Data,
+        replyHandler: ((Data) -> Void)?,
+        errorHandler: ((any Error) -> Void)? = nil
+    ) {
+        let handlers = Unchecked((reply: replyHandler, error: errorHandler))
+        let runtime: SessionRuntime
+        do {
+            runtime = try runtimeForSending()
+        } catch {
+            delegateQueue.async { handlers.value.error?(error) }
+            return
+        }
+        send(.data(data), wantsReply: replyHandler != nil, runtime: runtime) { result in
+            switch result {
+            case .success(.data(let reply)?): handlers.value.reply?(reply)
+            case .success: break
+            case .failure(let error): handlers.value.error?(error)
+            }
+        }
+    }
+
+    /// Sends through the engine and calls `completion` exactly once on the delegate queue.
+    ///
+    /// The engine reports one outcome per message within its reply timeout (plus a handshake when it must
+    /// connect first). As a safety net the session also answers 7012 itself if the engine has not
+    /// answered `sendSafetyMargin` after that; whichever comes first is reported, the other dropped.
+    private func send(
+        _ body: MessageBody,
+        wantsReply: Bool,
+        runtime: SessionRuntime,
+        completion: @escaping @Sendable (Result<MessageBody?, WCError>) -> Void
+    ) {
+        let engineConfiguration = runtime.engine.configuration
+        let deadline = engineConfiguration.replyTimeout + engineConfiguration.handshakeTimeout + Self.sendSafetyMargin
+        let answered = Mutex(false)
+        let report: @Sendable (Result<MessageBody?, WCError>) -> Bool = { result in
+            guard answered.withLock({ done in defer { done = true }; return !done }) else { return false }
+            self.delegateQueue.async { completion(result) }
+            return true
+        }
+        let engineCall = EngineExecutor.shared.spawn {
+            do throws(WCFailure) {
+                _ = report(.success(try await runtime.engine.sendMessage(body, wantsReply: wantsReply)))
+            } catch {
+                _ = report(.failure(WCError(error)))
+            }
+        }
+        let clock = runtime.clock
+        let logger = runtime.logger
+        EngineExecutor.shared.spawn {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await engineCall.value }
+                group.addTask {
+                    guard (try? await sleep(on: clock, for: deadline)) != nil else { return }
+                    if report(.failure(WCError(.messageReplyTimedOut, message: "no answer from the engine within \(deadline)"))) {
+                        logger.warning("the engine did not answer a message in time; reported 7012", metadata: ["deadline": "\(deadline)"])
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Added to the engine's reply and handshake timeouts before the session answers a message itself.
+    static let sendSafetyMargin: Duration = .seconds(2)
+
+    /// Replaces the application context sent to the counterpart; returns once it is durable.
+    ///
+    /// The counterpart ends with the newest value (intermediate ones may be skipped); a value identical
+    /// to the last one sent is not sent again; `[:]` clears it. Throws `WCError`: 7003/7004/7016 (session
+    /// not ready), 7010 (not a property list), 7009 (over 256 KiB), 7015 (disk full).
+    public func updateApplicationContext(_ applicationContext: [String: Any]) throws {
+        let runtime = try runtimeForSending()
+        let payload = try PropertyListBridge.plist(from: applicationContext)
+        let engine = runtime.engine
+        let result = EngineExecutor.shared.blockingCall { () -> Result<Void, WCFailure> in
+            do throws(WCFailure) {
+                try await engine.updateApplicationContext(payload)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let failure) = result { throw WCError(failure) }
+        state.withLock { $0.applicationContext = payload }
+    }
+
+    /// Queues `userInfo` for delivery to the counterpart (DESIGN.md §2, channel "userInfo"); returns once the
+    /// transfer is durable on disk.
+    ///
+    /// The counterpart receives every transfer exactly once, in order, whenever it can — also across
+    /// crashes and restarts of either side. `session(_:didFinish:error:)` reports when it arrived (on the
+    /// next launch if the app was not running). A transfer that cannot be accepted — session not ready
+    /// (7003/7004/7016), not a property list (7010), over 64 KiB (7009), outbox full (7015) — is returned
+    /// with `isTransferring == false` and reported to `session(_:didFinish:error:)` with the error.
+    @discardableResult
+    public func transferUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
+        let runtime: SessionRuntime
+        let payload: PlistDictionary
+        do {
+            runtime = try runtimeForSending()
+            payload = try PropertyListBridge.plist(from: userInfo)
+        } catch {
+            return refusedTransfer(.refused(userInfo), error)
+        }
+        let engine = runtime.engine
+        // Until the object is registered, a didFinish for it must wait (see `deliverFinished`), or the
+        // delegate could be handed a different object than the one returned here.
+        state.withLock { $0.registrationsInProgress += 1 }
+        defer {
+            state.withLock { $0.registrationsInProgress -= 1 }
+            registrationSignal.fire()
+        }
+        let result = EngineExecutor.shared.blockingCall { () -> Result<WCSessionUserInfoTransfer, WCFailure> in
+            do throws(WCFailure) {
+                let stored = try await engine.transferUserInfo(payload)
+                return .success(self.transferObject(for: stored, runtime: runtime, isTransferring: true))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let transfer):
+            return transfer
+        case .failure(let failure):
+            return refusedTransfer(.plist(payload), WCError(failure))
+        }
+    }
+
+    /// Transfers accepted and not yet received by the counterpart, oldest first. Blocks until the engine
+    /// has read them from its store. Empty before activation.
+    public var outstandingUserInfoTransfers: [WCSessionUserInfoTransfer] {
+        guard let runtime = activeRuntime else { return [] }
+        let engine = runtime.engine
+        let outstanding = EngineExecutor.shared.blockingCall { () -> [OutboxTransfer] in
+            (try? await engine.outstandingUserInfoTransfers()) ?? []
+        }
+        return outstanding.map { transferObject(for: $0, runtime: runtime, isTransferring: true) }
+    }
+
+    /// The app's object for a stored transfer: the one it already holds, or a new one.
+    func transferObject(for stored: OutboxTransfer, runtime: SessionRuntime, isTransferring: Bool) -> WCSessionUserInfoTransfer {
+        state.withLock { state in
+            if let existing = state.transfers.object(for: stored.transferId) { return existing }
+            let engine = runtime.engine
+            let transfer = WCSessionUserInfoTransfer(
+                transferId: stored.transferId, payload: .plist(stored.payload), isTransferring: isTransferring,
+                canceller: { [weak self] id in
+                    _ = EngineExecutor.shared.blockingCall { (try? await engine.cancelUserInfo(id)) ?? false }
+                    _ = self?.state.withLock { $0.transfers.remove(id) }
+                }
+            )
+            if isTransferring { state.transfers.insert(transfer, for: stored.transferId) }
+            return transfer
+        }
+    }
+
+    /// A transfer that was not accepted: returned not transferring, and reported to `didFinish` with `error`.
+    private func refusedTransfer(_ payload: WCSessionUserInfoTransfer.Payload, _ error: WCError) -> WCSessionUserInfoTransfer {
+        let transfer = WCSessionUserInfoTransfer(transferId: nil, payload: payload, isTransferring: false, canceller: nil)
+        logger.debug("userInfo transfer refused", metadata: ["error": "\(error)"])
+        notifyDelegate { session, delegate in
+            delegate.session(session, didFinish: transfer, error: error)
+        }
+        return transfer
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Logging
+import Synchronization
+import WatchPairCore
+import WatchPairWire
+
+/// The link between an iPhone app and its Apple Watch app, with Apple's `WCSession` API, on Linux.
+///
+/// Use it as on Apple's platforms: set `WCSession.default.delegate`, call `activate()`, wait for
+/// `session(_:activationDidCompleteWith:error:)`, then send with `sendMessage`, `transferUserInfo` and
+/// `updateApplicationContext` and receive through the delegate. Which side the app is (phone or watch)
+/// and where its state and sockets live come from the environment (`WCSessionConfiguration`).
+///
+/// The session embeds WatchPair's engine in the app process: activation opens the durable store in the
+/// state directory, listens on the app's link socket (or adopts the one systemd passes) and on its
+/// control socket, and links to the counterpart — `phoned`/`watchd` or another app built on this module.
+///
+/// Threading: every method and property may be used from any thread. Delegate callbacks, and the
+/// reply and error handlers of `sendMessage`, run serially on one private serial queue, never the main
+/// thread. `transferUserInfo`, `updateApplicationContext`, `outstandingUserInfoTransfers` and
+/// `WCSessionUserInfoTransfer.cancel()` block their caller until the engine has answered (a transfer is
+/// durable on disk when `transferUserInfo` returns); they are safe to call from anywhere, including
+/// Swift concurrency tasks and delegate callbacks, because the engine runs on its own thread.
+/// Properties such as `isReachable` and `applicationContext` read a snapshot and never block.
+public final class WCSession: NSObject, @unchecked Sendable {
+    /// The session of this app process, configured from the environment.
+    public static let `default` = WCSession(configurationSource: .environment, overrides: SessionOverrides())
+
+    /// Where the configuration comes from.
+    enum ConfigurationSource: Sendable {
+        /// `WCSessionConfiguration(environment:)`, read once.
+        case environment
+        /// Given (tests).
+        case fixed(WCSessionConfiguration)
+    }
+
+    /// Where a session is in its life.
+    enum Phase {
+        case idle
+        case activating(Task<Void, Never>)
+        case active(SessionRuntime, Task<Void, Never>)
+        case stopping(Task<Void, Never>)
+    }
+
+    struct State {
+        var phase: Phase = .idle
+        var activationState: WCSessionActivationState = .notActivated
+        var configuration: Result<WCSessionConfiguration, WCSessionConfigurationError>?
+        var reachable = false
+        var counterpartInstalled = false
+        var hasContentPending = false
+        var applicationContext: PlistDictionary = [:]
+        var receivedApplicationContext: PlistDictionary = [:]
+        var transfers = TransferRegistry()
+        /// `transferUserInfo` calls whose transfer object is not registered yet.
+        var registrationsInProgress = 0
+    }
+
+    let state = Mutex(State())
+    /// The delegate, only read or written under `delegateLock` (the class is `@unchecked Sendable`).
+    private weak var weakDelegate: (any WCSessionDelegate)?
+    private let delegateLock = NSLock()
+    let configurationSource: ConfigurationSource
+    let overrides: SessionOverrides
+    let logger: Logger
+    /// The queue every delegate callback and send handler runs on.
+    let delegateQueue = DispatchQueue(label: "WatchConnectivity.WCSession.delegate")
+    /// Fires when a `transferUserInfo` call has registered its transfer object.
+    let registrationSignal = AsyncSignal()
+    /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
+    let snapshotSignal = AsyncSignal()
+    /// Set by a default (not implemented) message callback while the session calls it.
+    private let missingCallback = Mutex(false)
+
+    init(configurationSource: ConfigurationSource, overrides: SessionOverrides) {
+        self.configurationSource = configurationSource
+        self.overrides = overrides
+        self.logger = overrides.logger ?? Logger(label: "WatchConnectivity")
+        super.init()
+    }
+
+    /// A session with an explicit configuration (tests; apps use `WCSession.default`).
+    convenience init(configuration: WCSessionConfiguration, overrides: SessionOverrides = SessionOverrides()) {
+        self.init(configurationSource: .fixed(configuration), overrides: overrides)
+    }
+
+    /// Whether this process can use Watch Connectivity: true when a role is configured
+    /// (`WATCHPAIR_ROLE`, see `WCSessionConfiguration`) and the configuration is valid.
+    public class func isSupported() -> Bool {
+        (try? WCSession.default.loadConfiguration()) != nil
+    }
+
+    /// The object that receives the session's callbacks, held weakly as on Apple's platforms.
+    ///
+    /// Set it before `activate()`: without a delegate the session does not activate, and sends fail
+    /// with 7003 (`sessionMissingDelegate`).
+    public var delegate: (any WCSessionDelegate)? {
+        get {
+            delegateLock.lock()
+            defer { delegateLock.unlock() }
+            return weakDelegate
+        }
+        set {
+            delegateLock.lock()
+            defer { delegateLock.unlock() }
+            weakDelegate = newValue
+        }
+    }
+
+    /// `.notActivated` until activation completes, then `.activated`; `.inactive` while stopping.
+    public var activationState: WCSessionActivationState { state.withLock { $0.activationState } }
+
+    /// Whether the counterpart can receive live messages now (DESIGN.md §3): on the phone, the watch app
+    /// runs in the foreground and the link is up; on the watch, the phone app is installed and its link
+    /// can be made (a message launches it). False until activated.
+    public var isReachable: Bool { state.withLock { $0.activationState == .activated && $0.reachable } }
+
+    /// Whether a counterpart is configured: true once activated (WatchPair always pairs one phone and one watch).
+    public var isPaired: Bool { state.withLock { $0.activationState == .activated } }
+
+    /// Phone side: whether the watch app is installed (its link socket exists). On the watch side: whether
+    /// the phone app is. False until activated.
+    public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.counterpartInstalled } }
+
+    /// Watch side: whether the phone app is installed (its link socket exists). Same value as `isWatchAppInstalled`.
+    public var isCompanionAppInstalled: Bool { isWatchAppInstalled }
+
+    /// Always false: complications are not modelled.
+    public var isComplicationEnabled: Bool { false }
+
+    /// Always 0: complication transfers are not implemented.
+    public var remainingComplicationUserInfoTransfers: Int { 0 }
+
+    /// Always false: there is no device lock on Linux.
+    public var iOSDeviceNeedsUnlockAfterRebootForReachability: Bool { false }
+
+    /// Whether received content (userInfo, a context, finished transfers) is waiting to be handed to the delegate.
+    public var hasContentPending: Bool { state.withLock { $0.hasContentPending } }
+
+    /// The last application context this app sent; survives restarts. Empty before activation.
+    public var applicationContext: [String: Any] {
+        PropertyListBridge.object(from: state.withLock { $0.applicationContext })
+    }
+
+    /// The last application context received from the counterpart; survives restarts. Empty before activation.
+    public var receivedApplicationContext: [String: Any] {
+        PropertyListBridge.object(from: state.withLock { $0.receivedApplicationContext })
+    }
+
+    /// The configuration, loaded once from its source.
+    func loadConfiguration() throws(WCSessionConfigurationError) -> WCSessionConfiguration {
+        let result = state.withLock { state in
+            if let loaded = state.configuration { return loaded }
+            let loaded: Result<WCSessionConfiguration, WCSessionConfigurationError>
+            switch configurationSource {
+            case .fixed(let configuration): loaded = .success(configuration)
+            case .environment: loaded = Result { () throws(WCSessionConfigurationError) in try WCSessionConfiguration() }
+            }
+            state.configuration = loaded
+            return loaded
+        }
+        return try result.get()
+    }
+
+    // MARK: Delegate calls
+
+    /// Runs `body` with the delegate on the delegate queue (nothing when there is no delegate).
+    func notifyDelegate(_ body: @escaping @Sendable (WCSession, any WCSessionDelegate) -> Void) {
+        delegateQueue.async {
+            guard let delegate = self.delegate else { return }
+            body(self, delegate)
+        }
+    }
+
+    /// Runs `body` on the delegate queue and returns its result once it has run.
+    func onDelegateQueue<T: Sendable>(_ body: @escaping @Sendable (WCSession) -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            delegateQueue.async { continuation.resume(returning: body(self)) }
+        }
+    }
+
+    /// Calls a message callback on the delegate; false when there is no delegate or the callback is a
+    /// default implementation (the app does not handle that kind of message). Delegate queue only.
+    func callMessageCallback(_ body: (any WCSessionDelegate) -> Void) -> Bool {
+        guard let delegate = self.delegate else { return false }
+        missingCallback.withLock { $0 = false }
+        body(delegate)
+        return !missingCallback.withLock { $0 }
+    }
+
+    /// Called by the default implementations of the message callbacks.
+    func callbackNotImplemented() {
+        missingCallback.withLock { $0 = true }
+    }
+
+    /// `<WCSession role activationState>`.
+    public override var description: String {
+        let role = (try? loadConfiguration().role.rawValue) ?? "unconfigured"
+        return "<WCSession \(role) \(activationState)>"
+    }
+}

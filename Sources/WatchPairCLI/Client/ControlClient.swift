@@ -1,0 +1,192 @@
+import Glibc
+import WatchPairWire
+
+/// Which daemon `wcctl` talks to and where its control socket is.
+public struct ControlTarget: Sendable, Hashable {
+    /// The side: `phone` is `phoned`, `watch` is `watchd`.
+    public var role: Role
+    /// The control socket path.
+    public var path: String
+
+    /// Creates a target.
+    public init(role: Role, path: String) {
+        self.role = role
+        self.path = path
+    }
+
+    /// `phoned` or `watchd`, for messages.
+    public var daemonName: String { role.daemonName }
+}
+
+/// A blocking client of one daemon's control socket (docs/ControlProtocol.md).
+///
+/// Requests get increasing ids from 1. Lines the client sends are at most `maxRequestLineBytes` (the
+/// daemon's limit); lines it reads are at most `maxResponseLineBytes`, the bound of its read buffer.
+/// Every failure is a `CLIError` with the exit status the contract gives it: the daemon closing the
+/// connection is `.notRunning` (exit 3), an `ok: false` response is the WCError it carries.
+public final class ControlClient {
+    /// The daemon's limit on one request line (1 MiB).
+    public static let maxRequestLineBytes = 1 << 20
+    /// The longest response line read (16 MiB): larger than the request limit because a `transfers`
+    /// listing carries many payloads. A longer line fails the command (exit 1).
+    public static let maxResponseLineBytes = 16 << 20
+    /// Bytes asked of one `read(2)`.
+    static let readChunkBytes = 1 << 16
+
+    /// The daemon this client is connected to.
+    public let target: ControlTarget
+    private let socket: UnixSocket
+    private var buffer: LineBuffer
+    private var nextId: Int64 = 1
+
+    private init(target: ControlTarget, socket: UnixSocket, maxResponseLineBytes: Int) {
+        self.target = target
+        self.socket = socket
+        self.buffer = LineBuffer(maxLineBytes: maxResponseLineBytes)
+    }
+
+    /// Connects to `target`'s control socket.
+    ///
+    /// - Throws: `.notRunning` when there is no socket or nobody listens on it ("phoned is not running
+    ///   (no control socket at PATH)"), `.usage` for a path too long for a Unix socket, `.failure` otherwise
+    ///   (for example permission denied).
+    public static func connect(
+        to target: ControlTarget, maxResponseLineBytes: Int = maxResponseLineBytes
+    ) throws(CLIError) -> ControlClient {
+        do {
+            let socket = try UnixSocket.connect(path: target.path)
+            return ControlClient(target: target, socket: socket, maxResponseLineBytes: maxResponseLineBytes)
+        } catch {
+            throw connectError(error, target: target)
+        }
+    }
+
+    /// The `CLIError` for a failed connect.
+    static func connectError(_ error: SocketError, target: ControlTarget) -> CLIError {
+        let name = target.daemonName
+        switch error.errno {
+        case ENOENT, ENOTDIR:
+            return CLIError(.notRunning, "\(name) is not running (no control socket at \(target.path))", errno: error.errno)
+        case ECONNREFUSED:
+            return CLIError(
+                .notRunning, "\(name) is not running (control socket \(target.path) refuses connections)",
+                errno: error.errno)
+        case ENAMETOOLONG:
+            return CLIError(
+                .usage, "control socket path is longer than \(UnixSocket.maxPathBytes) bytes: \(target.path)",
+                errno: error.errno)
+        case EACCES, EPERM:
+            return CLIError(
+                .failure,
+                "permission denied on \(name)'s control socket \(target.path) (it is mode 0600: run as the daemon's user)",
+                errno: error.errno)
+        default:
+            return CLIError(.failure, "cannot connect to \(name) at \(target.path): \(CLIError.errorString(error.errno))", errno: error.errno)
+        }
+    }
+
+    /// A request with a fresh id.
+    public func makeRequest(_ op: ControlOperation) -> ControlRequest {
+        defer { nextId += 1 }
+        return ControlRequest(id: nextId, op: op)
+    }
+
+    /// Writes one request line.
+    ///
+    /// - Throws: `.wcError(7009)` when the line is over the daemon's 1 MiB limit (nothing is sent);
+    ///   `.notRunning` when the daemon has closed the connection.
+    public func send(_ request: ControlRequest) throws(CLIError) {
+        let line = ControlCodec.line(of: request)
+        guard line.count <= Self.maxRequestLineBytes + 1 else {
+            throw CLIError(WCFailure(
+                .payloadTooLarge,
+                "The request is \(line.count) bytes, over the control socket's limit of \(Self.maxRequestLineBytes) bytes per line."))
+        }
+        do {
+            try socket.writeAll(line)
+        } catch {
+            if error.errno == EPIPE || error.errno == ECONNRESET { throw closedError() }
+            throw CLIError.system("cannot write to \(target.daemonName)'s control socket", errno: error.errno)
+        }
+    }
+
+    /// Sends `request` and waits for its response, at most `wait`.
+    ///
+    /// Lines for other ids (stream events, late responses) are skipped; an error with `id: null` (a line
+    /// the daemon could not read) is taken as the answer, since this is the only request in flight.
+    /// - Returns: the response's `result` (`{}` when absent).
+    /// - Throws: the response's WCError; `.notRunning` when the daemon closes the connection first;
+    ///   `.failure` when it does not answer within `wait` or sends something that is not a response.
+    public func call(_ request: ControlRequest, wait: Duration) throws(CLIError) -> JSONValue {
+        try send(request)
+        let deadline = ContinuousClock.now.advanced(by: wait)
+        while true {
+            guard let response = try next(deadline: deadline, interruptDescriptor: nil) else {
+                throw CLIError(.failure, "\(target.daemonName) did not answer within \(wait.formattedSeconds)")
+            }
+            // `id: null` is the daemon rejecting a line it could not read: ours, as only one is in flight.
+            let isOurs = response.id == request.id || (response.id == nil && response.ok == false)
+            guard isOurs, response.event == nil else { continue }
+            return try Self.result(of: response)
+        }
+    }
+
+    /// The result of a response, or its error as a `CLIError`.
+    public static func result(of response: ControlResponse) throws(CLIError) -> JSONValue {
+        if response.ok == true { return response.result ?? .object([:]) }
+        let error = response.error ?? ControlError(WCFailure(.genericError, "The request failed."))
+        throw CLIError(.wcError(code: error.code, name: error.name), error.message)
+    }
+
+    /// Reads the next line from the daemon.
+    ///
+    /// - Returns: the decoded line, or nil when `deadline` passed or `interruptDescriptor` became
+    ///   readable first.
+    /// - Throws: `.notRunning` when the daemon closed the connection, `.failure` for a line that is not a
+    ///   response or is over the limit, or a failed read.
+    public func next(
+        deadline: ContinuousClock.Instant?, interruptDescriptor: Int32?
+    ) throws(CLIError) -> ControlResponse? {
+        while true {
+            let line: [UInt8]?
+            do {
+                line = try buffer.nextLine()
+            } catch {
+                throw CLIError(.failure, "\(target.daemonName) sent a line over \(error.limit) bytes")
+            }
+            if let line {
+                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+                do {
+                    return try ControlCodec.response(fromLine: line)
+                } catch {
+                    throw CLIError(.failure, "\(target.daemonName) sent an invalid line: \(error.problem)")
+                }
+            }
+            let outcome: UnixSocket.ReadOutcome
+            do {
+                outcome = try socket.read(
+                    maxBytes: Self.readChunkBytes, deadline: deadline, interruptDescriptor: interruptDescriptor)
+            } catch {
+                throw CLIError.system("cannot read from \(target.daemonName)'s control socket", errno: error.errno)
+            }
+            switch outcome {
+            case .bytes(let bytes): buffer.append(bytes)
+            case .endOfStream: throw closedError()
+            case .interrupted, .timedOut: return nil
+            }
+        }
+    }
+
+    private func closedError() -> CLIError {
+        CLIError(.notRunning, "\(target.daemonName) closed the control connection (it stopped or crashed)")
+    }
+}
+
+extension Duration {
+    /// `10 s`, `0.5 s`.
+    var formattedSeconds: String {
+        let (seconds, attoseconds) = components
+        if attoseconds == 0 { return "\(seconds) s" }
+        return "\(Double(seconds) + Double(attoseconds) / 1e18) s"
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Glibc
+import WatchPairWire
+
+/// What `wcctl` takes from its process: environment variables, standard streams and signals.
+///
+/// The executable uses `.process`; tests pass captured streams, their own variables and a pipe they
+/// write to instead of sending a signal.
+public struct CommandEnvironment {
+    /// Environment variables (`WCCTL_SIDE`, `WCCTL_CONTROL`, `WCCTL_RUNTIME_DIR`).
+    public var variables: [String: String]
+    /// Standard output and error.
+    public var streams: any OutputStreams
+    /// The descriptor `send-data -` reads.
+    public var standardInput: Int32
+    /// Returns a descriptor that becomes readable when the user asks a `--follow` command to stop
+    /// (SIGINT/SIGTERM in the process). Called only by streaming commands.
+    public var interruptDescriptor: () throws(CLIError) -> Int32
+
+    /// Creates an environment.
+    public init(
+        variables: [String: String], streams: any OutputStreams, standardInput: Int32 = STDIN_FILENO,
+        interruptDescriptor: @escaping () throws(CLIError) -> Int32
+    ) {
+        self.variables = variables
+        self.streams = streams
+        self.standardInput = standardInput
+        self.interruptDescriptor = interruptDescriptor
+    }
+
+    /// The real process: its environment, file descriptors 0–2, SIGINT/SIGTERM.
+    public static var process: CommandEnvironment {
+        CommandEnvironment(
+            variables: ProcessEnvironment.variables, streams: StandardStreams(),
+            interruptDescriptor: { () throws(CLIError) -> Int32 in try SignalInterrupt.install() })
+    }
+}
+
+/// A resolved invocation: the daemon to talk to, the output form and the process environment.
+struct CommandContext {
+    let target: ControlTarget
+    let json: Bool
+    let environment: CommandEnvironment
+
+    var streams: any OutputStreams { environment.streams }
+
+    /// Connects to the daemon's control socket.
+    func connect() throws(CLIError) -> ControlClient {
+        try ControlClient.connect(to: target)
+    }
+
+    /// Prints one line of text.
+    func print(_ line: String) throws(CLIError) {
+        try streams.printLine(line)
+    }
+
+    /// Prints one JSON line.
+    func printJSON(_ value: JSONValue) throws(CLIError) {
+        try streams.printLine(OutputFormatter.jsonLine(value))
+    }
+}
+
+/// A leaf command of `wcctl`: parsed by ArgumentParser, run by `WcctlMain` with a context.
+protocol WcctlSubcommand: ParsableCommand {
+    /// The root command, for the global options.
+    var root: Wcctl { get }
+    /// Does the work; output goes to `context.streams`.
+    func execute(_ context: CommandContext) throws(CLIError)
+}
+
+extension WcctlSubcommand {
+    /// ArgumentParser's own entry point is not used (`WcctlMain` calls `execute`); this keeps a
+    /// stray call from silently doing nothing.
+    mutating func run() throws {
+        throw CleanExit.helpRequest(self)
+    }
+}
+
+/// Reads the process environment without Foundation's `ProcessInfo` (one less dependency on startup).
+enum ProcessEnvironment {
+    /// All `NAME=value` pairs of `environ`.
+    static var variables: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import WatchPairWire
+
+/// The kinds of items `receive` can deliver (`--channel`).
+public enum ReceiveChannel: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// Live messages (only with `--follow`).
+    case message
+    /// Received userInfo transfers.
+    case userInfo
+    /// The received application context, when the app has not seen it yet.
+    case applicationContext
+    /// Notices that this app's own transfers were received by the peer.
+    case didFinish
+}
+
+/// `wcctl receive`: act as the app, print what arrives, acknowledge it, answer messages.
+struct ReceiveCommand: WcctlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receive",
+        abstract: "Act as the app: print what arrives, one JSON line each, and take it.",
+        discussion: """
+            Prints each item as one JSON line, then acknowledges it, so the daemon does
+            not deliver it again (durable items printed but not acknowledged, say
+            because wcctl was killed in between, are delivered again next time).
+            Each line has "channel" and the item's fields:
+              userInfo            receivedAt, seq, transferId, userInfo
+              applicationContext  context, version
+              didFinish           seq, transferId, userInfo (a transfer of ours arrived)
+              message             variant (dictionary, dictionaryWithReply, data,
+                                  dataWithReply), message, or data as {"$data":…}
+            {"channel":"userInfo","receivedAt":"…","seq":3,"transferId":"…","userInfo":{}}
+
+            Without --follow: prints the pending userInfo, context and didFinish items
+            and exits 0 (messages are live and need --follow).
+            With --follow: keeps going until Ctrl-C or SIGTERM (exit 0) or until the
+            daemon stops (exit 3), and becomes the app's message handler: it takes
+            messages sent without a reply handler; with --reply it also answers those
+            that want a reply (a dictionary reply answers dictionary messages, a
+            {"$data":…} reply answers data messages). Messages nobody handles fail at
+            the sender with 7014.
+
+            \(HelpText.userInfo)
+            \(HelpText.applicationContext)
+            \(HelpText.message)
+
+            EXAMPLE
+              wcctl --side watch receive                      # take what is pending
+              wcctl --side watch receive --follow --reply '{"ok":true}'
+              wcctl receive --follow --channel userInfo --channel didFinish
+            """
+    )
+
+    @ParentCommand var root: Wcctl
+
+    @Flag(help: "Keep receiving until interrupted, and handle live messages.")
+    var follow = false
+
+    @Option(
+        name: .customLong("channel"),
+        help: ArgumentHelp("Only this kind of item (repeatable): message, userInfo, applicationContext, didFinish.", valueName: "channel"))
+    var channels: [ReceiveChannel] = []
+
+    @Option(help: ArgumentHelp("With --follow: answer messages that want a reply with this JSON object.", valueName: "json"))
+    var reply: String?
+
+    @Flag(name: .customLong("no-ack"), help: "Print without acknowledging: the items stay pending.")
+    var noAck = false
+
+    func validate() throws {
+        if reply != nil && !follow {
+            throw ValidationError("--reply answers live messages and needs --follow")
+        }
+        if reply != nil && !channels.isEmpty && !channels.contains(.message) {
+            throw ValidationError("--reply needs the message channel (add --channel message)")
+        }
+    }
+
+    func execute(_ context: CommandContext) throws(CLIError) {
+        let replyValue = try reply.map { text throws(CLIError) in try Payload.reply(text) }
+        let handling = MessageHandling(follow: follow, channels: channels, reply: replyValue)
+        let client = try context.connect()
+        var request = client.makeRequest(.receive)
+        request.follow = follow
+        request.channels = channels.isEmpty ? nil : Self.unique(channels).map(\.rawValue)
+        request.handle = handling.handle
+        request.autoReply = handling.autoReply
+        var session = ReceiveSession(client: client, streams: context.streams, acknowledge: !noAck)
+        if follow {
+            try session.follow(request, interruptDescriptor: context.environment.interruptDescriptor())
+        } else {
+            try session.takePending(request)
+        }
+    }
+
+    private static func unique(_ channels: [ReceiveChannel]) -> [ReceiveChannel] {
+        var seen: Swift.Set<ReceiveChannel> = []
+        return channels.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+
+/// `wcctl send JSON`: `sendMessage` with a dictionary.
+struct SendCommand: WcctlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a live message (sendMessage) and print the reply.",
+        discussion: """
+            \(HelpText.message)
+
+            The message is a JSON object ({"$data":…} and {"$date":…} for bytes and
+            dates). Prints the reply dictionary as one JSON line; with --no-reply the
+            receiver gets a message without a reply handler and nothing is printed.
+            --json prints {"reply":{…}} ({} with --no-reply).
+
+            EXAMPLE
+              wcctl send '{"ping":1}'            # {"pong":1}; exit 107 if unreachable
+              wcctl send --no-reply '{"tap":true}'
+              wcctl send --timeout 2 '{"slow":true}'   # exit 112 after 2 s
+            """
+    )
+
+    @ParentCommand var root: Wcctl
+
+    @Argument(help: ArgumentHelp("The message: a JSON object.", valueName: "json"))
+    var message: String
+
+    @Flag(name: .customLong("no-reply"), help: "Send without a reply handler; succeed once delivered.")
+    var noReply = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for the reply (default: the daemon's, 10 s).", valueName: "seconds"))
+    var timeout: Double?
+
+    func validate() throws {
+        try validateTimeout(timeout)
+    }
+
+    func execute(_ context: CommandContext) throws(CLIError) {
+        let payload = try Payload.dictionary(message, what: "message")
+        let client = try context.connect()
+        var request = client.makeRequest(.send)
+        request.message = payload
+        request.noReply = noReply ? true : nil
+        request.timeout = timeout
+        let result = try client.call(request, wait: Payload.replyWait(timeout: timeout))
+        if context.json {
+            try context.printJSON(result)
+        } else if !noReply {
+            try context.printJSON(result[field: "reply"] ?? .object([:]))
+        }
+    }
+}
+
+/// `--timeout` must be a positive, finite number of seconds.
+func validateTimeout(_ timeout: Double?) throws {
+    if let timeout, !(timeout > 0 && timeout.isFinite) {
+        throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+
+/// The `wcctl` command line: `wcctl [--side phone|watch] [--control PATH] [--json] COMMAND`.
+///
+/// Parsing only; `WcctlMain.run(arguments:environment:)` parses, runs the chosen command and maps every
+/// outcome to the exit statuses of DESIGN.md §6.
+public struct Wcctl: ParsableCommand {
+    /// The command tree, with the help that teaches the channels, the value conventions and exit statuses.
+    public static let configuration = CommandConfiguration(
+        commandName: "wcctl",
+        abstract: "Drive the WatchPair apps (phoned, watchd): send, transfer, set context, receive, inspect.",
+        discussion: HelpText.root,
+        subcommands: [
+            StatusCommand.self,
+            SendCommand.self,
+            SendDataCommand.self,
+            TransferCommand.self,
+            TransfersCommand.self,
+            ContextCommand.self,
+            ReceiveCommand.self,
+            EventsCommand.self,
+        ]
+    )
+
+    /// `--side`, `--control`, `--json`.
+    @OptionGroup public var globals: GlobalOptions
+
+    /// Creates the command with default options (ArgumentParser fills them in).
+    public init() {}
+}

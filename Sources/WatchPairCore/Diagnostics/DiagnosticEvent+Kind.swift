@@ -1,0 +1,87 @@
+extension DiagnosticEvent {
+    /// Every event kind, with a fixed 128-bit `MESSAGE_ID` each (catalogued in systemd/watchpair.catalog).
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The engine opened its store and started serving (the session is activated).
+        case sessionActivated
+        /// The peer became reachable or unreachable for live messages.
+        case reachabilityChanged
+        /// A link to the peer completed its handshake.
+        case peerConnected
+        /// An established link to the peer closed.
+        case peerDisconnected
+        /// Connecting to the peer keeps failing; background content stays queued.
+        case peerUnavailable
+        /// A live message was sent and answered (reply or delivery confirmation).
+        case messageSent
+        /// A live message was received and handed to the app.
+        case messageReceived
+        /// A live message failed (not reachable, timeout, no handler, link lost).
+        case messageFailed
+        /// A userInfo transfer was accepted and made durable at the sender.
+        case userInfoQueued
+        /// A userInfo transfer was durably received (receiver side).
+        case userInfoDelivered
+        /// The peer acknowledged a userInfo transfer; the sender's didFinish fires.
+        case userInfoFinished
+        /// An outstanding userInfo transfer was cancelled.
+        case userInfoCancelled
+        /// A payload was refused before anything was queued: too large (7009) or not a property list (7010).
+        case payloadRejected
+        /// A transfer was refused because a bounded queue is full.
+        case queueFull
+        /// The application context was replaced (sender side).
+        case contextUpdated
+        /// A newer application context was received (receiver side).
+        case contextReceived
+        /// A malformed, corrupt or unexpected frame was rejected and its connection closed.
+        case frameRejected
+        /// A handshake failed (wrong pair, wrong role, wrong version, timeout, credentials).
+        case handshakeFailed
+        /// The app was started by socket activation to receive content.
+        case backgroundLaunch
+        /// The app was started in the foreground.
+        case foregroundLaunch
+        /// A background-launched app exited after being idle.
+        case idleExit
+        /// The peer stopped answering keep-alives; its link was closed.
+        case peerUnresponsive
+
+        /// The journald `MESSAGE_ID` of this kind.
+        public var messageID: String {
+            switch self {
+            case .sessionActivated: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b201"
+            case .reachabilityChanged: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b202"
+            case .peerConnected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b203"
+            case .peerDisconnected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b204"
+            case .peerUnavailable: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b205"
+            case .messageSent: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b206"
+            case .messageReceived: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b207"
+            case .messageFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b208"
+            case .userInfoQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b209"
+            case .userInfoDelivered: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20a"
+            case .userInfoFinished: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20b"
+            case .userInfoCancelled: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20c"
+            case .queueFull: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20d"
+            case .contextUpdated: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20e"
+            case .contextReceived: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20f"
+            case .frameRejected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b210"
+            case .handshakeFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b211"
+            case .backgroundLaunch: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b212"
+            case .foregroundLaunch: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b213"
+            case .idleExit: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b214"
+            case .peerUnresponsive: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b215"
+            case .payloadRejected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b216"
+            }
+        }
+
+        /// The priority an event of this kind is logged at unless the producer says otherwise.
+        public var defaultSeverity: Severity {
+            switch self {
+            case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive: .warning
+            case .messageFailed, .peerUnavailable, .payloadRejected: .notice
+            case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug
+            default: .info
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Fans diagnostic events out to any number of subscribers (journald writer, `wcctl events --follow`, tests).
+///
+/// Bound: each subscriber buffers at most `bufferLimit` events; a subscriber that falls further behind
+/// loses its oldest events and is told how many in `droppedEvents`. Diagnostics never block the engine.
+public final class DiagnosticsHub: Sendable {
+    /// Per-subscriber buffer size.
+    public let bufferLimit: Int
+
+    private struct State {
+        var subscribers: [UInt64: AsyncStream<DiagnosticEvent>.Continuation] = [:]
+        var nextId: UInt64 = 0
+        var dropped: Int = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init(bufferLimit: Int = 8192) {
+        self.bufferLimit = bufferLimit
+    }
+
+    /// A new subscription; it sees events emitted from now on and ends when the consumer stops iterating.
+    public func subscribe() -> AsyncStream<DiagnosticEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: DiagnosticEvent.self,
+            bufferingPolicy: .bufferingNewest(bufferLimit)
+        )
+        let id = state.withLock { state -> UInt64 in
+            state.nextId += 1
+            state.subscribers[state.nextId] = continuation
+            return state.nextId
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Delivers `event` to every subscriber.
+    public func emit(_ event: DiagnosticEvent) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        var dropped = 0
+        for subscriber in subscribers {
+            if case .dropped = subscriber.yield(event) { dropped += 1 }
+        }
+        if dropped > 0 { state.withLock { $0.dropped += dropped } }
+    }
+
+    /// Events lost by subscribers that fell more than `bufferLimit` behind.
+    public var droppedEvents: Int { state.withLock { $0.dropped } }
+}

@@ -1,0 +1,66 @@
+import WatchPairWire
+
+/// Everything the engine needs to know about its side of the pair, with DESIGN.md's defaults.
+public struct EngineConfiguration: Sendable {
+    /// Which app this engine is.
+    public var role: Role
+    /// Identifies the pair; the peer must present the same id in its handshake.
+    public var pairId: String
+    /// How the app was started: a background launch is not reachable for the phone's messages.
+    public var launch: LaunchMode
+    /// Payload size limits per channel.
+    public var limits: PayloadLimits
+    /// How long `sendMessage` waits for a reply (or a delivery confirmation) before failing with 7012.
+    public var replyTimeout: Duration
+    /// How long a new connection may take to complete its handshake before it is closed.
+    public var handshakeTimeout: Duration
+    /// Reconnection schedule while background content waits for an absent peer.
+    public var backoff: BackoffPolicy
+    /// Liveness checks of an established link.
+    public var keepAlive: KeepAlivePolicy
+    /// At most this many userInfo transfers are sent ahead of the peer's acknowledgement.
+    /// Bounds the receiver's work per round trip; the rest waits in the store.
+    public var sendWindow: Int
+    /// At most this many incoming messages are handled at once per link; more get 7014 at once.
+    public var maxConcurrentIncomingMessages: Int
+
+    public init(
+        role: Role,
+        pairId: String = "default",
+        launch: LaunchMode = .foreground,
+        limits: PayloadLimits = PayloadLimits(),
+        replyTimeout: Duration = .seconds(10),
+        handshakeTimeout: Duration = .seconds(5),
+        backoff: BackoffPolicy = BackoffPolicy(),
+        keepAlive: KeepAlivePolicy = KeepAlivePolicy(),
+        sendWindow: Int = 1024,
+        maxConcurrentIncomingMessages: Int = 64
+    ) {
+        self.role = role
+        self.pairId = pairId
+        self.launch = launch
+        self.limits = limits
+        self.replyTimeout = replyTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.backoff = backoff
+        self.keepAlive = keepAlive
+        self.sendWindow = sendWindow
+        self.maxConcurrentIncomingMessages = maxConcurrentIncomingMessages
+    }
+}
+
+/// Keep-alive schedule: a ping every `interval`; a link that has sent nothing for `timeout` is dead.
+///
+/// A peer that hangs (SIGSTOP) keeps its socket open, so only silence reveals it; it is detected
+/// between `timeout` and `timeout + interval` after its last frame.
+public struct KeepAlivePolicy: Sendable, Hashable {
+    /// Time between pings; nil disables keep-alives (used by tests that step a manual clock).
+    public var interval: Duration?
+    /// Silence after which the link is closed.
+    public var timeout: Duration
+
+    public init(interval: Duration? = .seconds(2), timeout: Duration = .seconds(6)) {
+        self.interval = interval
+        self.timeout = timeout
+    }
+}

@@ -1,0 +1,31 @@
+import WatchPairWire
+
+/// A snapshot of one side's session, as `wcctl status` shows it.
+public struct EngineStatus: Sendable, Hashable, Codable {
+    public var role: Role
+    /// The engine is serving (activated) or not yet / no longer.
+    public var activated: Bool
+    public var launch: LaunchMode
+    /// `isReachable` (DESIGN.md §3).
+    public var reachable: Bool
+    /// `isPaired`: a peer is configured.
+    public var paired: Bool
+    /// `isWatchAppInstalled` / `isCompanionAppInstalled`: the peer's link socket exists.
+    public var peerInstalled: Bool
+    /// The peer app's process is running.
+    public var peerRunning: Bool
+    /// Link state: `connected`, `connecting`, `disconnected`, `disconnected: timed out`.
+    public var link: String
+    /// How the peer was launched, when connected.
+    public var peerLaunch: LaunchMode?
+    /// userInfo transfers accepted and not yet acknowledged by the peer.
+    public var outstandingTransfers: Int
+    /// Received userInfo transfers the app has not taken yet.
+    public var inboxPending: Int
+    /// Version of the context this side last sent (0: never).
+    public var contextSentVersion: UInt64
+    /// Newest sent-context version the peer has acknowledged.
+    public var contextAckedVersion: UInt64
+    /// Version of the context last received from the peer (0: none).
+    public var contextReceivedVersion: UInt64
+}

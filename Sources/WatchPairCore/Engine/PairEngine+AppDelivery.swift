@@ -1,0 +1,65 @@
+import Foundation
+import WatchPairWire
+
+/// What arrived for the app stays in the store until the app acknowledges it, so an app that was not
+/// running (or crashed while handling it) is given it again at its next launch. `appSignal` fires
+/// whenever there is something new; consumers read after their cursor and acknowledge.
+extension PairEngine {
+    /// Received userInfo transfers the app has not acknowledged, in arrival order.
+    public func pendingUserInfo(after deliveryId: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [InboxTransfer] {
+        do {
+            return try await store.inbox(after: deliveryId, limit: limit)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// The app has handled every received transfer up to `deliveryId`.
+    public func acknowledgeUserInfo(upTo deliveryId: UInt64) async throws(WCFailure) {
+        do {
+            try await store.consumeInbox(upTo: deliveryId)
+        } catch {
+            throw error.failure
+        }
+        // Space in the inbox may let a sender that was refused resume.
+        contentSignal.fire()
+    }
+
+    /// Transfers the peer acknowledged whose didFinish the app has not been told about, oldest first.
+    public func pendingFinished(limit: Int = 256) async throws(WCFailure) -> [OutboxTransfer] {
+        do {
+            return try await store.unreportedFinished(limit: limit)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// The app has been told these transfers finished.
+    public func acknowledgeFinished(_ transferIds: [UUID]) async throws(WCFailure) {
+        do {
+            try await store.markFinishedReported(transferIds)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// The received context, if the app has not been given this version yet.
+    public func pendingContext() async throws(WCFailure) -> StoredContext? {
+        do {
+            guard let received = try await store.receivedContext() else { return nil }
+            let delivered = try await store.contextDeliveredVersion()
+            return received.version > delivered ? received : nil
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// The app has been given context `version`.
+    public func acknowledgeContext(version: UInt64) async throws(WCFailure) {
+        do {
+            try await store.markContextDelivered(version: version)
+        } catch {
+            throw error.failure
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import WatchPairWire
+
+extension PairEngine {
+    /// Sends a live message (`sendMessage` / `sendMessageData`).
+    ///
+    /// Fails at once with 7007 when the peer is not reachable. Otherwise exactly one outcome is reported:
+    /// the reply (`wantsReply`), nil (delivered, no reply wanted), or an error — 7014 when the receiver has no
+    /// handler for this variant or the link drops first, 7012 when nothing arrives within `timeout`
+    /// (default `configuration.replyTimeout`), or the receiver's own error.
+    public func sendMessage(
+        _ body: MessageBody,
+        wantsReply: Bool,
+        timeout: Duration? = nil
+    ) async throws(WCFailure) -> MessageBody? {
+        let channel = DiagnosticEvent.Channel.message
+        do {
+            try configuration.limits.check(body)
+        } catch {
+            emit(.payloadRejected, "message refused: \(error.message)", channel: channel, errorCode: error.code)
+            throw error
+        }
+        let link: Link
+        do {
+            link = try await linkForMessage()
+        } catch {
+            emit(.messageFailed, "message not sent: \(error.message)", channel: channel, errorCode: error.code)
+            throw error
+        }
+        nextMessageId += 1
+        let id = nextMessageId
+        let outcome = OneShot<Result<MessageBody, WCFailure>>()
+        pending[id] = PendingMessage(outcome: outcome, linkId: link.id)
+        let started = ContinuousClock.now
+        do {
+            try await link.send(.message(id: id, wantsReply: wantsReply, body: body))
+        } catch {
+            resolve(id, .failure(WCFailure(.notReachable, "the link closed while sending: \(error)")))
+        }
+        let result = await awaitOutcome(id, outcome, timeout: timeout ?? configuration.replyTimeout)
+        let elapsed = ContinuousClock.now - started
+        switch result {
+        case .success(let reply):
+            emit(.messageSent, "message \(id) \(wantsReply ? "answered" : "delivered")", channel: channel, seq: id, duration: elapsed)
+            return wantsReply ? reply : nil
+        case .failure(let failure):
+            emit(
+                .messageFailed, "message \(id) failed: \(failure.message)",
+                channel: channel, seq: id, errorCode: failure.code, duration: elapsed
+            )
+            throw failure
+        }
+    }
+
+    /// Waits for message `id`'s outcome, completing it with 7012 if `timeout` passes first.
+    func awaitOutcome(
+        _ id: UInt64,
+        _ outcome: OneShot<Result<MessageBody, WCFailure>>,
+        timeout: Duration
+    ) async -> Result<MessageBody, WCFailure> {
+        let clock = self.clock
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                await self.resolve(id, .failure(WCFailure(.messageReplyTimedOut, "no reply within \(timeout)")))
+            }
+            let result = await outcome.wait()
+                ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// Completes message `id` once; later outcomes for the same id are ignored.
+    func resolve(_ id: UInt64, _ result: Result<MessageBody, WCFailure>) {
+        guard let message = pending.removeValue(forKey: id) else {
+            logger.debug("late or unknown answer ignored", metadata: ["message": "\(id)"])
+            return
+        }
+        message.outcome.complete(result)
+    }
+
+    /// Hands an incoming message to the app's handler in its own task, and answers it on the link.
+    func receiveMessage(_ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup) {
+        let variant = message.variant
+        let handler: MessageHandler
+        switch messageHandler {
+        case .some(let installed) where installed.variants.contains(variant):
+            guard incomingInFlight < configuration.maxConcurrentIncomingMessages else {
+                refuseMessage(message, on: link, group: &group, "the app is busy with \(incomingInFlight) messages")
+                return
+            }
+            handler = installed
+        default:
+            refuseMessage(message, on: link, group: &group, "the app has no handler for \(variant.rawValue) messages")
+            return
+        }
+        incomingInFlight += 1
+        emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
+        group.addTask {
+            let result = await handler.handle(message)
+            await self.finishIncoming(message, on: link, result: result)
+        }
+    }
+
+    func refuseMessage(_ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup, _ reason: String) {
+        let frame = answerFrame(message, with: .failure(WCFailure(.deliveryFailed, reason)))
+        group.addTask { try? await link.send(frame) }
+    }
+
+    func finishIncoming(_ message: IncomingMessage, on link: Link, result: Result<MessageBody?, WCFailure>) async {
+        incomingInFlight -= 1
+        try? await link.send(answerFrame(message, with: result))
+    }
+
+    /// The reply or error frame for `message`, checking the reply's kind and size.
+    func answerFrame(_ message: IncomingMessage, with result: Result<MessageBody?, WCFailure>) -> Frame {
+        let frame: Frame
+        switch result {
+        case .success(let reply):
+            frame = replyFrame(for: message, reply: reply)
+        case .failure(let failure):
+            if failure.code == .deliveryFailed {
+                emit(.messageFailed, "message \(message.id) not handled: \(failure.message)", channel: .message, seq: message.id, errorCode: failure.code)
+            }
+            frame = .error(relatesTo: message.id, code: failure.code, reason: failure.message)
+        }
+        return frame
+    }
+
+    func replyFrame(for message: IncomingMessage, reply: MessageBody?) -> Frame {
+        guard message.wantsReply else {
+            return .reply(id: message.id, body: .dictionary([:]))
+        }
+        let empty: MessageBody = if case .data = message.body { .data(.init()) } else { .dictionary([:]) }
+        let body = reply ?? empty
+        switch (message.body, body) {
+        case (.dictionary, .dictionary), (.data, .data):
+            break
+        default:
+            return .error(relatesTo: message.id, code: .messageReplyFailed, reason: "the reply's kind does not match the message's")
+        }
+        do {
+            try configuration.limits.check(body)
+        } catch {
+            return .error(relatesTo: message.id, code: .messageReplyFailed, reason: "reply refused: \(error.message)")
+        }
+        return .reply(id: message.id, body: body)
+    }
+}

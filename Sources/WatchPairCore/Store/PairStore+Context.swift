@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import WatchPairWire
+
+// applicationContext: the context this side sends and the one it received.
+//
+// "Delivered to the app" is tracked by a local revision of the received context (+1 per stored receive),
+// not by the sender's version, because versions restart at 1 when the peer store changes: a new peer's
+// version 1 must still be delivered even if the old peer's version 5 was.
+extension PairStore {
+    /// Sets the context this side sends.
+    ///
+    /// Returns nil (and writes nothing) when `payload` equals the current sent context: identical updates
+    /// are not re-sent. Otherwise stores it with version = previous + 1 (1 for the first) and returns it. An
+    /// empty dictionary is a real value (it clears the peer's received context) — unless the current one is
+    /// already empty-and-set. Never-set and empty are different states. A payload nested deeper than
+    /// `PlistCodec.maxNestingDepth` throws `.ioFailure` (it could never be read back).
+    public func setSentContext(_ payload: PlistDictionary) async throws(StoreError) -> StoredContext? {
+        let path = self.path
+        try StoreColumns.checkDecodable(payload, path: path)
+        let encoded = StoreColumns.encode(payload)
+        return try await write("setting the application context") { database in
+            let current = try Self.sentContext(database, path: path)
+            if let current, current.payload == payload { return nil }
+            let stored = StoredContext(version: (current?.version ?? 0) + 1, payload: payload)
+            try database.execute(
+                sql: """
+                    INSERT INTO context_sent(id, version, payload) VALUES (1, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET version = excluded.version, payload = excluded.payload
+                    """,
+                arguments: [StoreColumns.integer(stored.version), encoded])
+            return stored
+        }
+    }
+
+    /// The context this side last set, or nil when it never set one.
+    public func sentContext() async throws(StoreError) -> StoredContext? {
+        let path = self.path
+        return try await read("reading the application context") { try Self.sentContext($0, path: path) }
+    }
+
+    /// The peer durably holds sent-context version `version` (monotonic: a lower value is ignored).
+    public func setPeerContextAck(_ version: UInt64) async throws(StoreError) {
+        let path = self.path
+        try await write("recording the context acknowledgement") { database in
+            let current = UInt64(bitPattern: try StoreSchema.metaInteger(database, StoreSchema.Key.contextPeerAck, path: path))
+            guard version > current else { return }
+            try StoreSchema.setMeta(database, StoreSchema.Key.contextPeerAck, StoreColumns.integer(version))
+        }
+    }
+
+    /// The highest sent-context version the peer durably holds (0: none).
+    public func peerContextAck() async throws(StoreError) -> UInt64 {
+        let path = self.path
+        return try await read("reading the context acknowledgement") { database in
+            UInt64(bitPattern: try StoreSchema.metaInteger(database, StoreSchema.Key.contextPeerAck, path: path))
+        }
+    }
+
+    /// Stores a received context when `version` is newer than the one held from `peerStoreId` (or the peer
+    /// store changed, which resets the dedupe state as `receive` does). Returns the stored context, or nil
+    /// when it was not newer. The dedupe state and the context change in one transaction.
+    public func receiveContext(
+        from peerStoreId: UUID, version: UInt64, payload: PlistDictionary
+    ) async throws(StoreError) -> StoredContext? {
+        let path = self.path
+        let encoded = StoreColumns.encode(payload)
+        let (stored, changed) = try await write("storing a received application context") { database in
+            var peer = try PeerRecord.load(database, path: path)
+            let changed = peer.switchTo(peerStoreId)
+            guard version > peer.contextVersion else {
+                if changed { try peer.save(database) }
+                return (StoredContext?.none, changed)
+            }
+            peer.contextVersion = version
+            try peer.save(database)
+            try database.execute(
+                sql: """
+                    INSERT INTO context_received(id, version, payload, revision) VALUES (1, ?, ?, 1)
+                    ON CONFLICT(id) DO UPDATE SET version = excluded.version, payload = excluded.payload,
+                        revision = revision + 1
+                    """,
+                arguments: [StoreColumns.integer(version), encoded])
+            return (StoredContext(version: version, payload: payload), changed)
+        }
+        if changed { logger.info("peer store changed; dedupe state reset", metadata: ["peerStoreId": "\(peerStoreId)"]) }
+        return stored
+    }
+
+    /// The context last received (from any peer store), or nil when none was ever received.
+    public func receivedContext() async throws(StoreError) -> StoredContext? {
+        let path = self.path
+        return try await read("reading the received application context") { database in
+            try Self.receivedContext(database, path: path)?.context
+        }
+    }
+
+    /// A value `v` such that `receivedContext().version > v` exactly when the app has not been told about
+    /// the received context (for didReceiveApplicationContext at launch). 0 when nothing was received.
+    ///
+    /// It equals the received version once that context is delivered; it is not monotonic across a peer
+    /// store change (the new peer's versions restart at 1). Prefer `undeliveredReceivedContext()`.
+    public func contextDeliveredVersion() async throws(StoreError) -> UInt64 {
+        let path = self.path
+        return try await read("reading the delivered context version") { database in
+            guard let held = try Self.receivedContext(database, path: path) else { return 0 }
+            let delivered = try StoreSchema.metaInteger(database, StoreSchema.Key.contextDeliveredRevision, path: path)
+            return delivered >= held.revision ? held.context.version : held.context.version - 1
+        }
+    }
+
+    /// The received context when the app has not yet been told about it, else nil.
+    public func undeliveredReceivedContext() async throws(StoreError) -> StoredContext? {
+        let path = self.path
+        return try await read("reading the received application context") { database in
+            guard let held = try Self.receivedContext(database, path: path) else { return nil }
+            let delivered = try StoreSchema.metaInteger(database, StoreSchema.Key.contextDeliveredRevision, path: path)
+            return delivered >= held.revision ? nil : held.context
+        }
+    }
+
+    /// The app has been told about received context `version`. Applies only when `version` is the version
+    /// currently held (a mark for a context since replaced is ignored, so the newer one is still delivered).
+    public func markContextDelivered(version: UInt64) async throws(StoreError) {
+        let path = self.path
+        try await write("recording context delivery") { database in
+            guard let held = try Self.receivedContext(database, path: path), held.context.version == version else { return }
+            let delivered = try StoreSchema.metaInteger(database, StoreSchema.Key.contextDeliveredRevision, path: path)
+            guard held.revision > delivered else { return }
+            try StoreSchema.setMeta(database, StoreSchema.Key.contextDeliveredRevision, held.revision)
+        }
+    }
+
+    private static func sentContext(_ database: Database, path: String) throws -> StoredContext? {
+        guard let row = try Row.fetchOne(database, sql: "SELECT version, payload FROM context_sent WHERE id = 1") else { return nil }
+        return StoredContext(
+            version: try row.decode(0, "sent context version", path: path, StoreColumns.unsigned),
+            payload: try row.decode(1, "sent context", path: path, StoreColumns.payload))
+    }
+
+    private static func receivedContext(_ database: Database, path: String) throws -> (context: StoredContext, revision: Int64)? {
+        guard let row = try Row.fetchOne(
+            database, sql: "SELECT version, payload, revision FROM context_received WHERE id = 1")
+        else { return nil }
+        let context = StoredContext(
+            version: try row.decode(0, "received context version", path: path, StoreColumns.unsigned),
+            payload: try row.decode(1, "received context", path: path, StoreColumns.payload))
+        return (context, try row.decode(2, "received context revision", path: path) { Int64.fromDatabaseValue($0) })
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+import WatchPairWire
+
+/// One `enqueue` or `receive` call waiting for a group commit.
+enum BatchRequest: Sendable {
+    /// Append one transfer to the outbox; the payload is encoded by the caller, outside the transaction.
+    case enqueue(transferId: UUID, payload: PlistDictionary, encoded: Data, createdAt: Date)
+    /// Store transfers received from a peer store.
+    case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary, encoded: Data)])
+}
+
+/// The outcome of one `BatchRequest`.
+enum BatchResponse: Sendable {
+    case enqueued(OutboxTransfer)
+    case received(InboxReceipt)
+}
+
+extension PairStore {
+    /// Queues `request` for the next group commit and returns its own outcome.
+    func submit(_ request: BatchRequest) async throws(StoreError) -> BatchResponse {
+        let outcome = await committer.submit(request) { batch in await self.commitBatch(batch) }
+        return try outcome.get()
+    }
+
+    /// Writes a whole batch in one transaction. A request that breaks a limit fails alone; an SQLite failure
+    /// fails every request of the batch (the transaction is rolled back).
+    func commitBatch(_ requests: [BatchRequest]) async -> [Result<BatchResponse, StoreError>] {
+        let outboxLimit = configuration.outboxLimit
+        let inboxLimit = configuration.inboxLimit
+        let path = self.path
+        let now = Date()
+        do {
+            let (outcomes, peerChanges) = try await write("committing \(requests.count) queued writes") { database in
+                var batch = try BatchTransaction(database: database, path: path)
+                let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
+                    switch request {
+                    case .enqueue(let transferId, let payload, let encoded, let createdAt):
+                        return try batch.enqueue(
+                            transferId: transferId, payload: payload, encoded: encoded, createdAt: createdAt,
+                            limit: outboxLimit
+                        ).map(BatchResponse.enqueued)
+                    case .receive(let peerStoreId, let transfers):
+                        return .success(.received(try batch.receive(
+                            from: peerStoreId, transfers, receivedAt: now, limit: inboxLimit)))
+                    }
+                }
+                try batch.finish()
+                return (outcomes, batch.peerChanges)
+            }
+            var enqueued = 0
+            var received = 0
+            for case .success(let response) in outcomes {
+                switch response {
+                case .enqueued: enqueued += 1
+                case .received(let receipt): received += receipt.accepted.count
+                }
+            }
+            counters.withLock {
+                $0.statistics.enqueued += enqueued
+                $0.statistics.received += received
+            }
+            for peer in peerChanges { logger.info("peer store changed; dedupe state reset", metadata: ["peerStoreId": "\(peer)"]) }
+            return outcomes
+        } catch {
+            return Array(repeating: .failure(error), count: requests.count)
+        }
+    }
+}
+
+/// The state one group-commit transaction reads once and writes back once.
+private struct BatchTransaction {
+    let database: Database
+    let path: String
+    var lastSeq: Int64
+    var outstanding: Int
+    var seqChanged = false
+    var inboxCount: Int?
+    var peer: PeerRecord?
+    var peerChanged = false
+    var peerChanges: [UUID] = []
+
+    init(database: Database, path: String) throws {
+        self.database = database
+        self.path = path
+        lastSeq = try StoreSchema.metaInteger(database, StoreSchema.Key.lastSeq, path: path)
+        outstanding = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM outbox WHERE finished = 0") ?? 0
+    }
+
+    mutating func enqueue(
+        transferId: UUID, payload: PlistDictionary, encoded: Data, createdAt: Date, limit: Int
+    ) throws -> Result<OutboxTransfer, StoreError> {
+        guard outstanding < limit else {
+            return .failure(StoreError(.outboxFull, "the outbox holds \(outstanding) outstanding transfers (limit \(limit))", path: path))
+        }
+        let id = StoreColumns.blob(transferId)
+        if try Bool.fetchOne(database, sql: "SELECT 1 FROM outbox WHERE transfer_id = ?", arguments: [id]) == true {
+            return .failure(StoreError(.ioFailure, "transfer \(transferId) is already in the outbox", path: path, sqliteCode: 19))
+        }
+        lastSeq += 1
+        seqChanged = true
+        try database.execute(
+            sql: "INSERT INTO outbox(seq, transfer_id, payload, created_at, finished) VALUES (?, ?, ?, ?, 0)",
+            arguments: [lastSeq, id, encoded, StoreColumns.real(createdAt)])
+        outstanding += 1
+        return .success(OutboxTransfer(seq: UInt64(lastSeq), transferId: transferId, payload: payload, createdAt: createdAt))
+    }
+
+    mutating func receive(
+        from peerStoreId: UUID,
+        _ transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary, encoded: Data)],
+        receivedAt: Date, limit: Int
+    ) throws -> InboxReceipt {
+        var peer = try self.peer ?? PeerRecord.load(database, path: path)
+        if peer.switchTo(peerStoreId) {
+            peerChanged = true
+            peerChanges.append(peerStoreId)
+        }
+        var count = try inboxCount ?? Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0
+        var accepted: [InboxTransfer] = []
+        var rejected = 0
+        for transfer in transfers where transfer.seq > peer.lastSeq {
+            // Only a prefix may be stored: once one does not fit, later ones must not overtake it.
+            guard rejected == 0, count < limit else {
+                rejected += 1
+                continue
+            }
+            try database.execute(
+                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    StoreColumns.blob(peerStoreId), StoreColumns.integer(transfer.seq),
+                    StoreColumns.blob(transfer.transferId), transfer.encoded, StoreColumns.real(receivedAt),
+                ])
+            accepted.append(InboxTransfer(
+                deliveryId: UInt64(database.lastInsertedRowID), seq: transfer.seq, transferId: transfer.transferId,
+                payload: transfer.payload, receivedAt: receivedAt))
+            peer.lastSeq = transfer.seq
+            peerChanged = true
+            count += 1
+        }
+        self.peer = peer
+        inboxCount = count
+        return InboxReceipt(accepted: accepted, lastSeq: peer.lastSeq, rejectedForSpace: rejected)
+    }
+
+    /// Writes back what changed, inside the same transaction.
+    func finish() throws {
+        if seqChanged { try StoreSchema.setMeta(database, StoreSchema.Key.lastSeq, lastSeq) }
+        if peerChanged, let peer { try peer.save(database) }
+    }
+}

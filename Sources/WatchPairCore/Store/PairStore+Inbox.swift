@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import WatchPairWire
+
+// Receiver side: the userInfo inbox and the dedupe state for the peer store.
+extension PairStore {
+    /// Stores transfers received from `peerStoreId` (given in seq order) and returns what was kept.
+    ///
+    /// Transfers with seq <= the last seq held from that peer store are duplicates and skipped. If
+    /// `peerStoreId` differs from the peer store seen before, the dedupe state (last seq and context version)
+    /// restarts at 0 for the new peer store; the old inbox rows stay for the app. Dedupe state and inbox rows
+    /// are written in the same transaction. Group commit as for `enqueue`. Respects `inboxLimit`: stores the
+    /// prefix that fits; the rest is counted in `rejectedForSpace` and `lastSeq` stays below them, so they are
+    /// not acknowledged and will be resent.
+    public func receive(
+        from peerStoreId: UUID, _ transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary)]
+    ) async throws(StoreError) -> InboxReceipt {
+        let encoded = transfers.map { transfer in
+            (seq: transfer.seq, transferId: transfer.transferId, payload: transfer.payload,
+             encoded: StoreColumns.encode(transfer.payload))
+        }
+        guard case .received(let receipt) = try await submit(.receive(peerStoreId: peerStoreId, transfers: encoded)) else {
+            preconditionFailure("group commit answered a receive with another response")
+        }
+        return receipt
+    }
+
+    /// Received transfers not yet taken by the app, with deliveryId > `after`, in order, at most `limit`.
+    public func inbox(after deliveryId: UInt64, limit: Int) async throws(StoreError) -> [InboxTransfer] {
+        guard limit > 0, deliveryId < UInt64(Int64.max) else { return [] }
+        let path = self.path
+        return try await read("reading the inbox") { database in
+            try Row.fetchAll(
+                database,
+                sql: """
+                    SELECT delivery_id, seq, transfer_id, payload, received_at FROM inbox
+                    WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
+                    """,
+                arguments: [Int64(deliveryId), limit]
+            ).map { row throws(StoreError) in
+                InboxTransfer(
+                    deliveryId: try row.decode(0, "inbox delivery id", path: path, StoreColumns.unsigned),
+                    seq: try row.decode(1, "inbox seq", path: path, StoreColumns.unsigned),
+                    transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
+                    payload: try row.decode(3, "inbox payload", path: path, StoreColumns.payload),
+                    receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date))
+            }
+        }
+    }
+
+    /// The number of received transfers not yet taken by the app.
+    public func inboxCount() async throws(StoreError) -> Int {
+        try await read("counting the inbox") { database in
+            try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0
+        }
+    }
+
+    /// The app has taken every inbox transfer with deliveryId <= `upTo`: delete them. Idempotent.
+    public func consumeInbox(upTo deliveryId: UInt64) async throws(StoreError) {
+        let upTo = Int64(clamping: deliveryId)
+        try await write("consuming the inbox") { database in
+            try database.execute(sql: "DELETE FROM inbox WHERE delivery_id <= ?", arguments: [upTo])
+        }
+    }
+
+    /// What this side has durably received, for the handshake: the current peer store (nil if never),
+    /// and the last userInfo seq and context version held from it.
+    public func resumeState() async throws(StoreError) -> ResumeState {
+        let path = self.path
+        return try await read("reading the resume state") { database in
+            let peer = try PeerRecord.load(database, path: path)
+            return ResumeState(peerStoreId: peer.storeId, lastUserInfoSeq: peer.lastSeq, contextVersion: peer.contextVersion)
+        }
+    }
+
+    /// Records that the link now talks to peer store `peerStoreId` (called at handshake); if it differs from
+    /// the known one, resets the dedupe state as `receive` does. Writes nothing when it is the known one.
+    public func notePeerStore(_ peerStoreId: UUID) async throws(StoreError) {
+        let path = self.path
+        let changed = try await write("recording the peer store") { database in
+            var peer = try PeerRecord.load(database, path: path)
+            guard peer.switchTo(peerStoreId) else { return false }
+            try peer.save(database)
+            return true
+        }
+        if changed { logger.info("peer store changed; dedupe state reset", metadata: ["peerStoreId": "\(peerStoreId)"]) }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import WatchPairWire
+
+// Sender side: the userInfo outbox.
+extension PairStore {
+    /// Durably appends one transfer and returns it with its sequence number.
+    ///
+    /// Seqs are strictly increasing per store and never reused, even after cancel or delete. Group commit:
+    /// concurrent callers are batched into one write transaction (one fsync, at most `maxBatchSize`
+    /// requests); while a commit runs, new calls queue, and everything queued is written together next.
+    /// Returns only after the commit is durable. Throws `.outboxFull` when `outboxLimit` transfers are
+    /// outstanding (nothing is stored for that call); a `transferId` already in the outbox throws
+    /// `.ioFailure` (SQLite code 19, constraint) without affecting the rest of the batch; so does a payload
+    /// nested deeper than `PlistCodec.maxNestingDepth` (it could never be read back).
+    public func enqueue(transferId: UUID, payload: PlistDictionary) async throws(StoreError) -> OutboxTransfer {
+        try StoreColumns.checkDecodable(payload, path: path)
+        let request = BatchRequest.enqueue(
+            transferId: transferId, payload: payload, encoded: StoreColumns.encode(payload), createdAt: Date())
+        guard case .enqueued(let transfer) = try await submit(request) else {
+            preconditionFailure("group commit answered an enqueue with another response")
+        }
+        return transfer
+    }
+
+    /// Outstanding (not yet acknowledged, not cancelled) transfers with seq > `after`, in seq order, at most
+    /// `limit` (0 or less: none).
+    public func outstanding(after seq: UInt64, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
+        guard limit > 0, seq < UInt64(Int64.max) else { return [] }
+        let path = self.path
+        return try await read("reading outstanding transfers") { database in
+            try Self.outboxTransfers(
+                database, path: path,
+                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [Int64(seq), limit])
+        }
+    }
+
+    /// The number of outstanding transfers.
+    public func outstandingCount() async throws(StoreError) -> Int {
+        try await read("counting outstanding transfers") { database in
+            try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM outbox WHERE finished = 0") ?? 0
+        }
+    }
+
+    /// Removes an outstanding transfer. Returns false when it is not outstanding (unknown, finished or
+    /// cancelled). Its seq is not reused.
+    public func cancel(transferId: UUID) async throws(StoreError) -> Bool {
+        try await write("cancelling a transfer") { database in
+            try database.execute(
+                sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 0",
+                arguments: [StoreColumns.blob(transferId)])
+            return database.changesCount > 0
+        }
+    }
+
+    /// Marks every outstanding transfer with seq <= `upTo` as finished (durably, one transaction) and returns
+    /// those newly finished, in seq order. Idempotent: an acknowledgement already applied returns [].
+    public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [OutboxTransfer] {
+        let upTo = Int64(clamping: seq)
+        let path = self.path
+        return try await write("acknowledging transfers") { database in
+            let finished = try Self.outboxTransfers(
+                database, path: path,
+                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
+                arguments: [upTo])
+            if !finished.isEmpty {
+                try database.execute(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?", arguments: [upTo])
+            }
+            return finished
+        }
+    }
+
+    /// Finished transfers whose didFinish has not yet been reported to the app, in seq order, at most `limit`.
+    /// They survive restarts until `markFinishedReported`.
+    public func unreportedFinished(limit: Int) async throws(StoreError) -> [OutboxTransfer] {
+        guard limit > 0 else { return [] }
+        let path = self.path
+        return try await read("reading finished transfers") { database in
+            try Self.outboxTransfers(
+                database, path: path,
+                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 1 ORDER BY seq LIMIT ?",
+                arguments: [limit])
+        }
+    }
+
+    /// The app has been told that these transfers finished: forget them (one transaction). Ids that are not
+    /// finished (outstanding or unknown) are ignored.
+    public func markFinishedReported(_ transferIds: [UUID]) async throws(StoreError) {
+        guard !transferIds.isEmpty else { return }
+        try await write("forgetting reported transfers") { database in
+            let statement = try database.makeStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 1")
+            for transferId in transferIds {
+                try statement.execute(arguments: [StoreColumns.blob(transferId)])
+            }
+        }
+    }
+
+    static func outboxTransfers(
+        _ database: Database, path: String, sql: String, arguments: StatementArguments
+    ) throws -> [OutboxTransfer] {
+        try Row.fetchAll(database, sql: sql, arguments: arguments).map { row throws(StoreError) in
+            OutboxTransfer(
+                seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
+                transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid),
+                payload: try row.decode(2, "outbox payload", path: path, StoreColumns.payload),
+                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date))
+        }
+    }
+}

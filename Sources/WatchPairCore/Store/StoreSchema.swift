@@ -1,0 +1,112 @@
+// The on-disk format of the durable store (also in docs/Store.md).
+//
+// One SQLite file `<directory>/watchpair.sqlite` in WAL mode, `PRAGMA application_id = 0x57435061`
+// ("WCPa"), schema created by GRDB migrations (table `grdb_migrations`). Integers are SQLite INTEGER
+// (Int64); UInt64 values from the peer are stored by bit pattern. UUIDs are 16-byte BLOBs. Dates are REAL
+// seconds since 2001-01-01 (exact `Date` round trip). Payloads are `PlistCodec.encode` BLOBs.
+//
+//   meta(key TEXT PRIMARY KEY, value)                 one value per key:
+//     'store_id'                  BLOB(16)  random at creation, never changes
+//     'last_seq'                  INTEGER   highest outbox seq ever assigned (seqs are never reused)
+//     'context_peer_ack'          INTEGER   highest sent-context version the peer durably holds
+//     'context_delivered_rev'     INTEGER   context_received.revision last handed to the app
+//   outbox(seq INTEGER PRIMARY KEY, transfer_id BLOB NOT NULL UNIQUE, payload BLOB NOT NULL,
+//          created_at REAL NOT NULL, finished INTEGER NOT NULL)   index outbox_state(finished, seq)
+//     finished = 0: outstanding; 1: acknowledged, didFinish not yet reported. Cancelled and reported rows
+//     are deleted. Invariant: every seq <= meta.last_seq.
+//   inbox(delivery_id INTEGER PRIMARY KEY AUTOINCREMENT, peer_store_id BLOB NOT NULL, seq INTEGER NOT NULL,
+//         transfer_id BLOB NOT NULL, payload BLOB NOT NULL, received_at REAL NOT NULL)
+//     received, not yet taken by the app; AUTOINCREMENT so delivery ids are never reused.
+//   peer(id INTEGER PRIMARY KEY CHECK (id = 1), store_id BLOB NOT NULL, last_seq INTEGER NOT NULL,
+//        context_version INTEGER NOT NULL)
+//     dedupe state for the one peer store this side talks to; reset to 0/0 when the peer store changes.
+//     Invariant: inbox rows and peer.last_seq change in the same transaction.
+//   context_sent(id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, payload BLOB NOT NULL)
+//     no row: never set. version increases by 1 per distinct update.
+//   context_received(id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, payload BLOB NOT NULL,
+//                    revision INTEGER NOT NULL)
+//     no row: never received. version: the sender's; revision: local, +1 per stored receive (survives
+//     peer store changes, so "delivered to the app" is tracked across them).
+
+import Foundation
+import GRDB
+
+/// The schema of the store and its migrations (see the comment at the top of this file).
+enum StoreSchema {
+    /// `PRAGMA application_id` of a WatchPair store ("WCPa"), so another SQLite file is refused, not altered.
+    static let applicationId: Int32 = 0x5743_5061
+
+    /// Meta keys.
+    enum Key {
+        static let storeId = "store_id"
+        static let lastSeq = "last_seq"
+        static let contextPeerAck = "context_peer_ack"
+        static let contextDeliveredRevision = "context_delivered_rev"
+    }
+
+    /// Every migration, in order. Each runs in one transaction with the others' effects visible.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationId)")
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value);
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY,
+                    transfer_id BLOB NOT NULL UNIQUE,
+                    payload BLOB NOT NULL,
+                    created_at REAL NOT NULL,
+                    finished INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1))
+                );
+                CREATE INDEX outbox_state ON outbox(finished, seq);
+                CREATE TABLE inbox (
+                    delivery_id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    peer_store_id BLOB NOT NULL,
+                    seq INTEGER NOT NULL,
+                    transfer_id BLOB NOT NULL,
+                    payload BLOB NOT NULL,
+                    received_at REAL NOT NULL
+                );
+                CREATE TABLE peer (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    store_id BLOB NOT NULL,
+                    last_seq INTEGER NOT NULL,
+                    context_version INTEGER NOT NULL
+                );
+                CREATE TABLE context_sent (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    version INTEGER NOT NULL,
+                    payload BLOB NOT NULL
+                );
+                CREATE TABLE context_received (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    version INTEGER NOT NULL,
+                    payload BLOB NOT NULL,
+                    revision INTEGER NOT NULL
+                );
+                """)
+            try setMeta(db, Key.storeId, StoreColumns.blob(UUID()))
+            try setMeta(db, Key.lastSeq, Int64(0))
+        }
+        return migrator
+    }
+
+    /// Reads one meta value, or nil when the key is absent.
+    static func meta(_ db: Database, _ key: String) throws -> DatabaseValue? {
+        try DatabaseValue.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    /// Reads an integer meta value; absent means 0.
+    static func metaInteger(_ db: Database, _ key: String, path: String) throws -> Int64 {
+        guard let value = try meta(db, key), !value.isNull else { return 0 }
+        guard let integer = Int64.fromDatabaseValue(value) else { throw StoreError.undecodable("meta \(key)", path: path) }
+        return integer
+    }
+
+    /// Writes one meta value.
+    static func setMeta(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
+        try db.execute(
+            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
+    }
+}

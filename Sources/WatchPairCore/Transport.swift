@@ -1,0 +1,82 @@
+import WatchPairWire
+
+/// A byte-stream link to the peer app: how the engine reaches the other side without knowing sockets.
+///
+/// The Unix-socket implementation lives in `WatchPairTransport`; `WatchPairTesting` has an in-memory pair
+/// and a fault-injecting wrapper. Framing is the engine's job: a transport moves bytes only, so faults
+/// such as a peer dying mid-frame or a flipped byte can be injected below the codec.
+public protocol Transport: Sendable {
+    /// Accepts incoming connections until the calling task is cancelled, calling `handler` for each one
+    /// in its own child task. Connections whose peer credentials are not allowed are refused here and
+    /// never reach `handler`. Returns when cancelled; throws if the listener cannot be set up.
+    func serve(_ handler: @escaping @Sendable (any TransportConnection) async -> Void) async throws
+
+    /// Opens a connection to the peer's link endpoint.
+    ///
+    /// With systemd socket activation this may launch the peer app in the background. Throws
+    /// `TransportError` when the peer's endpoint is absent or refuses.
+    func connect() async throws -> any TransportConnection
+
+    /// Whether the peer's link endpoint exists and whether the peer app itself is running,
+    /// found without connecting to the link (so nothing is launched by asking).
+    func peerPresence() async -> PeerPresence
+
+    /// Yields whenever the peer's endpoints may have changed (appeared or vanished), so the engine can
+    /// react at once instead of polling. Finishes when the calling task is cancelled.
+    func peerChanges() -> AsyncStream<Void>
+}
+
+/// One established byte stream to the peer.
+public protocol TransportConnection: Sendable {
+    /// Bytes as they arrive, in order. Finishes at a clean end of stream; throws on a transport error.
+    /// Single consumer.
+    var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
+
+    /// Writes all of `bytes`, in order with earlier writes. Throws if the connection is closed.
+    func write(_ bytes: [UInt8]) async throws
+
+    /// Closes both directions; further writes throw, `inbound` finishes. Idempotent.
+    func close() async
+
+    /// A short description for logs, e.g. `unix:/run/watchpair/watchd.sock (pid 42, uid 0)`.
+    var description: String { get }
+}
+
+/// What can be known about the peer app without connecting to its link endpoint.
+public struct PeerPresence: Sendable, Hashable {
+    /// The peer's link endpoint exists: the app is installed (`isWatchAppInstalled`).
+    public var installed: Bool
+    /// The peer app's process is running (its control endpoint answers).
+    public var running: Bool
+
+    public init(installed: Bool, running: Bool) {
+        self.installed = installed
+        self.running = running
+    }
+}
+
+/// Why a transport operation failed.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of transport failure the engine tells apart.
+    public enum Kind: Sendable, Hashable {
+        /// Nothing listens at the peer's endpoint (absent, or refused).
+        case peerUnavailable
+        /// The connection was closed or reset.
+        case connectionClosed
+        /// The peer's credentials are not in the allowed set.
+        case credentialsRejected
+        /// Binding or adopting the listener failed.
+        case listenFailed
+    }
+
+    public var kind: Kind
+    /// What was attempted and what the system said, including `errno` where there is one.
+    public var detail: String
+
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { "\(kind): \(detail)" }
+}

@@ -1,0 +1,101 @@
+import WatchPairWire
+
+/// The daemons' two command-line options, parsed by hand: `--config PATH` and `--help`.
+///
+/// Everything else is configured in the JSON file or with `WATCHPAIR_*` environment variables
+/// (docs/Configuration.md), so systemd units and tests need no arguments at all.
+public struct CommandLineOptions: Sendable, Hashable {
+    /// The config file given with `--config PATH` (or `--config=PATH`); nil when not given.
+    public var configPath: String?
+    /// `--help` or `-h` was given: print ``helpText(role:)`` and exit 0.
+    public var showHelp: Bool
+
+    /// No options.
+    public init(configPath: String? = nil, showHelp: Bool = false) {
+        self.configPath = configPath
+        self.showHelp = showHelp
+    }
+
+    /// Parses the arguments after the executable's name.
+    /// - Throws: ``UsageError`` for an unknown argument, a missing or empty `PATH`, or `--config` given twice.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                options.showHelp = true
+            case "--config":
+                guard let path = remaining.popFirst() else { throw UsageError("--config needs a PATH") }
+                try options.setConfigPath(path)
+            case _ where argument.hasPrefix("--config="):
+                try options.setConfigPath(String(argument.dropFirst("--config=".count)))
+            default:
+                throw UsageError("unknown argument \"\(argument)\"")
+            }
+        }
+        return options
+    }
+
+    private mutating func setConfigPath(_ path: String) throws(UsageError) {
+        guard configPath == nil else { throw UsageError("--config given more than once") }
+        guard !path.isEmpty else { throw UsageError("--config needs a non-empty PATH") }
+        configPath = path
+    }
+
+    /// The `--help` text of the daemon playing `role`.
+    public static func helpText(role: Role) -> String {
+        let name = role.daemonName
+        let app = role == .phone ? "iPhone" : "Apple Watch"
+        return """
+            USAGE: \(name) [--config PATH]
+
+            The \(app) app of a WatchPair: serves the WatchConnectivity link to \(role.peer.daemonName)
+            and the control socket that wcctl speaks. Normally started by systemd (\(name).socket,
+            \(name).service); runs just as well by hand.
+
+            OPTIONS:
+              --config PATH   JSON configuration file. Default: $WATCHPAIR_CONFIG, else
+                              /etc/watchpair/\(name).json (a missing default file means all defaults;
+                              a missing file given here or in WATCHPAIR_CONFIG is an error).
+              -h, --help      Show this help.
+
+            CONFIGURATION (every key, type, default and meaning: docs/Configuration.md):
+              Keys are dotted: paths.control, timeouts.reply, … In the file they nest:
+                {"paths": {"control": "/tmp/wp/\(name).ctl"}, "timeouts": {"reply": 2}}
+              Each key can be overridden by an environment variable: WATCHPAIR_ + the key
+              upper-cased with _ (camelCase split), e.g. WATCHPAIR_PATHS_CONTROL=/tmp/wp/\(name).ctl,
+              WATCHPAIR_TIMEOUTS_IDLE_EXIT=30, WATCHPAIR_ALLOWED_UIDS=0,1000.
+              Durations are in seconds. Main keys and defaults:
+                paths.link        /run/watchpair/\(name).sock   own peer-link socket
+                paths.peerLink    /run/watchpair/\(role.peer.daemonName).sock   the peer's
+                paths.control     /run/watchpair/\(name).ctl    control socket (mode 0600)
+                paths.state       /var/lib/watchpair/\(name)    durable store
+                durability        power | process
+                launch            auto | foreground | background
+                log.destination   auto | journal | stderr
+
+            EXIT STATUS:
+              0 stopped (SIGTERM/SIGINT, or idle exit after a background launch); 1 runtime failure
+              (store cannot be opened, socket cannot be bound); 64 bad arguments; 78 bad configuration
+              (stderr: "\(name): config: <key>: <why>").
+            """
+    }
+}
+
+/// A command-line argument the daemon does not understand: exit status 64 (`EX_USAGE`).
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, e.g. `unknown argument "--foo"`.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// `EX_USAGE` from sysexits.h.
+    public static let exitStatus: Int32 = 64
+
+    /// The message.
+    public var description: String { message }
+}

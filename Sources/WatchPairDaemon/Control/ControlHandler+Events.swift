@@ -1,0 +1,25 @@
+import WatchPairWire
+
+/// `events` with `follow`: the recent events, then each new one, as `diagnostic` stream events.
+extension ControlHandler {
+    /// Streams from the oldest event held until the client closes its side or the daemon stops.
+    ///
+    /// A client that falls more than the event log's capacity behind gets a `dropped` event
+    /// (`{"count": n}`) for what it missed and continues with the oldest event still held.
+    func followEvents(_ request: ControlRequest, on connection: ControlConnection) async {
+        guard await connection.writer.send(.success(request.id)) else { return }
+        var cursor = events.oldestPosition
+        while !connection.isClosing, !Task.isCancelled {
+            let seen = events.signal.generation
+            let (batch, next, dropped) = events.read(from: cursor)
+            if dropped > 0 {
+                guard await connection.writer.send(.streamEvent(request.id, "dropped", .object(["count": ControlJSON.integer(dropped)]))) else { return }
+            }
+            for event in batch {
+                guard await connection.writer.send(.streamEvent(request.id, "diagnostic", event.controlJSON)) else { return }
+            }
+            cursor = next
+            await Waiting.any([(events.signal, seen), (connection.closing, 0)])
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import WatchPairCore
+import WatchPairWire
+
+/// `receive`: acting as the app.
+///
+/// Durable items (received userInfo, the received context, didFinish notices) stay in the store until
+/// the client acknowledges them with `ack`; a stream shows each one once, a new `receive` shows the
+/// unacknowledged ones again. Live messages go to the newest client whose `handle`/`autoReply` covers
+/// their variant (``MessageRouter``).
+extension ControlHandler {
+    /// Which channels a `receive` asked for (all when `channels` is absent).
+    struct Channels {
+        var userInfo: Bool
+        var applicationContext: Bool
+        var didFinish: Bool
+        var message: Bool
+
+        init(_ names: [String]?) {
+            let wanted = Set(names ?? Array(ControlRequestParser.channels))
+            userInfo = wanted.contains("userInfo")
+            applicationContext = wanted.contains("applicationContext")
+            didFinish = wanted.contains("didFinish")
+            message = wanted.contains("message")
+        }
+    }
+
+    /// `receive` without `follow`: what is waiting now, without messages.
+    func receiveSnapshot(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        let channels = Channels(request.channels)
+        var items: [JSONValue] = []
+        func item(_ kind: String, _ data: JSONValue) -> JSONValue { .object(["event": .string(kind), "data": data]) }
+        if channels.userInfo {
+            for transfer in try await engine.pendingUserInfo(after: 0, limit: Self.receivePageSize) {
+                items.append(item("userInfo", Self.userInfoData(transfer)))
+            }
+        }
+        if channels.applicationContext, let context = try await engine.pendingContext() {
+            items.append(item("applicationContext", Self.contextData(context)))
+        }
+        if channels.didFinish {
+            for transfer in try await engine.pendingFinished(limit: Self.receivePageSize) {
+                items.append(item("didFinish", Self.finishedData(transfer)))
+            }
+        }
+        return .object(["items": .array(items)])
+    }
+
+    /// `receive` with `follow`: the success response, then every waiting item and each new one, until
+    /// the client closes its side or the daemon stops.
+    func followReceive(_ request: ControlRequest, on connection: ControlConnection) async {
+        let channels = Channels(request.channels)
+        let registration: MessageRouter.Registration?
+        do throws(WCFailure) {
+            registration = try handlerRegistration(request, channels: channels, connection: connection)
+        } catch {
+            await connection.writer.send(.failure(request.id, error))
+            return
+        }
+        guard await connection.writer.send(.success(request.id)) else { return }
+        if let registration { await router.attach(registration) }
+
+        var cursor: UInt64 = 0
+        var shownContext: StoredContext?
+        var shownFinished: Set<UUID> = []
+        let appSignal = engine.appSignal
+        while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
+            let seen = appSignal.generation
+            do throws(WCFailure) {
+                if channels.userInfo {
+                    // Page through everything after the cursor; acknowledged or not, each is shown once.
+                    while true {
+                        let page = try await engine.pendingUserInfo(after: cursor, limit: Self.receivePageSize)
+                        for transfer in page {
+                            guard await connection.writer.send(.streamEvent(request.id, "userInfo", Self.userInfoData(transfer))) else { return }
+                            cursor = transfer.deliveryId
+                        }
+                        if page.count < Self.receivePageSize { break }
+                    }
+                }
+                if channels.applicationContext, let context = try await engine.pendingContext(), context != shownContext {
+                    guard await connection.writer.send(.streamEvent(request.id, "applicationContext", Self.contextData(context))) else { return }
+                    shownContext = context
+                }
+                if channels.didFinish {
+                    let finished = try await engine.pendingFinished(limit: Self.receivePageSize)
+                    for transfer in finished where !shownFinished.contains(transfer.transferId) {
+                        guard await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer))) else { return }
+                    }
+                    // Only what is still unacknowledged needs remembering: the set stays within one page.
+                    shownFinished = Set(finished.map(\.transferId))
+                }
+            } catch {
+                // A store failure: tell the client, then try again on the next change.
+                await connection.writer.send(.streamEvent(request.id, "error", .object([
+                    "code": .integer(Int64(error.code.rawValue)), "name": .string(error.code.name), "message": .string(error.message),
+                ])))
+            }
+            await Waiting.any([(appSignal, seen), (connection.closing, 0)])
+        }
+    }
+
+    /// The message-handler registration a following `receive` asks for, if any.
+    ///
+    /// `handle` lists the variants; `autoReply` without `handle` handles the two dictionary variants (or
+    /// the two data variants when it is `{"$data": …}`).
+    private func handlerRegistration(
+        _ request: ControlRequest, channels: Channels, connection: ControlConnection
+    ) throws(WCFailure) -> MessageRouter.Registration? {
+        guard channels.message, request.handle != nil || request.autoReply != nil else { return nil }
+        let autoReply = try request.autoReply.map { json throws(WCFailure) in try Self.messageBody(json, field: "autoReply") }
+        let variants: Set<MessageVariant>
+        if let handle = request.handle {
+            variants = Set(handle.compactMap(MessageVariant.init(rawValue:)))
+        } else if case .data? = autoReply {
+            variants = [.data, .dataWithReply]
+        } else {
+            variants = [.dictionary, .dictionaryWithReply]
+        }
+        let writer = connection.writer
+        let requestId = request.id
+        return MessageRouter.Registration(clientId: connection.id, variants: variants, autoReply: autoReply) { token, message in
+            await writer.send(.streamEvent(requestId, "message", Self.messageData(token: token, message)))
+        }
+    }
+
+    static func userInfoData(_ transfer: InboxTransfer) -> JSONValue {
+        .object([
+            "deliveryId": ControlJSON.integer(transfer.deliveryId),
+            "seq": ControlJSON.integer(transfer.seq),
+            "transferId": .string(transfer.transferId.uuidString),
+            "userInfo": ControlJSON.json(transfer.payload),
+            "receivedAt": ControlJSON.timestamp(transfer.receivedAt),
+        ])
+    }
+
+    static func contextData(_ context: StoredContext) -> JSONValue {
+        .object(["version": ControlJSON.integer(context.version), "context": ControlJSON.json(context.payload)])
+    }
+
+    static func finishedData(_ transfer: OutboxTransfer) -> JSONValue {
+        .object([
+            "transferId": .string(transfer.transferId.uuidString),
+            "seq": ControlJSON.integer(transfer.seq),
+            "userInfo": ControlJSON.json(transfer.payload),
+        ])
+    }
+
+    static func messageData(token: UInt64, _ message: IncomingMessage) -> JSONValue {
+        var object: [String: JSONValue] = ["token": ControlJSON.integer(token), "variant": .string(message.variant.rawValue)]
+        switch message.body {
+        case .dictionary(let dictionary): object["message"] = ControlJSON.json(dictionary)
+        case .data(let data): object["data"] = .string(data.base64EncodedString())
+        }
+        return .object(object)
+    }
+}

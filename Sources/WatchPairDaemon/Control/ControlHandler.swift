@@ -1,0 +1,213 @@
+import Foundation
+import WatchPairCore
+import WatchPairWire
+
+/// Runs control requests against the engine (docs/ControlProtocol.md, one method per operation).
+///
+/// Every failure becomes a response with its `WCError` code; nothing a request contains can throw out
+/// of here. Streaming requests (`receive`/`events` with `follow`) are in the `+Receive` and `+Events`
+/// extensions.
+struct ControlHandler: Sendable {
+    let engine: PairEngine
+    let store: PairStore
+    let router: MessageRouter
+    let events: EventLog
+    /// This process's id, reported by `status`.
+    let pid: Int32
+    /// The number of attached control clients, reported by `status`.
+    let clientCount: @Sendable () -> Int
+
+    /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).
+    static let receivePageSize = 256
+
+    /// Runs `request` and writes its response (and, for streams, its events) to `connection`.
+    func perform(_ request: ControlRequest, on connection: ControlConnection) async {
+        switch request.op {
+        case .receive where request.follow == true:
+            await followReceive(request, on: connection)
+        case .events where request.follow == true:
+            await followEvents(request, on: connection)
+        default:
+            await connection.writer.send(await respond(to: request))
+        }
+    }
+
+    /// The single response to a non-streaming request.
+    func respond(to request: ControlRequest) async -> ControlResponse {
+        do throws(WCFailure) {
+            return .success(request.id, try await result(of: request))
+        } catch {
+            return .failure(request.id, error)
+        }
+    }
+
+    private func result(of request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        switch request.op {
+        case .status: return await status()
+        case .send: return try await send(request)
+        case .sendData: return try await send(request)
+        case .transfer: return try await transfer(request)
+        case .transfers: return try await transfers()
+        case .cancel: return try await cancel(request)
+        case .contextSet: return try await contextSet(request)
+        case .contextGet: return try await contextGet(request)
+        case .receive: return try await receiveSnapshot(request)
+        case .ack: return try await ack(request)
+        case .answer: return try answer(request)
+        case .events: return .object(["events": .array(events.recent.map(\.controlJSON))])
+        }
+    }
+
+    private func status() async -> JSONValue {
+        let status = await engine.status()
+        return .object([
+            "role": .string(status.role.rawValue),
+            "activated": .bool(status.activated),
+            "launch": .string(status.launch.rawValue),
+            "reachable": .bool(status.reachable),
+            "paired": .bool(status.paired),
+            "peerInstalled": .bool(status.peerInstalled),
+            "peerRunning": .bool(status.peerRunning),
+            "link": .string(status.link),
+            "peerLaunch": status.peerLaunch.map { .string($0.rawValue) } ?? .null,
+            "outstandingTransfers": .integer(Int64(status.outstandingTransfers)),
+            "inboxPending": .integer(Int64(status.inboxPending)),
+            "contextSentVersion": ControlJSON.integer(status.contextSentVersion),
+            "contextAckedVersion": ControlJSON.integer(status.contextAckedVersion),
+            "contextReceivedVersion": ControlJSON.integer(status.contextReceivedVersion),
+            "pid": .integer(Int64(pid)),
+            "controlClients": .integer(Int64(clientCount())),
+        ])
+    }
+
+    /// `send` and `sendData`. The wait for the reply is abandoned if the daemon stops meanwhile.
+    private func send(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        let body: MessageBody
+        if request.op == .sendData {
+            guard let data = request.data.flatMap({ Data(base64Encoded: $0) }) else {
+                throw WCFailure(.invalidParameter, "\"data\" must be base64.")
+            }
+            body = .data(data)
+        } else {
+            body = .dictionary(try ControlJSON.dictionary(request.message ?? .object([:]), field: "message"))
+        }
+        let wantsReply = request.noReply != true
+        let timeout = request.timeout.map { Duration.seconds($0) }
+        let engine = self.engine
+        let outcome = await OnceValue<Result<MessageBody?, WCFailure>>.abandoningOnCancel { () async -> Result<MessageBody?, WCFailure> in
+            do throws(WCFailure) {
+                return .success(try await engine.sendMessage(body, wantsReply: wantsReply, timeout: timeout))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case nil:
+            throw WCFailure(.genericError, "the daemon is stopping; the message's outcome is unknown")
+        case .failure(let failure)?:
+            throw failure
+        case .success(let reply)?:
+            switch reply {
+            case nil: return .object([:])
+            case .dictionary(let dictionary)?: return .object(["reply": ControlJSON.json(dictionary)])
+            case .data(let data)?: return .object(["reply": .string(data.base64EncodedString())])
+            }
+        }
+    }
+
+    private func transfer(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        let payload = try ControlJSON.dictionary(request.userInfo ?? .object([:]), field: "userInfo")
+        let transfer = try await engine.transferUserInfo(payload)
+        return .object([
+            "transferId": .string(transfer.transferId.uuidString),
+            "seq": ControlJSON.integer(transfer.seq),
+            "isTransferring": .bool(true),
+        ])
+    }
+
+    private func transfers() async throws(WCFailure) -> JSONValue {
+        let outstanding = try await engine.outstandingUserInfoTransfers()
+        return .object([
+            "transfers": .array(outstanding.map { transfer in
+                .object([
+                    "transferId": .string(transfer.transferId.uuidString),
+                    "seq": ControlJSON.integer(transfer.seq),
+                    "userInfo": ControlJSON.json(transfer.payload),
+                    "isTransferring": .bool(true),
+                    "createdAt": ControlJSON.timestamp(transfer.createdAt),
+                ])
+            })
+        ])
+    }
+
+    private func cancel(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        guard let transferId = request.transferId.flatMap(UUID.init(uuidString:)) else {
+            throw WCFailure(.invalidParameter, "\"transferId\" must be a transfer id (UUID).")
+        }
+        return .object(["cancelled": .bool(try await engine.cancelUserInfo(transferId))])
+    }
+
+    private func contextSet(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        let payload = try ControlJSON.dictionary(request.context ?? .object([:]), field: "context")
+        if let stored = try await engine.updateApplicationContext(payload) {
+            return .object(["version": ControlJSON.integer(stored.version), "changed": .bool(true)])
+        }
+        let current = try await storeRead(received: false)
+        return .object(["version": ControlJSON.integer(current?.version ?? 0), "changed": .bool(false)])
+    }
+
+    /// Read from the store rather than the engine so the version and the dictionary come from one read.
+    private func contextGet(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        let stored = try await storeRead(received: request.received == true)
+        return .object([
+            "context": ControlJSON.json(stored?.payload ?? [:]),
+            "version": ControlJSON.integer(stored?.version ?? 0),
+        ])
+    }
+
+    private func ack(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        if let deliveryId = request.deliveryId {
+            try await engine.acknowledgeUserInfo(upTo: deliveryId)
+        }
+        if let finished = request.finished {
+            try await engine.acknowledgeFinished(finished.compactMap(UUID.init(uuidString:)))
+        }
+        if let version = request.contextVersion {
+            try await engine.acknowledgeContext(version: version)
+        }
+        return .object([:])
+    }
+
+    private func answer(_ request: ControlRequest) throws(WCFailure) -> JSONValue {
+        guard let token = request.token else { throw WCFailure(.invalidParameter, "\"answer\" needs \"token\".") }
+        let result: Result<MessageBody?, WCFailure>
+        if let code = request.errorCode {
+            let known = WCErrorCode(rawValue: code) ?? .genericError
+            result = .failure(WCFailure(known, "the app answered with error \(code)"))
+        } else {
+            result = .success(try Self.messageBody(request.reply ?? .object([:]), field: "reply"))
+        }
+        guard router.answer(token: token, result) else {
+            throw WCFailure(.invalidParameter, "No message waits for an answer with token \(token) (answered, expired, or not a message that wants a reply).")
+        }
+        return .object([:])
+    }
+
+    /// A reply or auto-reply: a dictionary, or `{"$data": "<base64>"}` for data messages.
+    static func messageBody(_ json: JSONValue, field: String) throws(WCFailure) -> MessageBody {
+        switch try PlistValue(json: json) {
+        case .dictionary(let dictionary): return .dictionary(dictionary)
+        case .data(let data): return .data(data)
+        default: throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary or {\"$data\": \"<base64>\"}.")
+        }
+    }
+
+    /// The received or the sent context with its version, mapping a store error to the `WCError` a caller sees.
+    private func storeRead(received: Bool) async throws(WCFailure) -> StoredContext? {
+        do {
+            return received ? try await store.receivedContext() : try await store.sentContext()
+        } catch {
+            throw WCFailure(error.wcCode, error.message)
+        }
+    }
+}

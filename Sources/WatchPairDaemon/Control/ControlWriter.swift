@@ -1,0 +1,33 @@
+import NIOCore
+import Synchronization
+import WatchPairWire
+
+/// Writes response and event lines to one control client, from any number of tasks.
+///
+/// Each line is one write, so lines from concurrent requests never interleave. A client that stops
+/// reading makes writes wait (NIO's back-pressure), which holds up only that client's own requests and
+/// streams. After the first failed write every later ``send(_:)`` returns false at once.
+final class ControlWriter: Sendable {
+    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let broken = Mutex(false)
+
+    init(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.outbound = outbound
+    }
+
+    /// Writes `response` as one line; false when the connection is gone.
+    @discardableResult
+    func send(_ response: ControlResponse) async -> Bool {
+        guard !broken.withLock({ $0 }) else { return false }
+        do {
+            try await outbound.write(ByteBuffer(string: response.line + "\n"))
+            return true
+        } catch {
+            broken.withLock { $0 = true }
+            return false
+        }
+    }
+
+    /// Whether a write has failed (the client went away).
+    var isBroken: Bool { broken.withLock { $0 } }
+}

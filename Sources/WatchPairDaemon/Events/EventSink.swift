@@ -1,0 +1,27 @@
+import ServiceLifecycle
+import WatchPairCore
+
+/// The service that takes every diagnostic event from the engine: records it in the ``EventLog`` (for
+/// `wcctl events`) and writes it with the ``EventWriter`` (journald or stderr).
+///
+/// It runs first in the service group, so it is shut down last: at graceful shutdown every other service
+/// has stopped, and the events they emitted (`idleExit` included) are still written, because a cancelled
+/// `AsyncStream` hands out what it had buffered before it ends.
+struct EventSink: Service {
+    /// The engine's diagnostics subscription, made before anything was emitted.
+    let events: AsyncStream<DiagnosticEvent>
+    let log: EventLog
+    let writer: EventWriter
+
+    func run() async {
+        let events = self.events
+        let log = self.log
+        let writer = self.writer
+        await cancelWhenGracefulShutdown {
+            for await event in events {
+                log.append(event)
+                writer.write(event)
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Synchronization
+
+/// A clock that only moves when a test tells it to.
+///
+/// Code under test takes `some Clock<Duration>` and sleeps on it as usual; the test calls
+/// ``advance(by:)`` or ``advance(to:)`` to move time, which resumes every sleeper whose deadline is
+/// reached. Sleepers are resumed in deadline order (ties in the order they started sleeping); each
+/// resumed task then runs on its executor, so tasks resumed by one `advance` may run concurrently.
+/// To observe a strict order, advance one deadline at a time (``nextDeadline`` tells where).
+///
+/// Time never moves backwards and starts at ``Instant/zero``. All state is behind one lock, and no
+/// continuation is resumed while that lock is held.
+public final class ManualClock: Clock, Sendable {
+    /// A point on a ``ManualClock``: the time elapsed since the clock was created.
+    public struct Instant: InstantProtocol, CustomStringConvertible {
+        /// How far this instant is from the clock's start.
+        public var offset: Swift.Duration
+
+        /// The instant `offset` after the clock's start.
+        public init(offset: Swift.Duration) {
+            self.offset = offset
+        }
+
+        /// The clock's starting instant.
+        public static var zero: Instant { Instant(offset: .zero) }
+
+        /// The instant `duration` later (or earlier, if negative).
+        public func advanced(by duration: Swift.Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The duration from this instant to `other`.
+        public func duration(to other: Instant) -> Swift.Duration {
+            other.offset - offset
+        }
+
+        /// Orders instants by their offset.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+
+        /// The offset, e.g. `+5.0 seconds`.
+        public var description: String { "+\(offset)" }
+    }
+
+    private struct Sleeper {
+        var deadline: Instant
+        /// Registration order, so equal deadlines resume first-come first-served.
+        var sequence: UInt64
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct SleeperWaiter {
+        var count: Int
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var now = Instant.zero
+        var nextID: UInt64 = 0
+        var sleepers: [UInt64: Sleeper] = [:]
+        var sleeperWaiters: [UInt64: SleeperWaiter] = [:]
+
+        mutating func makeID() -> UInt64 {
+            nextID += 1
+            return nextID
+        }
+
+        /// Removes the waiters satisfied by the current sleeper count, for resuming outside the lock.
+        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            let ready = sleeperWaiters.filter { $0.value.count <= sleepers.count }
+            for id in ready.keys { sleeperWaiters[id] = nil }
+            return ready.values.map(\.continuation)
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// A clock at ``Instant/zero`` with no sleepers.
+    public init() {}
+
+    /// The current instant; changes only through ``advance(by:)`` and ``advance(to:)``.
+    public var now: Instant {
+        state.withLock { $0.now }
+    }
+
+    /// Always `.zero`: the clock has no granularity of its own.
+    public var minimumResolution: Swift.Duration { .zero }
+
+    /// The number of tasks currently sleeping on this clock.
+    public var sleeperCount: Int {
+        state.withLock { $0.sleepers.count }
+    }
+
+    /// The earliest deadline any sleeper waits for, or `nil` when nobody sleeps.
+    public var nextDeadline: Instant? {
+        state.withLock { $0.sleepers.values.map(\.deadline).min() }
+    }
+
+    /// Suspends until `deadline` is reached by an ``advance(by:)`` or ``advance(to:)``.
+    ///
+    /// Returns at once when `deadline` is not after ``now``. `tolerance` is ignored. If the calling
+    /// task is cancelled (before or while sleeping) the sleeper is removed at once and this throws
+    /// `CancellationError`.
+    public func sleep(until deadline: Instant, tolerance: Swift.Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { $0.makeID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case due, cancelled, sleeping([CheckedContinuation<Void, Never>]) }
+                // Checking cancellation under the lock closes the race with `onCancel`, which takes
+                // the same lock: either it runs first (and we see the flag) or it finds the sleeper.
+                let outcome: Outcome = state.withLock { state in
+                    if Task.isCancelled { return .cancelled }
+                    if deadline <= state.now { return .due }
+                    state.sleepers[id] = Sleeper(deadline: deadline, sequence: id, continuation: continuation)
+                    return .sleeping(state.takeSatisfiedWaiters())
+                }
+                switch outcome {
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .sleeping(let waiters): waiters.forEach { $0.resume() }
+                }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward by `duration`, resuming every sleeper whose deadline is reached, in deadline order.
+    ///
+    /// A negative duration does not move time backwards.
+    public func advance(by duration: Swift.Duration) {
+        let target = state.withLock { $0.now.advanced(by: duration) }
+        advance(to: target)
+    }
+
+    /// Moves time forward to `instant`, resuming every sleeper whose deadline is reached, in deadline order.
+    ///
+    /// An `instant` before ``now`` leaves the time unchanged (time never moves backwards).
+    public func advance(to instant: Instant) {
+        let due: [Sleeper] = state.withLock { state in
+            if instant > state.now { state.now = instant }
+            let now = state.now
+            let due = state.sleepers.values.filter { $0.deadline <= now }
+            for sleeper in due { state.sleepers[sleeper.sequence] = nil }
+            return due.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Suspends until at least `count` tasks are sleeping on this clock.
+    ///
+    /// Lets a test advance time only after the code under test has started its timer. Woken by
+    /// ``sleep(until:tolerance:)`` itself, without polling. Returns at once if `count` tasks already
+    /// sleep, and early (without the condition holding) if the calling task is cancelled, so a test's
+    /// time limit can end it.
+    public func waitForSleepers(count: Int) async {
+        let id = state.withLock { $0.makeID() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if Task.isCancelled || state.sleepers.count >= count { return true }
+                    state.sleeperWaiters[id] = SleeperWaiter(count: count, continuation: continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.sleeperWaiters.removeValue(forKey: id) }
+            waiter?.continuation.resume()
+        }
+    }
+}

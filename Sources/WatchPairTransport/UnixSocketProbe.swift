@@ -1,0 +1,80 @@
+import Glibc
+
+/// Quick, non-blocking looks at a Unix socket path, without NIO: used to tell "installed" and "running"
+/// apart and to decide whether a leftover socket file is stale.
+enum UnixSocketProbe {
+    /// What a non-blocking `connect()` to a path found.
+    enum ConnectResult: Equatable {
+        /// Something listens there (the connect succeeded, or the backlog is full: `EAGAIN`).
+        case listening
+        /// The file is a socket nobody listens on (`ECONNREFUSED`): a stale leftover.
+        case refused
+        /// No such file (`ENOENT`).
+        case absent
+        /// Any other failure, with the `errno` of the step that failed.
+        case failed(step: String, errno: Int32)
+    }
+
+    /// Connects to `path` without blocking and closes at once.
+    ///
+    /// A Unix-domain connect never waits for the listener to `accept`: it succeeds as soon as the
+    /// connection is queued, so this is quick and never launches anything through an accept.
+    static func connect(to path: String) -> ConnectResult {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .failed(step: "socket(AF_UNIX)", errno: errno) }
+        defer { _ = Glibc.close(fd) }
+        guard var address = makeAddress(path) else { return .failed(step: "sockaddr_un for \(path)", errno: ENAMETOOLONG) }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if rc == 0 { return .listening }
+        switch errno {
+        case EAGAIN, EINPROGRESS: return .listening
+        case ECONNREFUSED: return .refused
+        case ENOENT: return .absent
+        case let code: return .failed(step: "connect(\(path))", errno: code)
+        }
+    }
+
+    /// Whether `path` exists and is a socket (`stat`, following symlinks).
+    static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    /// The `(st_dev, st_ino)` of `path` itself (`lstat`), or `nil` if it does not exist.
+    static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isSocket: (info.st_mode & S_IFMT) == S_IFSOCK)
+    }
+
+    /// Which file a path named at one moment, to avoid unlinking a socket another process bound since.
+    struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var isSocket: Bool
+    }
+
+    /// A `sockaddr_un` for `path`, or `nil` if the path does not fit `sun_path` (108 bytes with the NUL).
+    static func makeAddress(_ path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// `strerror(code) (errno N)`, for error details.
+    static func describe(errno code: Int32) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
+    }
+}

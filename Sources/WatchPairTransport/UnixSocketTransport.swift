@@ -1,0 +1,261 @@
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import WatchPairCore
+
+/// The peer link over Unix domain sockets, on swift-nio.
+///
+/// One value serves this side's link socket (self-bound or adopted from systemd), connects to the
+/// peer's, and watches the peer's socket files. Every connection, accepted or made, is checked with
+/// `SO_PEERCRED` against ``UnixSocketTransportConfiguration/allowedUIDs``.
+///
+/// Bounds: the kernel queues at most 128 connections not yet accepted (`listen` backlog); NIO holds at
+/// most 10 accepted connections not yet taken by the accept loop, then stops accepting until it catches
+/// up; at most ``UnixSocketTransportConfiguration/maximumConnections`` accepted connections are open at
+/// once (more are closed at once). Per-connection bounds: see ``UnixSocketConnection``.
+public final class UnixSocketTransport: Transport {
+    /// The listen backlog of a self-bound socket (and re-applied to an adopted one by NIO).
+    static let listenBacklog: Int32 = 128
+
+    /// Inbound backpressure of each connection: NIO stops reading above 10 buffered reads, resumes at 2.
+    static let inboundBackPressure = NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
+        lowWatermark: 2,
+        highWatermark: 10
+    )
+
+    /// The settings this transport was made with.
+    public let configuration: UnixSocketTransportConfiguration
+    private let eventLoopGroup: MultiThreadedEventLoopGroup
+    private let logger: Logger
+    private let openConnections = Mutex(0)
+
+    /// Creates a transport; nothing is opened until `serve`, `connect` or `peerChanges` is called.
+    ///
+    /// - Parameters:
+    ///   - configuration: Paths, listener and allowed uids.
+    ///   - eventLoopGroup: The NIO threads sockets run on; NIO's shared singleton by default.
+    ///   - logger: Where rejected connections (warning) and connection events (debug) are logged.
+    public init(
+        configuration: UnixSocketTransportConfiguration,
+        eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+    }
+
+    // MARK: Serving
+
+    /// Accepts connections until the calling task is cancelled, running `handler` for each allowed one
+    /// in its own child task; the connection is closed when `handler` returns.
+    ///
+    /// A connection whose `SO_PEERCRED` uid is not allowed is closed at once and logged (warning, with
+    /// its pid and uid); `handler` never sees it. A failing connection never stops the server. Cancelling
+    /// the calling task stops accepting and cancels the handlers' tasks (their `inbound` ends); `serve`
+    /// returns once every handler has returned. Then a self-bound socket file is unlinked (if it is still the one
+    /// bound here); an adopted socket is left alone. With ``UnixSocketTransportConfiguration/Listener/none``
+    /// this only waits for cancellation.
+    ///
+    /// - Throws: `TransportError(.listenFailed)` if the listener cannot be set up (see
+    ///   ``UnixSocketTransportConfiguration/Listener/bind(path:)``) or stops unexpectedly.
+    public func serve(_ handler: @escaping @Sendable (any TransportConnection) async -> Void) async throws {
+        try await self.serve(onListening: {}, handler)
+    }
+
+    /// ``serve(_:)``, calling `onListening` once the socket accepts connections.
+    ///
+    /// For readiness reporting (`sd_notify READY=1`) and tests: connects made after `onListening` is
+    /// called succeed. Not called with ``UnixSocketTransportConfiguration/Listener/none`` or on failure.
+    public func serve(
+        onListening: @escaping @Sendable () -> Void,
+        _ handler: @escaping @Sendable (any TransportConnection) async -> Void
+    ) async throws {
+        let listening: ListeningSocket
+        switch self.configuration.listener {
+        case .none:
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(86_400))
+            }
+            return
+        case .bind(let path):
+            listening = try ListeningSocket.bind(
+                path: path,
+                mode: self.configuration.socketMode,
+                backlog: Self.listenBacklog,
+                logger: self.logger
+            )
+        case .adopt(let descriptor):
+            listening = try ListeningSocket.adopt(descriptor: descriptor)
+        }
+        defer { listening.removeOwnedFile() }
+
+        let server: NIOAsyncChannel<WrappedChannel, Never>
+        do {
+            server = try await ServerBootstrap(group: self.eventLoopGroup)
+                .serverChannelOption(.backlog, value: Self.listenBacklog)
+                .bind(listening.descriptor) { channel in Self.wrap(channel) }
+        } catch {
+            throw TransportError(.listenFailed, "adopting the listening socket of \(listening.path) into NIO failed: \(error)")
+        }
+        self.logger.debug("listening", metadata: ["path": "\(listening.path)"])
+        onListening()
+
+        do {
+            try await server.executeThenClose { accepted in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await child in accepted {
+                        group.addTask {
+                            await self.handleAccepted(child, path: listening.path, handler: handler)
+                        }
+                    }
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            if Task.isCancelled { return }
+            throw TransportError(.listenFailed, "accepting on \(listening.path) failed: \(error)")
+        }
+        if !Task.isCancelled {
+            throw TransportError(.listenFailed, "the listener on \(listening.path) closed unexpectedly")
+        }
+    }
+
+    /// Admits, checks and runs one accepted connection; never throws, so one connection cannot end `serve`.
+    private func handleAccepted(
+        _ wrapped: WrappedChannel,
+        path: String,
+        handler: @Sendable (any TransportConnection) async -> Void
+    ) async {
+        let limit = self.configuration.maximumConnections
+        let admitted = self.openConnections.withLock { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+        defer {
+            if admitted { self.openConnections.withLock { $0 -= 1 } }
+        }
+        let child = wrapped.asyncChannel
+        do {
+            try await child.executeThenClose { inbound in
+                let credentials = try await wrapped.credentials.get()
+                var metadata: Logger.Metadata = [
+                    "path": "\(path)", "pid": "\(credentials.pid)", "uid": "\(credentials.uid)", "gid": "\(credentials.gid)",
+                ]
+                guard admitted else {
+                    metadata["limit"] = "\(limit)"
+                    self.logger.warning("refused a connection: too many open connections", metadata: metadata)
+                    return
+                }
+                guard self.configuration.allowedUIDs.contains(credentials.uid) else {
+                    self.logger.warning("refused a connection from a peer whose uid is not allowed", metadata: metadata)
+                    return
+                }
+                self.logger.debug("accepted a connection", metadata: metadata)
+                let connection = UnixSocketConnection(
+                    channel: child.channel,
+                    inbound: inbound,
+                    path: path,
+                    peerCredentials: credentials
+                )
+                await handler(connection)
+                await connection.close()
+            }
+        } catch {
+            self.logger.debug("accepted connection failed", metadata: ["path": "\(path)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Connecting
+
+    /// Connects to ``UnixSocketTransportConfiguration/peerLinkPath`` and checks the peer's credentials.
+    ///
+    /// - Returns: A ``UnixSocketConnection``.
+    /// - Throws: `TransportError(.peerUnavailable)` if the path is absent, refuses (`ENOENT`,
+    ///   `ECONNREFUSED`) or the connect fails otherwise (the detail has the errno);
+    ///   `TransportError(.credentialsRejected)` if the listener's uid is not allowed (the connection is closed).
+    public func connect() async throws -> any TransportConnection {
+        let path = self.configuration.peerLinkPath
+        let wrapped: WrappedChannel
+        do {
+            wrapped = try await ClientBootstrap(group: self.eventLoopGroup)
+                .connect(unixDomainSocketPath: path) { channel in Self.wrap(channel) }
+        } catch {
+            throw TransportError(.peerUnavailable, "connect(\(path)) failed: \(Self.describe(error))")
+        }
+        let asyncChannel = wrapped.asyncChannel
+        let credentials: PeerCredentials
+        do {
+            credentials = try await wrapped.credentials.get()
+        } catch {
+            try? await asyncChannel.channel.close()
+            throw error
+        }
+        guard self.configuration.allowedUIDs.contains(credentials.uid) else {
+            try? await asyncChannel.channel.close()
+            throw TransportError(
+                .credentialsRejected,
+                "the listener at \(path) is \(credentials), uid not in allowed \(self.configuration.allowedUIDs.sorted())"
+            )
+        }
+        self.logger.debug("connected", metadata: ["path": "\(path)", "pid": "\(credentials.pid)", "uid": "\(credentials.uid)"])
+        return await UnixSocketConnection.makeUnscoped(asyncChannel, path: path, peerCredentials: credentials)
+    }
+
+    // MARK: Peer presence
+
+    /// Whether the peer's link socket exists (`installed`) and its control socket accepts (`running`).
+    ///
+    /// `installed`: ``UnixSocketTransportConfiguration/peerLinkPath`` exists and is a socket (`stat`).
+    /// `running`: a non-blocking connect to ``UnixSocketTransportConfiguration/peerControlPath`` succeeds
+    /// (closed at once). The link socket is never connected to, so asking never socket-activates the peer.
+    public func peerPresence() async -> PeerPresence {
+        PeerPresence(
+            installed: UnixSocketProbe.isSocket(self.configuration.peerLinkPath),
+            running: UnixSocketProbe.connect(to: self.configuration.peerControlPath) == .listening
+        )
+    }
+
+    /// Yields whenever the peer's link or control socket file may have appeared, vanished or changed.
+    ///
+    /// Backed by inotify on the sockets' directories, armed before this returns (no polling); see
+    /// ``PeerChangeWatcher``. Bounded: at most one pending signal (`bufferingNewest(1)`), so bursts
+    /// coalesce. Finishes when the consuming task is cancelled; the inotify descriptor is closed then.
+    public func peerChanges() -> AsyncStream<Void> {
+        PeerChangeWatcher.changes(
+            of: [self.configuration.peerLinkPath, self.configuration.peerControlPath],
+            logger: self.logger
+        )
+    }
+
+    /// A socket channel made async, with its peer's credentials (read when it becomes active).
+    struct WrappedChannel: Sendable {
+        var asyncChannel: NIOAsyncChannel<ByteBuffer, Never>
+        var credentials: EventLoopFuture<PeerCredentials>
+    }
+
+    /// The channel initializer of both sides: credentials first, then the async bridge.
+    static func wrap(_ channel: any Channel) -> EventLoopFuture<WrappedChannel> {
+        channel.eventLoop.makeCompletedFuture {
+            let credentials = channel.eventLoop.makePromise(of: PeerCredentials.self)
+            try channel.pipeline.syncOperations.addHandler(PeerCredentialsHandler(promise: credentials))
+            let asyncChannel = try NIOAsyncChannel<ByteBuffer, Never>(
+                wrappingChannelSynchronously: channel,
+                configuration: .init(backPressureStrategy: Self.inboundBackPressure)
+            )
+            return WrappedChannel(asyncChannel: asyncChannel, credentials: credentials.futureResult)
+        }
+    }
+
+    /// An error with its errno spelled out when NIO reports one.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            return "\(UnixSocketProbe.describe(errno: error.errnoCode)), \(error)"
+        }
+        return "\(error)"
+    }
+}

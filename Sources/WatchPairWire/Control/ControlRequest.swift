@@ -1,0 +1,80 @@
+/// One request on the control socket: a single JSON object on one line (docs/ControlProtocol.md).
+///
+/// Every request carries a client-chosen `id` that its response (and, for streams, every event) echoes.
+/// Fields other than `id` and `op` are read only by the operations that document them; unknown keys
+/// are ignored so older daemons accept newer clients' extra hints.
+public struct ControlRequest: Codable, Sendable, Hashable {
+    /// Client-chosen request id, echoed in the response.
+    public var id: Int64
+    /// What to do.
+    public var op: ControlOperation
+    /// `send`: the message dictionary (JSON with the `$data`/`$date` conventions).
+    public var message: JSONValue?
+    /// `sendData`: the message bytes, base64.
+    public var data: String?
+    /// `send`, `sendData`: true for a message without a reply handler.
+    public var noReply: Bool?
+    /// `send`, `sendData`: seconds to wait for the reply (default: the daemon's reply timeout).
+    public var timeout: Double?
+    /// `transfer`: the userInfo dictionary.
+    public var userInfo: JSONValue?
+    /// `contextSet`: the new application context.
+    public var context: JSONValue?
+    /// `cancel`: the transfer to cancel (UUID string).
+    public var transferId: String?
+    /// `contextGet`: true for the last received context instead of the last sent one.
+    public var received: Bool?
+    /// `receive`, `events`: keep the request open and stream events until the client closes.
+    public var follow: Bool?
+    /// `receive`: the channels to deliver (`message`, `userInfo`, `applicationContext`, `didFinish`); default all.
+    public var channels: [String]?
+    /// `receive`: the message variants this client answers (`dictionary`, `dictionaryWithReply`, `data`, `dataWithReply`).
+    public var handle: [String]?
+    /// `receive`: answer every message that wants a reply with this dictionary (instead of `answer` requests).
+    public var autoReply: JSONValue?
+    /// `ack`: the app has taken every received userInfo up to this `deliveryId`.
+    public var deliveryId: UInt64?
+    /// `ack`: transfers whose didFinish the app has seen.
+    public var finished: [String]?
+    /// `ack`: the received context version the app has seen.
+    public var contextVersion: UInt64?
+    /// `answer`: the token of the incoming message being answered.
+    public var token: UInt64?
+    /// `answer`: the reply (a dictionary, or `{"$data": …}` for a data message).
+    public var reply: JSONValue?
+    /// `answer`: answer with this WCError code instead of a reply.
+    public var errorCode: Int?
+
+    public init(id: Int64, op: ControlOperation) {
+        self.id = id
+        self.op = op
+    }
+}
+
+/// The control operations (docs/ControlProtocol.md documents each one's fields and result).
+public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Session state: activation, reachability, link, queues, context versions.
+    case status
+    /// `sendMessage` with a dictionary.
+    case send
+    /// `sendMessageData` with bytes.
+    case sendData
+    /// `transferUserInfo`.
+    case transfer
+    /// `outstandingUserInfoTransfers`.
+    case transfers
+    /// Cancel an outstanding transfer.
+    case cancel
+    /// `updateApplicationContext`.
+    case contextSet
+    /// `applicationContext` / `receivedApplicationContext`.
+    case contextGet
+    /// Act as the app: receive userInfo, contexts, didFinish notices and messages.
+    case receive
+    /// Acknowledge what a `receive` stream delivered.
+    case ack
+    /// Answer an incoming message delivered to a `receive` stream.
+    case answer
+    /// Diagnostic events.
+    case events
+}

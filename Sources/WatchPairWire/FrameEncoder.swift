@@ -1,0 +1,79 @@
+import Foundation
+
+/// Turns frames into bytes for the peer link.
+///
+/// The encoder never fails and never checks limits: callers check payload sizes with
+/// `PlistCodec.encodedSize` and nesting with `PlistCodec.nestingDepth(of:)` before a payload is accepted.
+public enum FrameEncoder {
+    /// Message flag: the sender waits for a reply.
+    static let wantsReplyFlag: UInt8 = 0x01
+    /// Message flag: the body is bytes (`sendMessageData`), not a dictionary.
+    static let dataBodyFlag: UInt8 = 0x02
+    /// Reply body kinds.
+    static let dictionaryBodyKind: UInt8 = 0
+    static let dataBodyKind: UInt8 = 1
+
+    /// Encodes one frame: header, body, checksum.
+    public static func encode(_ frame: Frame) -> [UInt8] {
+        var w = ByteWriter(reservingCapacity: 64)
+        w.write(UInt32(0))  // length, patched below
+        w.write(frame.type.rawValue)
+        writeBody(of: frame, into: &w)
+        let length = w.bytes.count - 4
+        w.patch(UInt32(clamping: length), at: 0)
+        let crc = w.bytes.withUnsafeBufferPointer { CRC32C.update(0, buffer: UnsafeBufferPointer(rebasing: $0[4...])) }
+        w.write(crc)
+        return w.bytes
+    }
+
+    private static func writeBody(of frame: Frame, into w: inout ByteWriter) {
+        switch frame {
+        case .hello(let hello):
+            w.write(hello.protocolVersion)
+            w.write(hello.role.wireValue)
+            w.write(hello.launch.wireValue)
+            w.write(string: hello.pairId)
+            w.write(hello.storeId)
+            w.write(UInt8(hello.resume.peerStoreId == nil ? 0 : 1))
+            // Always 16 bytes, zero when absent, so the layout is fixed.
+            w.write(hello.resume.peerStoreId ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+            w.write(hello.resume.lastUserInfoSeq)
+            w.write(hello.resume.contextVersion)
+        case .message(let id, let wantsReply, let body):
+            w.write(id)
+            var flags: UInt8 = wantsReply ? wantsReplyFlag : 0
+            if case .data = body { flags |= dataBodyFlag }
+            w.write(flags)
+            write(body, into: &w)
+        case .reply(let id, let body):
+            w.write(id)
+            if case .data = body { w.write(dataBodyKind) } else { w.write(dictionaryBodyKind) }
+            write(body, into: &w)
+        case .error(let relatesTo, let code, let reason):
+            w.write(relatesTo)
+            w.write(UInt16(clamping: code.rawValue))
+            w.write(string: reason)
+        case .userInfo(let seq, let after, let transferId, let payload):
+            w.write(seq)
+            w.write(after)
+            w.write(transferId)
+            PlistCodec.write(.dictionary(payload), into: &w)
+        case .ack(let upTo):
+            w.write(upTo)
+        case .context(let version, let payload):
+            w.write(version)
+            PlistCodec.write(.dictionary(payload), into: &w)
+        case .contextAck(let version):
+            w.write(version)
+        case .ping(let nonce), .pong(let nonce):
+            w.write(nonce)
+        }
+    }
+
+    private static func write(_ body: MessageBody, into w: inout ByteWriter) {
+        switch body {
+        case .dictionary(let d): PlistCodec.write(.dictionary(d), into: &w)
+        case .data(let d): w.write(lengthPrefixed: d)
+        }
+    }
+}

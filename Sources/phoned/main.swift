@@ -1,0 +1,4 @@
+import WatchPairDaemon
+
+// phoned: the iPhone app of the pair. Everything lives in WatchPairDaemon; see `phoned --help`.
+await DaemonMain.run(role: .phone)

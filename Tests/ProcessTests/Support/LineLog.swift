@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+
+/// The lines a child process (or a raw socket) produced, in order, with waiters for lines to come.
+///
+/// Filled by one reader thread; read by tests. Bound: at most ``limit`` lines are kept; a line past it
+/// is dropped and counted in ``overflowed`` (tests check it, so an overflow fails them instead of
+/// passing silently). Waiters are woken on each new line and at end of stream.
+final class LineLog: Sendable {
+    /// Most lines kept.
+    static let limit = 200_000
+
+    private struct Waiter {
+        var check: @Sendable ([String], Bool) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var lines: [String] = []
+        var partial: [UInt8] = []
+        var finished = false
+        var overflowed = 0
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Every complete line so far (without its newline).
+    var lines: [String] { state.withLock { $0.lines } }
+    /// The whole text so far, lines joined with newlines (plus an unterminated tail).
+    var text: String {
+        state.withLock { s in (s.lines + (s.partial.isEmpty ? [] : [String(decoding: s.partial, as: UTF8.self)])).joined(separator: "\n") }
+    }
+    /// True once the stream ended.
+    var isFinished: Bool { state.withLock { $0.finished } }
+    /// Lines dropped because ``limit`` was reached.
+    var overflowed: Int { state.withLock { $0.overflowed } }
+
+    /// Appends bytes read from the stream.
+    func append(_ bytes: some Sequence<UInt8>) {
+        let woken: [CheckedContinuation<Bool, Never>] = state.withLock { s in
+            var added = false
+            for byte in bytes {
+                if byte == UInt8(ascii: "\n") {
+                    if s.lines.count < Self.limit {
+                        s.lines.append(String(decoding: s.partial, as: UTF8.self))
+                        added = true
+                    } else {
+                        s.overflowed += 1
+                    }
+                    s.partial.removeAll(keepingCapacity: true)
+                } else {
+                    s.partial.append(byte)
+                }
+            }
+            return added ? Self.takeSatisfied(&s) : []
+        }
+        for continuation in woken { continuation.resume(returning: true) }
+    }
+
+    /// Marks the end of the stream (an unterminated last line counts as a line).
+    func finish() {
+        let woken: [CheckedContinuation<Bool, Never>] = state.withLock { s in
+            if !s.partial.isEmpty, s.lines.count < Self.limit {
+                s.lines.append(String(decoding: s.partial, as: UTF8.self))
+                s.partial = []
+            }
+            s.finished = true
+            var woken = Self.takeSatisfied(&s)
+            // Whatever is still waiting can never be satisfied now.
+            woken += s.waiters.values.map(\.continuation)
+            s.waiters = [:]
+            return woken
+        }
+        for continuation in woken { continuation.resume(returning: true) }
+    }
+
+    private static func takeSatisfied(_ s: inout State) -> [CheckedContinuation<Bool, Never>] {
+        let ready = s.waiters.filter { $0.value.check(s.lines, s.finished) }
+        for key in ready.keys { s.waiters.removeValue(forKey: key) }
+        return ready.values.map(\.continuation)
+    }
+
+    /// Waits until `condition` holds for the lines so far (checked at once and on each new line), the
+    /// stream ends, or `timeout` passes (a safety net). Returns whether `condition` holds.
+    @discardableResult
+    func wait(timeout: Duration, until condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+        let timer = Mutex<Task<Void, Never>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let id: UInt64? = state.withLock { s in
+                if condition(s.lines) || s.finished { return nil }
+                s.nextWaiter += 1
+                s.waiters[s.nextWaiter] = Waiter(check: { lines, finished in condition(lines) || finished }, continuation: continuation)
+                return s.nextWaiter
+            }
+            guard let id else {
+                continuation.resume(returning: true)
+                return
+            }
+            // The waiter is registered first, so the timer always finds it unless a line already woke it.
+            timer.withLock {
+                $0 = Task {
+                    try? await Task.sleep(for: timeout)
+                    let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+                    waiter?.continuation.resume(returning: false)
+                }
+            }
+        }
+        timer.withLock { $0?.cancel() }
+        return condition(lines)
+    }
+
+    /// Waits for the first line containing `fragment`; returns it, or nil after `timeout` or at end of stream.
+    func firstLine(containing fragment: String, timeout: Duration) async -> String? {
+        await wait(timeout: timeout) { $0.contains { $0.contains(fragment) } }
+        return lines.first { $0.contains(fragment) }
+    }
+
+    /// Reads `fd` on a dedicated thread until end of file or error, then closes it and finishes.
+    ///
+    /// A thread of its own, not a task: a blocking `read` must not hold one of the few threads of the
+    /// cooperative pool (two on this machine) that every test shares.
+    func drain(fileDescriptor fd: Int32, name: String) {
+        let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if n > 0 {
+                    append(buffer[0..<n])
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            close(fd)
+            finish()
+        }
+        thread.name = "reader \(name)"
+        thread.start()
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+import WatchPairCore
+import WatchPairTransport
+
+/// Where the built executables are: next to the test bundle (`swift build` builds them all there), or in
+/// `$WATCHPAIR_BIN_DIR`.
+enum Binaries {
+    static let productsDirectory: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+    }()
+
+    /// The path of executable `name`, if built.
+    static func path(_ name: String) -> String? {
+        let candidates = [productsDirectory] + (ProcessInfo.processInfo.environment["WATCHPAIR_BIN_DIR"].map { [$0] } ?? [])
+        return candidates.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func available(_ names: String...) -> Bool { names.allSatisfy { path($0) != nil } }
+}
+
+/// Lines a child process writes, collected as they arrive, read in order by tests.
+final class LineLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let partial = Mutex<[UInt8]>([])
+    private let arrived = AsyncSignal()
+
+    func append(_ data: Data) {
+        let complete = partial.withLock { buffer -> [String] in
+            buffer.append(contentsOf: data)
+            var found: [String] = []
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                found.append(String(decoding: buffer[..<newline], as: UTF8.self))
+                buffer.removeSubrange(...newline)
+            }
+            return found
+        }
+        guard !complete.isEmpty else { return }
+        lines.withLock { $0 += complete }
+        arrived.fire()
+    }
+
+    var all: [String] { lines.withLock { $0 } }
+
+    /// Waits for a line (after the first `after` lines) satisfying `match`; returns it and its index.
+    @discardableResult
+    func waitFor(
+        after: Int = 0, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, _ match: @escaping @Sendable (String) -> Bool
+    ) async -> (line: String, index: Int)? {
+        let found = await withTaskGroup(of: (String, Int)?.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    let seen = self.arrived.generation
+                    let lines = self.all
+                    if lines.count > after, let index = lines[after...].firstIndex(where: match) { return (lines[index], index) }
+                    await self.arrived.wait(after: seen)
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if found == nil {
+            Issue.record("no line \(what) within \(timeout); got:\n\(all.suffix(30).joined(separator: "\n"))", sourceLocation: sourceLocation)
+        }
+        return found.map { (line: $0.0, index: $0.1) }
+    }
+}
+
+/// A child process with its stdin open and its stdout and stderr collected line by line.
+final class ChildProcess: @unchecked Sendable {
+    let name: String
+    let process = Process()
+    let stdout = LineLog()
+    let stderr = LineLog()
+    private let input = Pipe()
+
+    init(_ executable: String, environment: [String: String]) throws {
+        name = URL(fileURLWithPath: executable).lastPathComponent
+        process.executableURL = URL(fileURLWithPath: executable)
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WATCHPAIR_") && !$0.key.hasPrefix("LISTEN_") }
+        inherited.merge(environment) { $1 }
+        process.environment = inherited
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let stdout = self.stdout
+        let stderr = self.stderr
+        output.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
+        errors.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
+        try process.run()
+    }
+
+    /// Types a command on the app's stdin.
+    func type(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits for an app event line `event {json}` whose payload satisfies `match`.
+    @discardableResult
+    func event(
+        _ event: String, after: Int = 0, sourceLocation: SourceLocation = #_sourceLocation,
+        where match: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }
+    ) async -> (payload: [String: Any], index: Int)? {
+        let found = await stdout.waitFor(after: after, sourceLocation: sourceLocation, "\(name): \(event)") { line in
+            guard line.hasPrefix(event + " ") else { return false }
+            return Self.payload(line).map(match) ?? false
+        }
+        return found.flatMap { found in Self.payload(found.line).map { ($0, found.index) } }
+    }
+
+    static func payload(_ line: String) -> [String: Any]? {
+        guard let space = line.firstIndex(of: " ") else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line[line.index(after: space)...].utf8))) as? [String: Any]
+    }
+
+    /// SIGTERM, then waits for the exit.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+        (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+/// A client of a daemon's control socket (docs/ControlProtocol.md): requests and streamed events.
+final class ControlClient: Sendable {
+    private let connection: any TransportConnection
+    let lines = LineLog()
+    private let nextId = Mutex<Int64>(0)
+    private let reader: Task<Void, Never>
+
+    init(path: String) async throws {
+        let transport = UnixSocketTransport(
+            configuration: UnixSocketTransportConfiguration(listener: .none, peerLinkPath: path, peerControlPath: path),
+            logger: testLogger
+        )
+        connection = try await transport.connect()
+        let connection = self.connection
+        let lines = self.lines
+        reader = Task {
+            do {
+                for try await chunk in connection.inbound { lines.append(Data(chunk)) }
+            } catch {}
+        }
+    }
+
+    /// Sends a request (its `id` is added) and returns the parsed response's `result`; records an issue
+    /// when the response is not `ok`.
+    @discardableResult
+    func request(_ fields: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any]? {
+        let id = nextId.withLock { value -> Int64 in
+            value += 1
+            return value
+        }
+        var request = fields
+        request["id"] = id
+        let data = try JSONSerialization.data(withJSONObject: request) + Data("\n".utf8)
+        try await connection.write(Array(data))
+        let response = await lines.waitFor(sourceLocation: sourceLocation, "response to \(fields["op"] ?? "?")") { line in
+            guard let object = Self.parse(line) else { return false }
+            return (object["id"] as? Int).map(Int64.init) == id && object["ok"] != nil
+        }
+        guard let response, let object = Self.parse(response.line) else { return nil }
+        guard object["ok"] as? Bool == true else {
+            Issue.record("control request \(fields) failed: \(response.line)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return object["result"] as? [String: Any] ?? [:]
+    }
+
+    /// Waits for a stream event of `kind` whose `data` satisfies `match`.
+    @discardableResult
+    func event(
+        _ kind: String, sourceLocation: SourceLocation = #_sourceLocation,
+        where match: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }
+    ) async -> [String: Any]? {
+        let found = await lines.waitFor(sourceLocation: sourceLocation, "control event \(kind)") { line in
+            guard let object = Self.parse(line), object["event"] as? String == kind else { return false }
+            return (object["data"] as? [String: Any]).map(match) ?? false
+        }
+        return found.flatMap { Self.parse($0.line)?["data"] as? [String: Any] }
+    }
+
+    static func parse(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+
+    func close() async {
+        await connection.close()
+        reader.cancel()
+    }
+}
+
+/// A daemon (`phoned`/`watchd`) running unprivileged with its sockets and state in `directory`.
+func startDaemon(_ daemon: String, in directory: String) async throws -> ChildProcess {
+    let peer = daemon == "phoned" ? "watchd" : "phoned"
+    let process = try ChildProcess(
+        Binaries.path(daemon)!,
+        environment: [
+            "WATCHPAIR_PATHS_LINK": "\(directory)/\(daemon).sock", "WATCHPAIR_PATHS_PEER_LINK": "\(directory)/\(peer).sock",
+            "WATCHPAIR_PATHS_CONTROL": "\(directory)/\(daemon).ctl", "WATCHPAIR_PATHS_PEER_CONTROL": "\(directory)/\(peer).ctl",
+            "WATCHPAIR_PATHS_STATE": "\(directory)/\(daemon)", "WATCHPAIR_DURABILITY": "process",
+            "WATCHPAIR_LAUNCH": "foreground", "WATCHPAIR_LOG_DESTINATION": "stderr",
+        ])
+    // The control socket is bound before the engine reports itself activated.
+    await process.stderr.waitFor("\(daemon) activated") { $0.contains("sessionActivated") }
+    return process
+}
+
+/// An example app built on WatchConnectivity, configured for `role` in `directory`.
+func startExample(_ name: String, role: String, in directory: String) throws -> ChildProcess {
+    try ChildProcess(
+        Binaries.path(name)!,
+        environment: [
+            "WATCHPAIR_ROLE": role, "WATCHPAIR_RUN_DIR": directory,
+            "WATCHPAIR_STATE_DIR": "\(directory)/\(role == "phone" ? "phoned" : "watchd")", "WATCHPAIR_DURABILITY": "process",
+        ])
+}

@@ -1,0 +1,325 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+import WatchPairCore
+import WatchPairWire
+
+@testable import WatchConnectivity
+
+/// A short temporary directory (Unix socket paths must fit 108 bytes), removed by `remove()`.
+struct TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/wc-XXXXXX".utf8CString)
+        guard let result = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        path = String(cString: result)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Configurations for a phone and a watch app linked through sockets in this directory.
+    func configuration(_ role: Role, replyTimeout: Duration = .seconds(10)) -> WCSessionConfiguration {
+        var configuration = WCSessionConfiguration(role: role, runDirectory: path, stateRoot: path)
+        configuration.durability = .process
+        configuration.replyTimeout = replyTimeout
+        configuration.launch = .foreground
+        return configuration
+    }
+}
+
+/// What a delegate was told, in order, as comparable values.
+enum DelegateEvent: Sendable, Hashable, CustomStringConvertible {
+    case activated(WCSessionActivationState, errorCode: Int?)
+    case inactive
+    case deactivated
+    case watchStateChanged(installed: Bool)
+    case companionStateChanged(installed: Bool)
+    case reachability(Bool)
+    case message(PlistDictionary)
+    case messageWithReply(PlistDictionary)
+    case data(Data)
+    case dataWithReply(Data)
+    case context(PlistDictionary)
+    case userInfo(PlistDictionary)
+    case finished(PlistDictionary, errorCode: Int?)
+
+    /// Whether this reports a state change rather than content.
+    var isStateChange: Bool {
+        switch self {
+        case .watchStateChanged, .companionStateChanged, .reachability: true
+        default: false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .activated(let state, let code): "activated(\(state), \(code.map(String.init) ?? "nil"))"
+        case .inactive: "inactive"
+        case .deactivated: "deactivated"
+        case .watchStateChanged(let installed): "watchStateChanged(\(installed))"
+        case .companionStateChanged(let installed): "companionStateChanged(\(installed))"
+        case .reachability(let reachable): "reachability(\(reachable))"
+        case .message(let message): "message(\(PlistJSON.text(of: message)))"
+        case .messageWithReply(let message): "messageWithReply(\(PlistJSON.text(of: message)))"
+        case .data(let data): "data(\(data.count) bytes)"
+        case .dataWithReply(let data): "dataWithReply(\(data.count) bytes)"
+        case .context(let context): "context(\(PlistJSON.text(of: context)))"
+        case .userInfo(let userInfo): "userInfo(\(PlistJSON.text(of: userInfo)))"
+        case .finished(let userInfo, let code): "finished(\(PlistJSON.text(of: userInfo)), \(code.map(String.init) ?? "nil"))"
+        }
+    }
+}
+
+/// Converts a dictionary a delegate received back to plist values (they must be property lists).
+func plist(_ dictionary: [String: Any]) -> PlistDictionary {
+    (try? PropertyListBridge.plist(from: dictionary)) ?? ["<not a plist>": .bool(true)]
+}
+
+func errorCode(_ error: (any Error)?) -> Int? {
+    error.map { ($0 as NSError).code }
+}
+
+/// Records callbacks as `DelegateEvent`s; tests read them in order with `next()`.
+class EventRecorder: NSObject, @unchecked Sendable {
+    private let buffer = Mutex<[DelegateEvent]>([])
+    private let arrived = AsyncSignal()
+    /// Whether state changes (reachability, installed) are recorded.
+    let recordsStateChanges: Bool
+    /// Runs first in `activationDidCompleteWith`, on the delegate queue (tests block it to hold deliveries).
+    let onActivation: (@Sendable () -> Void)?
+
+    init(recordsStateChanges: Bool = true, onActivation: (@Sendable () -> Void)? = nil) {
+        self.recordsStateChanges = recordsStateChanges
+        self.onActivation = onActivation
+    }
+
+    func record(_ event: DelegateEvent) {
+        if event.isStateChange, !recordsStateChanges { return }
+        buffer.withLock { $0.append(event) }
+        arrived.fire()
+    }
+
+    /// Events recorded and not yet read.
+    var unread: [DelegateEvent] { buffer.withLock { $0 } }
+
+    /// The next event; fails the test after `timeout` (a safety net only).
+    func next(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async -> DelegateEvent? {
+        let result = await withTaskGroup(of: DelegateEvent?.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    let seen = self.arrived.generation
+                    let event = self.buffer.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                    if let event { return event }
+                    await self.arrived.wait(after: seen)
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if result == nil { Issue.record("no delegate event within \(timeout)", sourceLocation: sourceLocation) }
+        return result
+    }
+
+    /// The next events, `count` of them.
+    func next(_ count: Int) async -> [DelegateEvent] {
+        var events: [DelegateEvent] = []
+        for _ in 0..<count {
+            guard let event = await next() else { break }
+            events.append(event)
+        }
+        return events
+    }
+
+    /// Skips state changes until the next content event.
+    func nextContent() async -> DelegateEvent? {
+        while let event = await next() {
+            if !event.isStateChange { return event }
+        }
+        return nil
+    }
+}
+
+/// A delegate implementing every callback; replies to messages with `reply(message)` (nil: never replies).
+final class FullDelegate: EventRecorder, WCSessionDelegate, @unchecked Sendable {
+    let reply: @Sendable (PlistDictionary) -> PlistDictionary?
+
+    init(
+        recordsStateChanges: Bool = true,
+        onActivation: (@Sendable () -> Void)? = nil,
+        reply: @escaping @Sendable (PlistDictionary) -> PlistDictionary? = { ["echo": .dictionary($0)] }
+    ) {
+        self.reply = reply
+        super.init(recordsStateChanges: recordsStateChanges, onActivation: onActivation)
+    }
+
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        onActivation?()
+        record(.activated(activationState, errorCode: errorCode(error)))
+    }
+    func sessionDidBecomeInactive(_ session: WCSession) { record(.inactive) }
+    func sessionDidDeactivate(_ session: WCSession) { record(.deactivated) }
+    func sessionWatchStateDidChange(_ session: WCSession) { record(.watchStateChanged(installed: session.isWatchAppInstalled)) }
+    func sessionCompanionAppInstalledDidChange(_ session: WCSession) {
+        record(.companionStateChanged(installed: session.isCompanionAppInstalled))
+    }
+    func sessionReachabilityDidChange(_ session: WCSession) { record(.reachability(session.isReachable)) }
+    func session(_ session: WCSession, didReceiveMessage message: [String: Any]) { record(.message(plist(message))) }
+    func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+        let received = plist(message)
+        record(.messageWithReply(received))
+        if let answer = reply(received) { replyHandler(PropertyListBridge.object(from: answer)) }
+    }
+    func session(_ session: WCSession, didReceiveMessageData messageData: Data) { record(.data(messageData)) }
+    func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
+        record(.dataWithReply(messageData))
+        replyHandler(Data(messageData.reversed()))
+    }
+    func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+        record(.context(plist(applicationContext)))
+    }
+    func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) { record(.userInfo(plist(userInfo))) }
+    func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+        record(.finished(plist(userInfoTransfer.userInfo), errorCode: errorCode(error)))
+    }
+}
+
+/// A delegate implementing only what Apple requires plus the durable channels: no message callbacks.
+final class MinimalDelegate: EventRecorder, WCSessionDelegate, @unchecked Sendable {
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        record(.activated(activationState, errorCode: errorCode(error)))
+    }
+    func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) { record(.userInfo(plist(userInfo))) }
+}
+
+/// A one-time gate a test opens for code waiting on another thread.
+final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func open() { semaphore.signal() }
+    func wait() { semaphore.wait() }
+}
+
+/// Outcomes of a `sendMessage`, counted, so a test can check exactly one arrived.
+final class SendOutcome: @unchecked Sendable {
+    private let state = Mutex<(replies: [PlistDictionary], errors: [Int])>(([], []))
+    private let done = AsyncSignal()
+
+    var replies: [PlistDictionary] { state.withLock { $0.replies } }
+    var errors: [Int] { state.withLock { $0.errors } }
+    var count: Int { state.withLock { $0.replies.count + $0.errors.count } }
+
+    func replyHandler() -> ([String: Any]) -> Void {
+        { reply in
+            self.state.withLock { $0.replies.append(plist(reply)) }
+            self.done.fire()
+        }
+    }
+
+    func errorHandler() -> (any Error) -> Void {
+        { error in
+            self.state.withLock { $0.errors.append((error as NSError).code) }
+            self.done.fire()
+        }
+    }
+
+    /// Waits until at least one outcome arrived (safety net: `timeout`).
+    func wait(timeout: Duration = .seconds(15)) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask {
+                while !Task.isCancelled {
+                    let seen = self.done.generation
+                    if self.count > 0 { return }
+                    await self.done.wait(after: seen)
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+/// Waits until `condition` holds, re-checking whenever `signal` fires (safety net: `timeout`).
+func waitUntil(
+    _ signal: AsyncSignal, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: @escaping @Sendable () async -> Bool
+) async {
+    let met = await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return false
+        }
+        group.addTask {
+            while !Task.isCancelled {
+                let seen = signal.generation
+                if await condition() { return true }
+                await signal.wait(after: seen)
+            }
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+    if !met { Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation) }
+}
+
+/// Starts a session with `delegate` and waits for its activation callback.
+func activatedSession(
+    _ configuration: WCSessionConfiguration, delegate: EventRecorder & WCSessionDelegate,
+    overrides: SessionOverrides = SessionOverrides(), sourceLocation: SourceLocation = #_sourceLocation
+) async -> WCSession {
+    let session = testSession(configuration, overrides: overrides)
+    session.delegate = delegate
+    session.activate()
+    let first = await delegate.next()
+    #expect(first == .activated(.activated, errorCode: nil), sourceLocation: sourceLocation)
+    return session
+}
+
+/// Sends one request line to a control socket and returns the response line (blocking; short).
+func controlRequest(_ path: String, _ line: String) throws -> String {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    guard var address = BoundSocket.makeAddress(path) else { throw POSIXError(.ENAMETOOLONG) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let bytes = Array((line + "\n").utf8)
+    guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
+    var response: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while !response.contains(UInt8(ascii: "\n")) {
+        let count = read(fd, &chunk, chunk.count)
+        guard count > 0 else { break }
+        response.append(contentsOf: chunk[..<count])
+    }
+    return String(decoding: response, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Session logs in tests: warnings and above, or everything with `WATCHPAIR_TEST_LOG=debug`.
+let testLogger: Logger = {
+    var logger = Logger(label: "WatchConnectivityTests")
+    logger.logLevel = ProcessInfo.processInfo.environment["WATCHPAIR_TEST_LOG"] == "debug" ? .debug : .warning
+    return logger
+}()
+
+/// A session for a test, logging through `testLogger` unless the overrides say otherwise.
+func testSession(_ configuration: WCSessionConfiguration, overrides: SessionOverrides = SessionOverrides()) -> WCSession {
+    var overrides = overrides
+    if overrides.logger == nil { overrides.logger = testLogger }
+    return WCSession(configuration: configuration, overrides: overrides)
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import WatchPairCore
+import WatchPairWire
+
+@testable import WatchConnectivity
+
+@Suite("WCSessionConfiguration")
+struct WCSessionConfigurationTests {
+    func load(_ environment: [String: String]) throws(WCSessionConfigurationError) -> WCSessionConfiguration {
+        try WCSessionConfiguration(environment: environment, defaultFileDirectory: nil)
+    }
+
+    @Test("defaults are the daemons' paths for the role")
+    func defaults() throws {
+        let phone = try load(["WATCHPAIR_ROLE": "phone"])
+        #expect(phone.role == .phone)
+        #expect(phone.linkSocketPath == "/run/watchpair/phoned.sock")
+        #expect(phone.peerLinkSocketPath == "/run/watchpair/watchd.sock")
+        #expect(phone.controlSocketPath == "/run/watchpair/phoned.ctl")
+        #expect(phone.peerControlSocketPath == "/run/watchpair/watchd.ctl")
+        #expect(phone.stateDirectory == "/var/lib/watchpair/phoned")
+        #expect(phone.launch == nil)
+        #expect(phone.durability == .power)
+        #expect(phone.replyTimeout == .seconds(10))
+        #expect(phone.handshakeTimeout == .seconds(5))
+        #expect(phone.limits == PayloadLimits())
+        #expect(phone.listenFDName == "phoned")
+        #expect(phone.allowedUIDs == [0, UInt32(getuid())])
+        let watch = try load(["WATCHPAIR_ROLE": "watch", "WATCHPAIR_RUN_DIR": "/tmp/r"])
+        #expect(watch.linkSocketPath == "/tmp/r/watchd.sock")
+        #expect(watch.peerControlSocketPath == "/tmp/r/phoned.ctl")
+    }
+
+    @Test("the daemons' variables are read, and the short aliases override them")
+    func variables() throws {
+        let configuration = try load([
+            "WATCHPAIR_ROLE": "watch", "WATCHPAIR_PAIR_ID": "p1", "WATCHPAIR_PATHS_STATE": "/s",
+            "WATCHPAIR_PATHS_LINK": "/a.sock", "WATCHPAIR_PATHS_PEER_LINK": "/b.sock", "WATCHPAIR_PATHS_CONTROL": "/a.ctl",
+            "WATCHPAIR_PATHS_PEER_CONTROL": "/b.ctl", "WATCHPAIR_LAUNCH": "background", "WATCHPAIR_DURABILITY": "process",
+            "WATCHPAIR_TIMEOUTS_REPLY": "2.5", "WATCHPAIR_TIMEOUTS_HANDSHAKE": "1", "WATCHPAIR_LIMITS_MESSAGE": "100",
+            "WATCHPAIR_LIMITS_USER_INFO": "200", "WATCHPAIR_LIMITS_APPLICATION_CONTEXT": "300", "WATCHPAIR_QUEUES_OUTBOX": "5",
+            "WATCHPAIR_KEEP_ALIVE_INTERVAL": "0", "WATCHPAIR_ALLOWED_UIDS": "1000, 1001", "WATCHPAIR_LISTEN_FDNAME": "link",
+        ])
+        #expect(configuration.pairId == "p1")
+        #expect(configuration.stateDirectory == "/s")
+        #expect(configuration.linkSocketPath == "/a.sock")
+        #expect(configuration.peerLinkSocketPath == "/b.sock")
+        #expect(configuration.controlSocketPath == "/a.ctl")
+        #expect(configuration.peerControlSocketPath == "/b.ctl")
+        #expect(configuration.launch == .background)
+        #expect(configuration.durability == .process)
+        #expect(configuration.replyTimeout == .milliseconds(2500))
+        #expect(configuration.handshakeTimeout == .seconds(1))
+        #expect(configuration.limits == PayloadLimits(message: 100, userInfo: 200, applicationContext: 300))
+        #expect(configuration.outboxLimit == 5)
+        #expect(configuration.keepAlive.interval == nil)
+        #expect(configuration.allowedUIDs == [1000, 1001, UInt32(getuid())])
+        #expect(configuration.listenFDName == "link")
+        let aliased = try load([
+            "WATCHPAIR_ROLE": "phone", "WATCHPAIR_PATHS_LINK": "/a.sock", "WATCHPAIR_LINK": "/alias.sock",
+            "WATCHPAIR_PEER_LINK": "/p.sock", "WATCHPAIR_CONTROL": "/c.ctl", "WATCHPAIR_PEER_CONTROL": "/pc.ctl",
+            "WATCHPAIR_STATE_DIR": "/state", "WATCHPAIR_LAUNCH": "auto",
+        ])
+        #expect(aliased.linkSocketPath == "/alias.sock")
+        #expect(aliased.peerLinkSocketPath == "/p.sock")
+        #expect(aliased.controlSocketPath == "/c.ctl")
+        #expect(aliased.peerControlSocketPath == "/pc.ctl")
+        #expect(aliased.stateDirectory == "/state")
+        #expect(aliased.launch == nil)
+    }
+
+    @Test("the daemons' JSON file is read, and variables override it")
+    func file() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/wc.json"
+        let json = #"""
+            {"role": "phone", "pairId": "from-file", "paths": {"link": "/f/phoned.sock", "state": "/f/state"},
+             "timeouts": {"reply": 3, "idleExit": 10}, "limits": {"message": 1000}, "allowedUIDs": [0],
+             "backoff": {"initial": 0.1}, "log": {"level": "info"}}
+            """#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        let fromFile = try load(["WATCHPAIR_CONFIG": path])
+        #expect(fromFile.role == .phone)
+        #expect(fromFile.pairId == "from-file")
+        #expect(fromFile.linkSocketPath == "/f/phoned.sock")
+        #expect(fromFile.stateDirectory == "/f/state")
+        #expect(fromFile.replyTimeout == .seconds(3))
+        #expect(fromFile.limits.message == 1000)
+        let overridden = try load(["WATCHPAIR_CONFIG": path, "WATCHPAIR_PAIR_ID": "env", "WATCHPAIR_PATHS_LINK": "/e.sock"])
+        #expect(overridden.pairId == "env")
+        #expect(overridden.linkSocketPath == "/e.sock")
+        // The repository's daemon configuration files load as they are.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for daemon in ["phoned", "watchd"] {
+            let file = repository.appendingPathComponent("Config/\(daemon).json").path
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            let configuration = try load(["WATCHPAIR_CONFIG": file])
+            #expect(configuration.role.daemonName == daemon)
+            #expect(configuration.linkSocketPath == "/run/watchpair/\(daemon).sock")
+        }
+    }
+
+    @Test("the default file is read when WATCHPAIR_CONFIG is not set")
+    func defaultFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data(#"{"pairId": "installed"}"#.utf8).write(to: URL(fileURLWithPath: directory.path + "/watchd.json"))
+        let configuration = try WCSessionConfiguration(environment: ["WATCHPAIR_ROLE": "watch"], defaultFileDirectory: directory.path)
+        #expect(configuration.pairId == "installed")
+    }
+
+    static let invalid: [([String: String], String)] = [
+        ([:], "role"),
+        (["WATCHPAIR_ROLE": "tablet"], "role"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_LAUNCH": "later"], "launch"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_DURABILITY": "maybe"], "durability"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_TIMEOUTS_REPLY": "soon"], "WATCHPAIR_TIMEOUTS_REPLY"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_TIMEOUTS_REPLY": "0"], "WATCHPAIR_TIMEOUTS_REPLY"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_LIMITS_MESSAGE": "1.5"], "WATCHPAIR_LIMITS_MESSAGE"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_ALLOWED_UIDS": "root"], "WATCHPAIR_ALLOWED_UIDS"),
+        (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_LINK": "/" + String(repeating: "x", count: 120)], "paths.link"),
+        (["WATCHPAIR_CONFIG": "/nonexistent/wc.json"], "/nonexistent/wc.json"),
+    ]
+
+    @Test("invalid settings name their key", arguments: 0..<invalid.count)
+    func invalidSettings(_ index: Int) {
+        let (environment, key) = Self.invalid[index]
+        let error = #expect(throws: WCSessionConfigurationError.self) { try load(environment) }
+        #expect(error?.key == key)
+    }
+}

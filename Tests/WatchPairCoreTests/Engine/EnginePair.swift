@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import Logging
+import Synchronization
+import WatchPairCore
+import WatchPairTesting
+import WatchPairTransport
+import WatchPairWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The two transports every channel test runs over: one test body, two transports.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory, unixSocket
+    var testDescription: String { rawValue }
+}
+
+/// Two engines linked through a real or in-memory transport, each with a real store in a temporary
+/// directory, which a test can start, stop and "crash" (cancel without a goodbye) independently.
+final class EnginePair: Sendable {
+    let kind: TransportKind
+    let directory: String
+    let network = InMemoryNetwork()
+    let clock: any Clock<Duration>
+    let durability: Durability
+    let configure: @Sendable (inout EngineConfiguration) -> Void
+    private let sides = Mutex<[Role: RunningSide]>([:])
+    /// Fires after every start and stop, for tests that follow restarts.
+    let lifecycle = AsyncSignal()
+
+    struct RunningSide: Sendable {
+        let engine: PairEngine
+        let store: PairStore
+        let task: Task<Void, Error>
+        let beacon: Int32?
+    }
+
+    init(
+        _ kind: TransportKind,
+        clock: any Clock<Duration> = ContinuousClock(),
+        durability: Durability = .process,
+        configure: @escaping @Sendable (inout EngineConfiguration) -> Void = { _ in }
+    ) throws {
+        self.kind = kind
+        self.clock = clock
+        self.durability = durability
+        self.configure = configure
+        var template = Array("/tmp/wpe.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        directory = String(cString: made)
+    }
+
+    func path(_ role: Role, _ suffix: String) -> String { "\(directory)/\(role.daemonName).\(suffix)" }
+
+    func transport(for role: Role) -> any Transport {
+        switch kind {
+        case .inMemory:
+            return network.transport(for: role)
+        case .unixSocket:
+            return UnixSocketTransport(
+                configuration: UnixSocketTransportConfiguration(
+                    listener: .bind(path: path(role, "sock")),
+                    peerLinkPath: path(role.peer, "sock"),
+                    peerControlPath: path(role.peer, "ctl")
+                ),
+                logger: Logger(label: "test.transport")
+            )
+        }
+    }
+
+    /// Starts `role`'s engine (opening its store) and returns it once it serves.
+    @discardableResult
+    func start(
+        _ role: Role,
+        launch: LaunchMode = .foreground,
+        transport: (any Transport)? = nil,
+        storeLimits: (outbox: Int, inbox: Int) = (10_000, 10_000)
+    ) async throws -> PairEngine {
+        var configuration = EngineConfiguration(role: role, launch: launch)
+        configuration.keepAlive = KeepAlivePolicy(interval: nil)
+        configure(&configuration)
+        let store = try await PairStore.open(
+            StoreConfiguration(
+                directory: "\(directory)/\(role.daemonName)-state", durability: durability,
+                outboxLimit: storeLimits.outbox, inboxLimit: storeLimits.inbox
+            ),
+            logger: Logger(label: "test.store")
+        )
+        let engine = try await PairEngine(
+            configuration: configuration, store: store, transport: transport ?? self.transport(for: role),
+            clock: clock, logger: Logger(label: "test.engine.\(role.rawValue)"), jitter: { 0.5 }
+        )
+        let activated = engine.diagnostics.subscribe()
+        let task = Task { try await engine.run() }
+        _ = await activated.first { $0.kind == .sessionActivated }
+        switch kind {
+        case .inMemory: await network.waitForServing(role)
+        case .unixSocket: await waitForSocket(path(role, "sock"))
+        }
+        let beacon = kind == .unixSocket ? listen(at: path(role, "ctl")) : nil
+        sides.withLock { $0[role] = RunningSide(engine: engine, store: store, task: task, beacon: beacon) }
+        lifecycle.fire()
+        return engine
+    }
+
+    /// Stops `role`'s engine abruptly (its run task is cancelled, its store closed), as a crash would.
+    func stop(_ role: Role) async {
+        guard let side = sides.withLock({ $0.removeValue(forKey: role) }) else { return }
+        if let beacon = side.beacon {
+            close(beacon)
+            unlink(path(role, "ctl"))
+        }
+        side.task.cancel()
+        _ = try? await side.task.value
+        try? await side.store.close()
+        lifecycle.fire()
+    }
+
+    func engine(_ role: Role) -> PairEngine? { sides.withLock { $0[role]?.engine } }
+
+    func tearDown() async {
+        await stop(.phone)
+        await stop(.watch)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A listening socket nobody accepts on: enough for "the app is running" (connect succeeds).
+    private func listen(at path: String) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        unlink(path)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        Glibc.listen(fd, 16)
+        return fd
+    }
+
+    private func waitForSocket(_ path: String) async {
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: path) {
+            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}

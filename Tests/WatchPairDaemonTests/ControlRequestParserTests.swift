@@ -1,0 +1,118 @@
+import Testing
+import WatchPairWire
+
+@testable import WatchPairDaemon
+
+@Suite("Control request parsing")
+struct ControlRequestParserTests {
+    func parse(_ line: String) -> Result<ControlRequest, ControlLineError> {
+        ControlRequestParser.parse(Array(line.utf8))
+    }
+
+    /// Lines that must be refused with 7008: (line, the id the error carries, a phrase of its message).
+    @Test(arguments: [
+        ("not json", nil, "not JSON"),
+        ("{\"id\":1,\"op\":\"status\"", nil, "not JSON"),
+        ("[1,2]", nil, "not a JSON object"),
+        ("\"status\"", nil, "not a JSON object"),
+        ("{\"op\":\"status\"}", nil, "'id'"),
+        ("{\"id\":\"7\",\"op\":\"status\"}", nil, "'id'"),
+        ("{\"id\":1.5,\"op\":\"status\"}", nil, "'id'"),
+        ("{\"id\":3}", 3, "'op'"),
+        ("{\"id\":3,\"op\":\"launch\"}", 3, "unknown op 'launch'"),
+        ("{\"id\":4,\"op\":\"send\"}", 4, "needs 'message'"),
+        ("{\"id\":4,\"op\":\"send\",\"message\":null}", 4, "needs 'message'"),
+        ("{\"id\":4,\"op\":\"send\",\"message\":[1]}", 4, "'message' must be an object"),
+        ("{\"id\":4,\"op\":\"send\",\"message\":{},\"noReply\":1}", 4, "'noReply' must be true or false"),
+        ("{\"id\":4,\"op\":\"send\",\"message\":{},\"timeout\":-1}", 4, "'timeout' must be a number of seconds"),
+        ("{\"id\":4,\"op\":\"send\",\"message\":{},\"timeout\":\"5\"}", 4, "'timeout' must be a number"),
+        ("{\"id\":5,\"op\":\"sendData\",\"data\":\"%%%\"}", 5, "'data' must be base64"),
+        ("{\"id\":6,\"op\":\"transfer\",\"userInfo\":\"x\"}", 6, "'userInfo' must be an object"),
+        ("{\"id\":7,\"op\":\"cancel\"}", 7, "needs 'transferId'"),
+        ("{\"id\":7,\"op\":\"cancel\",\"transferId\":\"nope\"}", 7, "UUID"),
+        ("{\"id\":8,\"op\":\"contextSet\"}", 8, "needs 'context'"),
+        ("{\"id\":9,\"op\":\"receive\",\"channels\":[\"mail\"]}", 9, "'channels' must be"),
+        ("{\"id\":9,\"op\":\"receive\",\"channels\":\"message\"}", 9, "'channels' must be an array"),
+        ("{\"id\":9,\"op\":\"receive\",\"follow\":true,\"handle\":[\"everything\"]}", 9, "'handle' must be"),
+        ("{\"id\":9,\"op\":\"receive\",\"handle\":[\"dictionary\"]}", 9, "need 'follow': true"),
+        ("{\"id\":10,\"op\":\"ack\"}", 10, "needs 'deliveryId'"),
+        ("{\"id\":10,\"op\":\"ack\",\"deliveryId\":-1}", 10, "non-negative integer"),
+        ("{\"id\":10,\"op\":\"ack\",\"finished\":[\"x\"]}", 10, "UUID"),
+        ("{\"id\":11,\"op\":\"answer\",\"token\":1}", 11, "exactly one"),
+        ("{\"id\":11,\"op\":\"answer\",\"reply\":{}}", 11, "needs 'token'"),
+        ("{\"id\":11,\"op\":\"answer\",\"token\":1,\"reply\":{},\"errorCode\":7014}", 11, "exactly one"),
+        ("{\"id\":11,\"op\":\"answer\",\"token\":1,\"errorCode\":42}", 11, "WCError code"),
+        ("{\"id\":12,\"op\":\"events\",\"follow\":\"yes\"}", 12, "'follow' must be true or false"),
+    ] as [(String, Int64?, String)])
+    func rejects(line: String, id: Int64?, phrase: String) {
+        guard case .failure(let rejection) = parse(line) else {
+            Issue.record("accepted: \(line)")
+            return
+        }
+        #expect(rejection.id == id)
+        #expect(rejection.failure.code == .invalidParameter)
+        #expect(rejection.failure.message.contains(phrase), "\(rejection.failure.message)")
+    }
+
+    @Test func rejectsOversizeAndInvalidUTF8Lines() {
+        let big = "{\"id\":1,\"op\":\"transfer\",\"userInfo\":{\"x\":\"" + String(repeating: "a", count: ControlRequestParser.lineLimit) + "\"}}"
+        guard case .failure(let rejection) = parse(big) else {
+            Issue.record("accepted an oversize line")
+            return
+        }
+        #expect(rejection.id == nil && rejection.failure.message.contains("longer than"))
+        guard case .failure(let utf8) = ControlRequestParser.parse([0x7B, 0xFF, 0x7D]) else {
+            Issue.record("accepted invalid UTF-8")
+            return
+        }
+        #expect(utf8.failure.message.contains("UTF-8"))
+    }
+
+    @Test func acceptsWellFormedRequestsAndIgnoresUnknownFields() throws {
+        let send = try parse(#"{"id":7,"op":"send","message":{"a":1.0,"d":{"$data":"AAE="}},"noReply":true,"timeout":2,"extra":[1]}"#).get()
+        #expect(send.id == 7 && send.op == .send && send.noReply == true && send.timeout == 2)
+        #expect(send.message == .object(["a": .double(1.0), "d": .object(["$data": .string("AAE=")])]))
+
+        let receive = try parse(#"{"id":1,"op":"receive","follow":true,"channels":["message"],"handle":["dataWithReply"],"autoReply":{"ok":true}}"#).get()
+        #expect(receive.follow == true && receive.channels == ["message"] && receive.handle == ["dataWithReply"])
+        #expect(receive.autoReply == .object(["ok": .bool(true)]))
+
+        let ack = try parse(#"{"id":2,"op":"ack","deliveryId":3,"finished":["6F9619FF-8B86-D011-B42D-00C04FC964FF"],"contextVersion":null}"#).get()
+        #expect(ack.deliveryId == 3 && ack.finished?.count == 1 && ack.contextVersion == nil)
+
+        let answer = try parse(#"{"id":3,"op":"answer","token":9,"errorCode":7014}"#).get()
+        #expect(answer.token == 9 && answer.errorCode == 7014 && answer.reply == nil)
+
+        for op in ControlOperation.allCases where [.status, .transfers, .events, .contextGet, .receive].contains(op) {
+            #expect(try parse("{\"id\":1,\"op\":\"\(op.rawValue)\"}").get().op == op)
+        }
+    }
+
+    @Test func responsesAreOneCompactLine() {
+        let failure = ControlResponse.failure(nil, WCFailure(.invalidParameter, "bad\nline"))
+        #expect(failure.line == #"{"error":{"code":7008,"message":"bad\nline","name":"invalidParameter"},"id":null,"ok":false}"#)
+        let event = ControlResponse.streamEvent(4, "userInfo", .object(["seq": .integer(1)]))
+        #expect(event.line == #"{"data":{"seq":1},"event":"userInfo","id":4}"#)
+    }
+}
+
+@Suite("Control line splitting")
+struct ControlLineSplitterTests {
+    @Test func splitsOnNewlinesAcrossChunks() {
+        var splitter = ControlLineSplitter(limit: 100)
+        #expect(splitter.append(Array("{\"a\":".utf8)) == [])
+        #expect(splitter.append(Array("1}\r\n\n{\"b\"".utf8)) == [.line(Array("{\"a\":1}".utf8))])
+        #expect(splitter.append(Array(":2}\n".utf8)) == [.line(Array("{\"b\":2}".utf8))])
+        #expect(splitter.append(Array("tail".utf8)) == [])
+        #expect(splitter.finish() == [.line(Array("tail".utf8))])
+    }
+
+    @Test func aLineOverTheLimitStopsTheSplitter() {
+        var splitter = ControlLineSplitter(limit: 8)
+        #expect(splitter.append(Array("12345678\n".utf8)) == [.line(Array("12345678".utf8))])
+        #expect(splitter.append(Array("123456789X".utf8)) == [.tooLong])
+        #expect(splitter.overflowed)
+        #expect(splitter.append(Array("\n{}\n".utf8)) == [])
+        #expect(splitter.finish() == [])
+    }
+}

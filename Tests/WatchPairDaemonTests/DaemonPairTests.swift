@@ -1,0 +1,218 @@
+import Foundation
+import Systemd
+import Testing
+import WatchPairCore
+import WatchPairTesting
+import WatchPairWire
+
+@testable import WatchPairDaemon
+
+/// Two daemons built with `buildDaemon`, on real Unix sockets in a short temporary directory, driven
+/// over their control sockets.
+@Suite("Daemon pair over real sockets", .timeLimit(.minutes(1)))
+struct DaemonPairTests {
+    struct Pair {
+        let directory: String
+        let phone: Daemon
+        let watch: Daemon
+        let phoneEvents: EventCollector
+        let watchEvents: EventCollector
+        var phoneControl: String { phone.configuration.paths.control }
+        var watchControl: String { watch.configuration.paths.control }
+    }
+
+    /// Builds and runs both daemons around `body`, then shuts them down gracefully.
+    func withDaemonPair(_ body: (Pair) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        let phoneEvents = EventCollector()
+        let watchEvents = EventCollector()
+        func build(_ role: Role, _ events: EventCollector) async throws -> Daemon {
+            try await buildDaemon(
+                configuration: testConfiguration(role, in: directory.path), logger: quietLogger,
+                environment: DaemonEnvironment(listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+        }
+        let phone = try await build(.phone, phoneEvents)
+        let watch = try await build(.watch, watchEvents)
+        let pair = Pair(directory: directory.path, phone: phone, watch: watch, phoneEvents: phoneEvents, watchEvents: watchEvents)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await phone.run(handlingSignals: false) }
+            group.addTask { try await watch.run(handlingSignals: false) }
+            do {
+                try await body(pair)
+            } catch {
+                await phone.shutdown()
+                await watch.shutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+            await phone.shutdown()
+            await watch.shutdown()
+            try await group.waitForAll()
+        }
+        // Graceful shutdown removed every socket this pair bound.
+        for name in ["phoned.ctl", "watchd.ctl", "phoned.sock", "watchd.sock"] {
+            #expect(!FileManager.default.fileExists(atPath: "\(directory.path)/\(name)"), "\(name) left behind")
+        }
+    }
+
+    /// Waits until `engine`'s status satisfies `condition` (woken by its state signal, no polling).
+    func waitUntil(_ engine: PairEngine, _ condition: (EngineStatus) -> Bool) async {
+        while true {
+            let seen = engine.stateSignal.generation
+            if condition(await engine.status()) { return }
+            await engine.stateSignal.wait(after: seen)
+        }
+    }
+
+    @Test func statusTransferReceiveContextAndMessages() async throws {
+        try await withDaemonPair { pair in
+            try await ControlTestClient.with(pair.watchControl) { watchApp in
+                try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+                    // status
+                    let status = try await phoneApp.call(["id": 1, "op": "status"])
+                    #expect(status["ok"] == .bool(true))
+                    #expect(status["result"]?["role"] == .string("phone"))
+                    #expect(status["result"]?["launch"] == .string("foreground"))
+                    #expect(status["result"]?["pid"] == .integer(Int64(getpid())))
+                    #expect(status["result"]?["controlClients"]?.int ?? 0 >= 1)
+
+                    // The watch app acts as the message handler for replies.
+                    let follow = try await watchApp.call(["id": 10, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
+                    #expect(follow["ok"] == .bool(true))
+                    await waitUntil(pair.phone.engine) { $0.reachable }
+
+                    // send: the handler sees it, answers, the sender gets the reply.
+                    try await phoneApp.send(["id": 2, "op": "send", "message": ["q": "ping", "when": ["$date": "2024-05-01T12:00:00Z"]]])
+                    let message = try await watchApp.event("message")
+                    #expect(message["id"] == .integer(10))
+                    #expect(message["data"]?["variant"] == .string("dictionaryWithReply"))
+                    #expect(message["data"]?["message"]?["q"] == .string("ping"))
+                    let token = try #require(message["data"]?["token"])
+                    let answered = try await watchApp.call(["id": 11, "op": "answer", "token": token, "reply": ["a": "pong"]])
+                    #expect(answered["ok"] == .bool(true))
+                    let reply = try await phoneApp.next { $0["id"] == .integer(2) }
+                    #expect(reply["result"]?["reply"] == .object(["a": .string("pong")]))
+
+                    // A variant nobody handles: 7014 for the sender.
+                    let unhandled = try await phoneApp.call(["id": 3, "op": "send", "message": ["x": 1], "noReply": true])
+                    #expect(unhandled["error"]?["code"] == .integer(7014))
+
+                    // transfer → received by the watch app → acknowledged → didFinish at the phone.
+                    let transfer = try await phoneApp.call(["id": 4, "op": "transfer", "userInfo": ["n": 1, "f": 1.5]])
+                    let transferId = try #require(transfer["result"]?["transferId"])
+                    #expect(transfer["result"]?["isTransferring"] == .bool(true))
+                    let received = try await watchApp.event("userInfo")
+                    #expect(received["data"]?["userInfo"] == .object(["n": .integer(1), "f": .double(1.5)]))
+                    #expect(received["data"]?["transferId"] == transferId)
+                    let deliveryId = try #require(received["data"]?["deliveryId"])
+                    #expect(try await watchApp.call(["id": 12, "op": "ack", "deliveryId": deliveryId])["ok"] == .bool(true))
+
+                    let phoneFollow = try await phoneApp.call(["id": 5, "op": "receive", "follow": true, "channels": ["didFinish"]])
+                    #expect(phoneFollow["ok"] == .bool(true))
+                    let finished = try await phoneApp.event("didFinish")
+                    #expect(finished["data"]?["transferId"] == transferId)
+                    #expect(try await phoneApp.call(["id": 6, "op": "ack", "finished": [transferId]])["ok"] == .bool(true))
+                    let transfers = try await phoneApp.call(["id": 7, "op": "transfers"])
+                    #expect(transfers["result"]?["transfers"] == .array([]))
+
+                    // contextSet → received by the watch; an identical update is not re-sent.
+                    let set = try await phoneApp.call(["id": 8, "op": "contextSet", "context": ["mode": "dark"]])
+                    #expect(set["result"] == .object(["version": .integer(1), "changed": .bool(true)]))
+                    let again = try await phoneApp.call(["id": 9, "op": "contextSet", "context": ["mode": "dark"]])
+                    #expect(again["result"] == .object(["version": .integer(1), "changed": .bool(false)]))
+                    let context = try await watchApp.event("applicationContext")
+                    #expect(context["data"] == .object(["version": .integer(1), "context": .object(["mode": .string("dark")])]))
+                    let got = try await watchApp.call(["id": 13, "op": "contextGet", "received": true])
+                    #expect(got["result"] == .object(["context": .object(["mode": .string("dark")]), "version": .integer(1)]))
+                    #expect(try await watchApp.call(["id": 14, "op": "ack", "contextVersion": 1])["ok"] == .bool(true))
+
+                    let watchStatus = try await watchApp.call(["id": 15, "op": "status"])
+                    #expect(watchStatus["result"]?["inboxPending"] == .integer(0))
+                    #expect(watchStatus["result"]?["contextReceivedVersion"] == .integer(1))
+                }
+            }
+            #expect(pair.phoneEvents.all.contains { $0.kind == .foregroundLaunch })
+            #expect(pair.watchEvents.all.contains { $0.kind == .userInfoDelivered })
+        }
+    }
+
+    @Test func aHandlerThatLeavesFailsItsMessagesWith7014() async throws {
+        try await withDaemonPair { pair in
+            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+                try await ControlTestClient.with(pair.watchControl) { watchApp in
+                    _ = try await watchApp.call(["id": 1, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
+                    await waitUntil(pair.phone.engine) { $0.reachable }
+                    try await phoneApp.send(["id": 2, "op": "send", "message": ["q": 1]])
+                    _ = try await watchApp.event("message")
+                }
+                // The watch app's connection is closed without answering.
+                let failed = try await phoneApp.next { $0["id"] == .integer(2) }
+                #expect(failed["error"]?["code"] == .integer(7014))
+            }
+        }
+    }
+
+    @Test func aBadClientDoesNotHarmOthers() async throws {
+        try await withDaemonPair { pair in
+            try await ControlTestClient.with(pair.phoneControl) { good in
+                try await ControlTestClient.with(pair.phoneControl) { bad in
+                    try await bad.write("this is not json\n")
+                    let garbage = try await bad.anonymousResponse()
+                    #expect(garbage["error"]?["code"] == .integer(7008))
+                    // Still usable after a malformed line.
+                    #expect(try await bad.call(["id": 1, "op": "status"])["ok"] == .bool(true))
+                    #expect(try await good.call(["id": 1, "op": "status"])["ok"] == .bool(true))
+                    // A line over 1 MiB: one error, then the daemon closes the connection.
+                    try await bad.write(String(repeating: "x", count: ControlRequestParser.lineLimit + 10))
+                    let oversize = try await bad.anonymousResponse()
+                    #expect(oversize["error"]?["message"]?.canonicalText.contains("longer than") == true)
+                    #expect(try await bad.readsEndOfStream())
+                }
+                #expect(try await good.call(["id": 2, "op": "events"])["ok"] == .bool(true))
+            }
+        }
+    }
+
+    /// A background launch exits by itself once idle; the timer runs on a manual clock.
+    @Test func backgroundLaunchExitsWhenIdle() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = testConfiguration(.watch, in: directory.path)
+        configuration.launch = .background
+        configuration.keepAlive.interval = nil
+        let clock = ManualClock()
+        let events = EventCollector()
+        let daemon = try await buildDaemon(
+            configuration: configuration, logger: quietLogger,
+            environment: DaemonEnvironment(clock: clock, listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+        #expect(daemon.launch == .background)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await daemon.run(handlingSignals: false) }
+            await events.wait(for: .backgroundLaunch)
+            // The idle monitor is the only sleeper on this clock: wait for it, then let the time pass.
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: configuration.timeouts.idleExit)
+            try await group.waitForAll()
+        }
+        #expect(events.all.contains { $0.kind == .idleExit })
+        #expect(!FileManager.default.fileExists(atPath: configuration.paths.control))
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketsIsRefused() async throws {
+        try await withDaemonPair { pair in
+            let error = await #expect(throws: DaemonError.self) {
+                var configuration = pair.phone.configuration
+                configuration.paths.state = pair.directory + "/other"
+                _ = try await buildDaemon(
+                    configuration: configuration, logger: quietLogger,
+                    environment: DaemonEnvironment(listenFileDescriptors: ListenFileDescriptors([]), eventWriter: .discard))
+            }
+            #expect(error?.kind == .listen)
+            #expect(error?.message.contains("another process listens") == true)
+            // The running daemon is untouched.
+            try await ControlTestClient.with(pair.phoneControl) { client in
+                let status = try await client.call(["id": 1, "op": "status"])
+                #expect(status["ok"] == .bool(true))
+            }
+        }
+    }
+}

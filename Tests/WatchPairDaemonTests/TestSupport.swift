@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import Synchronization
+import WatchPairCore
+import WatchPairWire
+
+@testable import WatchPairDaemon
+
+/// A file with the given contents under /tmp, removed when the value is released.
+final class TemporaryFile {
+    let path: String
+
+    init(_ contents: String) throws {
+        var template = Array("/tmp/wpd-conf-XXXXXX.json".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        close(fd)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    deinit { unlink(path) }
+}
+
+/// A short directory under /tmp (socket paths must fit `sun_path`), removed with its contents on release.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/wpd-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A logger that drops everything (the tests look at events and responses, not log lines).
+let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+/// Collects the events a daemon writes, and lets a test wait for one.
+final class EventCollector: Sendable {
+    private let events = Mutex<[DiagnosticEvent]>([])
+    let signal = AsyncSignal()
+
+    var writer: EventWriter {
+        EventWriter { event in
+            self.events.withLock { $0.append(event) }
+            self.signal.fire()
+        }
+    }
+
+    var all: [DiagnosticEvent] { events.withLock { $0 } }
+
+    /// Waits until an event of `kind` has been written.
+    func wait(for kind: DiagnosticEvent.Kind) async {
+        while true {
+            let seen = signal.generation
+            if all.contains(where: { $0.kind == kind }) { return }
+            await signal.wait(after: seen)
+        }
+    }
+}
+
+/// A daemon configuration whose paths all live in `directory`.
+func testConfiguration(_ role: Role, in directory: String) -> DaemonConfiguration {
+    var configuration = DaemonConfiguration(role: role)
+    let name = role.daemonName
+    let peer = role.peer.daemonName
+    configuration.paths = DaemonConfiguration.Paths(
+        link: "\(directory)/\(name).sock",
+        peerLink: "\(directory)/\(peer).sock",
+        control: "\(directory)/\(name).ctl",
+        peerControl: "\(directory)/\(peer).ctl",
+        state: "\(directory)/\(name)"
+    )
+    configuration.durability = .process
+    configuration.allowedUIDs = [UInt32(getuid())]
+    configuration.launch = .foreground
+    configuration.timeouts.reply = .seconds(20)
+    return configuration
+}

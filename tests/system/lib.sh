@@ -1,0 +1,242 @@
+# Helpers for system-test scenarios (sourced by each tests/system/scenarios/*.sh, run by run.sh).
+#
+# A scenario is a bash script that exits 0 when it passes; `fail` ends it with a reason. run.sh exports
+# SANDBOX_PID1 (the booted sandbox), WP_REPO, WP_SHARED (host dir also visible inside at the same path)
+# and runs each scenario under `timeout`, so every wait here also has its own bound.
+# Assertions go through `systemctl show`/`is-active` and journald events matched on WC_* fields.
+
+set -uo pipefail
+wp_pid1=${SANDBOX_PID1:?run by tests/system/run.sh}
+. "$WP_REPO/scripts/sandbox/sandbox.sh"
+SANDBOX_PID1=$wp_pid1
+
+# Runs a command inside the sandbox.
+sx() { sandbox_exec "$@"; }
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+note() { echo "# $*" >&2; }
+
+# wait_until SECONDS DESCRIPTION CMD...: polls CMD every 0.1 s until it succeeds; fails after SECONDS.
+wait_until() {
+    local seconds=$1 what=$2
+    shift 2
+    local deadline=$((SECONDS + seconds))
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || fail "timed out after ${seconds}s waiting for: $what"
+        sleep 0.1
+    done
+}
+
+# unit_prop UNIT PROPERTY: one property, e.g. unit_prop watchd.service ActiveState.
+unit_prop() { sx systemctl show -P "$2" "$1"; }
+unit_is() { [ "$(unit_prop "$1" ActiveState)" = "$2" ]; }
+# wait_unit UNIT STATE [SECONDS]: waits for ActiveState=STATE.
+wait_unit() { wait_until "${3:-20}" "$1 to be $2 (is $(unit_prop "$1" ActiveState))" unit_is "$1" "$2"; }
+expect_unit() {
+    local actual
+    actual=$(unit_prop "$1" ActiveState)
+    [ "$actual" = "$2" ] || fail "$1 is $actual, expected $2"
+}
+main_pid() { unit_prop "$1" MainPID; }
+
+# Journal events of this scenario only: those after the entry that was last when journal_mark ran.
+# (Filtered on __MONOTONIC_TIMESTAMP here: journalctl 252 returns nothing for --after-cursor together
+# with field matches when the cursor's own entry does not match.)
+journal_mark() {
+    sx journalctl --sync
+    WP_MARK=$(sx journalctl -n 1 -o json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["__MONOTONIC_TIMESTAMP"])')
+    [ -n "$WP_MARK" ] || fail "no journal entry to mark"
+}
+# events MATCH...: JSON lines of matching events (journalctl matches: WC_EVENT=x WC_ROLE=phone).
+events() {
+    sx journalctl --sync
+    sx journalctl --no-pager -o json "$@" | python3 -c '
+import json, sys
+mark = int(sys.argv[1])
+for line in sys.stdin:
+    if line.startswith("{") and int(json.loads(line)["__MONOTONIC_TIMESTAMP"]) > mark:
+        sys.stdout.write(line)' "${WP_MARK:?journal_mark first}"
+}
+count_events() { events "$@" | grep -c '^{' || true; }
+has_event() { [ "$(count_events "$@")" -gt 0 ]; }
+# wait_event SECONDS MATCH...: waits until at least one matching event was logged.
+wait_event() {
+    local seconds=$1
+    shift
+    wait_until "$seconds" "journal event $*" has_event "$@"
+}
+# wait_events SECONDS N MATCH...: waits until at least N matching events were logged.
+at_least_events() {
+    local n=$1
+    shift
+    [ "$(count_events "$@")" -ge "$n" ]
+}
+wait_events() {
+    local seconds=$1 n=$2
+    shift 2
+    wait_until "$seconds" "$n journal events $*" at_least_events "$n" "$@"
+}
+expect_no_event() {
+    local n
+    n=$(count_events "$@")
+    [ "$n" = 0 ] || fail "expected no event $*, found $n"
+}
+# field NAME: the values of field NAME in JSON journal lines on stdin, one per line.
+field() { python3 -c '
+import json, sys
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith("{"):
+        value = json.loads(line).get(sys.argv[1])
+        if value is not None:
+            print(value)' "$1"; }
+
+# wcctl inside the sandbox: phone SUBCOMMAND... / watch SUBCOMMAND...
+phone() { sx wcctl --side phone "$@"; }
+watch() { sx wcctl --side watch "$@"; }
+
+# expect_status N CMD...: runs CMD and checks its exit status.
+expect_status() {
+    local want=$1
+    shift
+    local got=0
+    "$@" >/dev/null 2>&1 || got=$?
+    [ "$got" = "$want" ] || fail "exit status $got from $*, expected $want"
+}
+
+# Starts from a known state: both services and sockets stopped, stores removed, failures reset.
+reset_pair() {
+    sx systemctl stop phoned.service watchd.service phoned.socket watchd.socket 2>/dev/null
+    sx systemctl reset-failed 2>/dev/null
+    sx rm -rf /var/lib/watchpair/phoned /var/lib/watchpair/watchd
+}
+
+# wait_prop_ge UNIT PROPERTY N [SECONDS]: waits until a numeric property (NRestarts...) is at least N.
+prop_ge() { [ "$(unit_prop "$1" "$2")" -ge "$3" ] 2>/dev/null; }
+wait_prop_ge() { wait_until "${4:-20}" "$1 $2 >= $3 (is $(unit_prop "$1" "$2"))" prop_ge "$1" "$2" "$3"; }
+
+fixtures() { echo "$WP_SHARED/src/tests/system/fixtures"; }
+
+# queue_transfers DAEMON FROM TO: queues userInfo {"n":FROM..TO} over one control connection; prints
+# "<n> <seq> <transferId>" lines in seq order (the order they must be received in).
+queue_transfers() { sx python3 "$(fixtures)/ctl.py" "$1" transfers "$2" "$3"; }
+
+# received_ns SIDE: takes (and acknowledges) every userInfo transfer waiting for SIDE's app and prints
+# their "n" values in the order received. (One `receive` returns a bounded batch: repeat until empty.)
+received_ns() {
+    local batch
+    while batch=$(sx wcctl --side "$1" receive --channel userInfo) && [ -n "$batch" ]; do
+        echo "$batch"
+    done | python3 -c '
+import json, sys
+for line in sys.stdin:
+    item = json.loads(line)
+    print(item["userInfo"].get("n"))'
+}
+
+# json_get KEY: reads one JSON object on stdin and prints the value of KEY (JSON for non-strings).
+json_get() { python3 -c '
+import json, sys
+value = json.load(sys.stdin)
+for key in sys.argv[1].split("."):
+    value = value[key]
+print(value if isinstance(value, str) else json.dumps(value))' "$1"; }
+
+# expect_sequence NAME EXPECTED_FILE ACTUAL_FILE: same lines in the same order (exactly once each).
+expect_same_lines() {
+    diff <(cat "$2") <(cat "$3") >/dev/null || {
+        echo "expected ($2) vs received ($3):" >&2
+        diff <(cat "$2") <(cat "$3") | head -20 >&2
+        fail "$1: received sequence differs"
+    }
+}
+
+# outstanding SIDE: the number of outstanding userInfo transfers of SIDE (wcctl status --json).
+outstanding() { sx wcctl --side "$1" --json status | json_get outstandingTransfers; }
+outstanding_is() { [ "$(outstanding "$1")" = "$2" ]; }
+
+# A scratch directory for this scenario on the host (removed by run.sh with the sandbox).
+scratch() {
+    WP_SCRATCH=$(mktemp -d "$WP_SHARED/scenario.XXXXXX")
+    echo "$WP_SCRATCH"
+}
+
+# Fault-injection proxies (docs/FaultInjection.md). proxy_route makes phoned reach watchd through
+# /run/watchpair/proxy-watchd.sock (a runtime drop-in sets WATCHPAIR_PATHS_PEER_LINK) and restarts
+# nothing: start phoned after it. proxy_unroute undoes it; call it from an EXIT trap.
+PROXY_SOCK=/run/watchpair/proxy-watchd.sock
+proxy_route() {
+    sx mkdir -p /run/systemd/system/phoned.service.d
+    sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_PATHS_PEER_LINK=$PROXY_SOCK\n' > /run/systemd/system/phoned.service.d/60-proxy.conf"
+    sx systemctl daemon-reload
+}
+proxy_unroute() {
+    sx systemctl stop 'wp-test-*' 2>/dev/null
+    sx systemctl stop phoned.service 2>/dev/null
+    sx rm -f /run/systemd/system/phoned.service.d/60-proxy.conf "$PROXY_SOCK"
+    sx systemctl daemon-reload
+}
+# proxy_start NAME SOCAT-ARG...: runs `socat SOCAT-ARG...` as the transient unit wp-test-NAME and
+# waits for the proxy's socket. Stop with `systemctl stop` or kill with `systemctl kill -s KILL`.
+proxy_start() {
+    local name=$1
+    shift
+    sx rm -f "$PROXY_SOCK"
+    sx systemd-run --quiet --unit="wp-test-$name" --collect socat "$@" || fail "systemd-run socat"
+    wait_until 5 "proxy socket $PROXY_SOCK" sx test -S "$PROXY_SOCK"
+}
+# The listening half every proxy shares.
+# shellcheck disable=SC2034 # used by the scenarios
+PROXY_LISTEN="UNIX-LISTEN:$PROXY_SOCK,fork,unlink-early,mode=0666"
+# shellcheck disable=SC2034
+PROXY_TARGET="UNIX-CONNECT:/run/watchpair/watchd.sock"
+
+# to_link SOCKET BYTES-COMMAND [HOLD]: writes what BYTES-COMMAND prints (a shell command, run inside
+# the sandbox) into a daemon's link SOCKET, keeps the connection open HOLD seconds (default 1; 0 closes
+# at once) unless the daemon closes it first, and prints the daemon's answer, one decoded frame a line.
+to_link() {
+    sx sh -c "{ $2; sleep ${3:-1}; } | timeout 15 socat -t 1 - UNIX-CONNECT:$1 | python3 $(fixtures)/wpframe.py decode"
+}
+# wpframe ARGS...: the shell command that prints a frame (fixtures/wpframe.py), for to_link.
+wpframe() { echo "python3 $(fixtures)/wpframe.py $*"; }
+
+# expect_clean_stop UNIT...: `systemctl stop` ends each service by SIGTERM (graceful shutdown), not
+# by the SIGKILL that follows TimeoutStopSec= (Result=timeout).
+expect_clean_stop() {
+    local unit
+    for unit in "$@"; do
+        sx systemctl stop "$unit" 2>/dev/null
+        [ "$(unit_prop "$unit" Result)" = success ] ||
+            fail "$unit did not stop on SIGTERM (Result=$(unit_prop "$unit" Result))"
+    done
+}
+
+# start_app DAEMON ROLE: `systemctl start DAEMON.service` and wait for its launch event. When the peer
+# has content pending, its connection can reach the socket before the service starts, and the daemon
+# then counts the start as a background launch (it will idle-exit): prints the mode it got.
+start_app() {
+    sx systemctl start "$1.service"
+    wait_unit "$1.service" active
+    wait_until 10 "a launch event of $2" has_event WC_EVENT=foregroundLaunch WC_EVENT=backgroundLaunch WC_ROLE="$2"
+    if has_event WC_EVENT=foregroundLaunch WC_ROLE="$2"; then echo foreground; else echo background; fi
+}
+# launch_mode PID: foreground or background, from that process's launch event (waits for it).
+launch_event_of() { sx journalctl --sync && sx journalctl --no-pager -o json _PID="$1" WC_EVENT=foregroundLaunch WC_EVENT=backgroundLaunch | grep . >/dev/null; }
+launch_mode() {
+    wait_until 10 "a launch event from pid $1" launch_event_of "$1"
+    sx journalctl --no-pager -o json _PID="$1" WC_EVENT=foregroundLaunch | grep . >/dev/null && echo foreground || echo background
+}
+# ensure_foreground DAEMON: makes sure DAEMON runs in the foreground now; after a background launch it
+# waits for the idle exit and starts it again (with nothing pending, that start is a foreground one).
+ensure_foreground() {
+    local pid
+    pid=$(main_pid "$1.service")
+    if [ "$pid" != 0 ] && [ "$(launch_mode "$pid")" = foreground ]; then return 0; fi
+    wait_unit "$1.service" inactive 20
+    sx systemctl start "$1.service"
+    wait_unit "$1.service" active
+    [ "$(launch_mode "$(main_pid "$1.service")")" = foreground ] || fail "$1 did not start in the foreground"
+}

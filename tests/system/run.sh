@@ -1,0 +1,135 @@
+#!/bin/bash
+# WatchPair system tests: the real daemons under a real (private) systemd.
+#
+# usage: tests/system/run.sh BIN_DIR [--only REGEX] [--keep]
+#        tests/system/run.sh --sandbox-only [--only REGEX]
+#   BIN_DIR         holds phoned, watchd and wcctl (e.g. .build/debug)
+#   --sandbox-only  only the unit-file checks and the sandbox self-tests (no daemons needed)
+#   --only REGEX    only scenarios whose name matches
+#   --keep          keep the sandbox's state directory (/tmp/wp-sandbox.*) for inspection
+#
+# 1. static/*.sh run on the host: unit files verify, security exposure, catalog.
+# 2. ONE sandbox is booted (scripts/sandbox/sandbox.sh), WatchPair is installed into it with
+#    scripts/install.sh, test timings are set with runtime drop-ins, and each scenarios/*.sh runs
+#    in turn, from a clean pair, under a time limit.
+# 3. The sandbox is powered off (always, also on failure or Ctrl-C) and the host is checked untouched.
+# Prints `ok - NAME` / `not ok - NAME` (with the scenario's log) and ends with `N passed, M failed`.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+bin_dir=
+only=.
+sandbox_only=no
+while [ $# -gt 0 ]; do
+    case $1 in
+    --only) only=${2:?}; shift 2 ;;
+    --keep) export SANDBOX_KEEP=1; shift ;;
+    --sandbox-only) sandbox_only=yes; shift ;;
+    -h | --help) sed -n '2,/^set -uo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    *) bin_dir=$(cd "$1" && pwd) || exit 2; shift ;;
+    esac
+done
+if [ $sandbox_only = no ]; then
+    [ -n "$bin_dir" ] || { echo "usage: $0 BIN_DIR | --sandbox-only" >&2; exit 2; }
+    for binary in phoned watchd wcctl; do
+        [ -x "$bin_dir/$binary" ] || { echo "run.sh: $bin_dir/$binary missing" >&2; exit 2; }
+    done
+fi
+[ "$(id -u)" = 0 ] || { echo "run.sh: must run as root (it boots a private systemd)" >&2; exit 2; }
+
+. "$repo/scripts/sandbox/sandbox.sh"
+passed=0
+failed=0
+started=$SECONDS
+
+report() { # NAME STATUS LOG
+    if [ "$2" = 0 ]; then
+        echo "ok - $1"
+        passed=$((passed + 1))
+    else
+        echo "not ok - $1"
+        [ "$2" = 124 ] && echo "#   timed out"
+        [ -s "$3" ] && sed 's/^/#   /' "$3" | tail -n 40
+        failed=$((failed + 1))
+    fi
+}
+
+# The scenario's own limit: a `# timeout: N` line, else 60 s.
+limit_of() { sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$1" | head -n1 | grep . || echo 60; }
+
+finish() {
+    sandbox_shutdown
+    # The host must be exactly as before: the canary in /tmp survives, /etc and friends unchanged.
+    local log=$logs/host-untouched.log
+    {
+        [ -e "$canary" ] || echo "canary $canary is gone: something cleaned /tmp"
+        host_snapshot | diff "$snapshot" - || echo "host directories changed (diff above)"
+    } >"$log" 2>&1
+    [ -s "$log" ]
+    report host-untouched $((1 - $?)) "$log"
+    rm -f "$canary" "$snapshot"
+    rm -rf "$logs"
+    echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
+    [ $failed = 0 ]
+}
+host_snapshot() {
+    find /etc /usr/local /var/lib /run -xdev -maxdepth 3 -not -path '/run/user/*' 2>/dev/null | sort
+}
+
+logs=$(mktemp -d /tmp/wp-systest-logs.XXXXXX)
+canary=$(mktemp /tmp/wp-canary.XXXXXX)
+snapshot=$(mktemp /tmp/wp-snapshot.XXXXXX)
+host_snapshot >"$snapshot"
+trap 'finish; exit $?' EXIT
+trap 'exit 130' INT TERM
+
+# 1. Static checks on the host.
+export WP_REPO=$repo
+for test in "$here"/static/*.sh; do
+    name=$(basename "$test" .sh)
+    [[ $name =~ $only ]] || continue
+    timeout "$(limit_of "$test")" bash "$test" >"$logs/$name.log" 2>&1
+    report "$name" $? "$logs/$name.log"
+done
+
+# 2. One sandbox for every scenario.
+boot_log=$logs/boot.log
+if ! sandbox_boot 2>"$boot_log"; then
+    report sandbox-boot 1 "$boot_log"
+    exit 1
+fi
+report sandbox-boot 0 "$boot_log"
+export SANDBOX_PID1 WP_SHARED=$SANDBOX_SHARED
+
+# The sandbox hides the host's /tmp, so everything it needs is copied into the shared directory.
+mkdir -p "$WP_SHARED/src" "$WP_SHARED/bin"
+cp -r "$repo/scripts" "$repo/systemd" "$repo/docs" "$repo/tests" "$WP_SHARED/src/"
+mkdir -p "$WP_SHARED/src/Config"
+cp -r "$repo/Config/." "$WP_SHARED/src/Config/" 2>/dev/null
+
+if [ $sandbox_only = no ]; then
+    cp "$bin_dir/phoned" "$bin_dir/watchd" "$bin_dir/wcctl" "$WP_SHARED/bin/"
+    install_log=$logs/install.log
+    {
+        sandbox_exec "$WP_SHARED/src/scripts/install.sh" --bin-dir "$WP_SHARED/bin" --no-deps &&
+            sandbox_exec bash "$WP_SHARED/src/tests/system/test-dropins.sh"
+    } >"$install_log" 2>&1
+    status=$?
+    report install $status "$install_log"
+    [ $status = 0 ] || exit 1
+fi
+
+for test in "$here"/scenarios/*.sh; do
+    name=$(basename "$test" .sh)
+    name=${name#[0-9][0-9]-}
+    [[ $name =~ $only ]] || continue
+    [ $sandbox_only = yes ] && [[ $name != sandbox-* ]] && continue
+    timeout -k 5 "$(limit_of "$test")" bash "$test" >"$logs/$name.log" 2>&1
+    status=$?
+    # Leave nothing behind for the next scenario: transient test units (proxies), failed states.
+    sandbox_exec systemctl stop 'wp-test-*' >/dev/null 2>&1
+    sandbox_exec systemctl reset-failed >/dev/null 2>&1
+    report "$name" $status "$logs/$name.log"
+done

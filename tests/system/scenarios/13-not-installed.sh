@@ -1,0 +1,27 @@
+# `systemctl stop watchd.socket watchd.service` ("not installed"): the phone's userInfo queues and
+# its messages fail at once with 7007; starting the watch again delivers everything, in order.
+# timeout: 60
+. "$WP_REPO/tests/system/lib.sh"
+reset_pair
+sx systemctl start phoned.service
+wait_unit phoned.service active
+expect_unit watchd.socket inactive
+sx test -e /run/watchpair/watchd.sock && fail "watchd.sock exists while watchd.socket is stopped"
+journal_mark
+WP_SCRATCH=$(scratch)
+
+queue_transfers phoned 1 20 | awk '{print $1}' > "$WP_SCRATCH/expected" || fail "queueing"
+expect_status 107 phone send '{"ping":1}'
+expect_status 107 phone send '{"ping":2}' --no-reply
+wait_events 5 2 WC_EVENT=messageFailed WC_ROLE=phone WC_ERROR_CODE=7007
+[ "$(outstanding phone)" = 20 ] || fail "outstanding: $(outstanding phone)"
+[ "$(phone --json status | json_get peerInstalled)" = false ] || fail "peerInstalled is not false"
+expect_unit watchd.service inactive
+
+sx systemctl start watchd.socket watchd.service
+wait_unit watchd.service active
+wait_until 30 "phone outstanding 0" outstanding_is phone 0
+received_ns watch > "$WP_SCRATCH/received"
+expect_same_lines "phone to watch" "$WP_SCRATCH/expected" "$WP_SCRATCH/received"
+[ "$(count_events WC_EVENT=userInfoDelivered WC_ROLE=watch)" = 20 ] || fail "userInfoDelivered events: $(count_events WC_EVENT=userInfoDelivered WC_ROLE=watch)"
+echo "queued while not installed, delivered in order after"

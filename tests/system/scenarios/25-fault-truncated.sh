@@ -1,0 +1,33 @@
+# Truncated frames: a writer that stops inside a frame and closes (half a second later). The daemon logs frameRejected
+# ("the stream ended inside a frame"), delivers nothing to the app, and carries on.
+# timeout: 60
+. "$WP_REPO/tests/system/lib.sh"
+sock=/run/watchpair/watchd.sock
+reset_pair
+sx systemctl start phoned.service watchd.service
+wait_unit watchd.service active
+pid=$(main_pid watchd.service)
+journal_mark
+
+# The first 20 bytes of a valid hello.
+out=$(to_link $sock "$(wpframe hello --role phone --truncate 20)" 0.5)
+echo "$out" | grep '^hello ' >/dev/null || fail "watchd did not send its hello: $out"
+wait_events 5 1 WC_EVENT=frameRejected WC_ROLE=watch
+# A header announcing 65 bytes, and nothing else.
+to_link $sock "printf '\\000\\000\\000\\101'" 0.5 >/dev/null
+wait_events 5 2 WC_EVENT=frameRejected WC_ROLE=watch
+# A valid hello, then half of a userInfo frame.
+to_link $sock "$(wpframe hello --role phone); $(wpframe userinfo --seq 1 --payload '{\"n\":99}' --truncate 30)" 0.5 >/dev/null
+wait_events 5 3 WC_EVENT=frameRejected WC_ROLE=watch
+events WC_EVENT=frameRejected WC_ROLE=watch | field MESSAGE | grep 'ended inside a frame' >/dev/null || fail "no 'ended inside a frame'"
+
+has_event WC_EVENT=userInfoDelivered WC_ROLE=watch && fail "a truncated frame was delivered"
+[ "$(sx wcctl --side watch --json status | json_get inboxPending)" = 0 ] || fail "inboxPending"
+[ "$(main_pid watchd.service)" = "$pid" ] || fail "watchd restarted"
+phone transfer '{"n":1}' >/dev/null || fail "transfer"
+wait_until 10 "phone outstanding 0" outstanding_is phone 0
+got=$(received_ns watch | tr '\n' ' ')
+[ "$got" = "1 " ] || fail "watch received: $got"
+# Rejected connections leave nothing behind that would block a graceful stop.
+expect_clean_stop watchd.service phoned.service
+echo "truncated frames rejected"
