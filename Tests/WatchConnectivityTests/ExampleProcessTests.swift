@@ -90,6 +90,32 @@ struct ExampleProcessTests {
     }
 
     @Test(
+        "a message from the watch launches PhoneSync in the background (socket activation) and is answered",
+        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSync/WatchSync are not built next to the tests: run `swift build` first"),
+        .enabled(if: FileManager.default.isExecutableFile(atPath: socketActivate), "systemd-socket-activate is not installed")
+    )
+    func backgroundLaunch() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let watchd = try await startDaemon("watchd", in: directory.path)
+        defer { watchd.stop() }
+        let phone = try await installExample("PhoneSync", role: "phone", in: directory.path)
+        defer { phone.stop() }
+        let watch = try await ControlClient(path: directory.path + "/watchd.ctl")
+        // Queued while the phone app is not running; delivered when the message below launches it.
+        try await watch.request(["op": "transfer", "userInfo": ["completed": "eggs"]])
+        let reply = try await watch.request(["op": "send", "message": ["request": "snapshot"]])
+        #expect((reply?["reply"] as? [String: Any])?["revision"] as? Int != nil)
+        let activated = await phone.event("activated")
+        let message = await phone.event("message") { $0["request"] as? String == "snapshot" }
+        #expect((activated?.index ?? .max) < (message?.index ?? .min), "the message was delivered before activation")
+        await phone.event("userInfo") { $0["completed"] as? String == "eggs" }
+        let status = try controlRequest(directory.path + "/phoned.ctl", #"{"id":1,"op":"status"}"#)
+        #expect(status.contains(#""launch":"background""#), "\(status)")
+        await watch.close()
+    }
+
+    @Test(
         "PhoneSync and WatchSync keep a list in sync with each other",
         .enabled(if: examplesBuilt, "PhoneSync/WatchSync are not built next to the tests: run `swift build` first")
     )

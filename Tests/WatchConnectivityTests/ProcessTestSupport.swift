@@ -84,9 +84,10 @@ final class ChildProcess: @unchecked Sendable {
     let stderr = LineLog()
     private let input = Pipe()
 
-    init(_ executable: String, environment: [String: String]) throws {
-        name = URL(fileURLWithPath: executable).lastPathComponent
+    init(_ executable: String, arguments: [String] = [], environment: [String: String]) throws {
+        name = URL(fileURLWithPath: arguments.last ?? executable).lastPathComponent
         process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WATCHPAIR_") && !$0.key.hasPrefix("LISTEN_") }
         inherited.merge(environment) { $1 }
         process.environment = inherited
@@ -219,12 +220,32 @@ func startDaemon(_ daemon: String, in directory: String) async throws -> ChildPr
     return process
 }
 
+/// The environment of an example app configured for `role` in `directory`.
+func exampleEnvironment(role: String, in directory: String) -> [String: String] {
+    [
+        "WATCHPAIR_ROLE": role, "WATCHPAIR_RUN_DIR": directory,
+        "WATCHPAIR_STATE_DIR": "\(directory)/\(role == "phone" ? "phoned" : "watchd")", "WATCHPAIR_DURABILITY": "process",
+    ]
+}
+
 /// An example app built on WatchConnectivity, configured for `role` in `directory`.
 func startExample(_ name: String, role: String, in directory: String) throws -> ChildProcess {
-    try ChildProcess(
-        Binaries.path(name)!,
-        environment: [
-            "WATCHPAIR_ROLE": role, "WATCHPAIR_RUN_DIR": directory,
-            "WATCHPAIR_STATE_DIR": "\(directory)/\(role == "phone" ? "phoned" : "watchd")", "WATCHPAIR_DURABILITY": "process",
-        ])
+    try ChildProcess(Binaries.path(name)!, environment: exampleEnvironment(role: role, in: directory))
+}
+
+/// `systemd-socket-activate`, which stands in for a `.socket` unit.
+let socketActivate = "/usr/bin/systemd-socket-activate"
+
+/// An example app installed but not running: `systemd-socket-activate` listens on its link socket and
+/// starts it (passing the socket, `LISTEN_FDS`) when the counterpart connects — a background launch.
+func installExample(_ name: String, role: String, in directory: String) async throws -> ChildProcess {
+    let daemon = role == "phone" ? "phoned" : "watchd"
+    let environment = exampleEnvironment(role: role, in: directory)
+    let process = try ChildProcess(
+        socketActivate,
+        arguments: ["--listen=\(directory)/\(daemon).sock", "--fdname=\(daemon)"]
+            + environment.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" } + [Binaries.path(name)!],
+        environment: [:])
+    await process.stderr.waitFor("\(name) socket listening") { $0.hasPrefix("Listening on") }
+    return process
 }

@@ -7,6 +7,7 @@
 #   --sandbox-only  only the unit-file checks and the sandbox self-tests (no daemons needed)
 #   --only REGEX    only scenarios whose name matches
 #   --keep          keep the sandbox's state directory (/tmp/wp-sandbox.*) for inspection
+#   --verbose       show every scenario's output, also when it passes
 #
 # 1. static/*.sh run on the host: unit files verify, security exposure, catalog.
 # 2. ONE sandbox is booted (scripts/sandbox/sandbox.sh), WatchPair is installed into it with
@@ -21,10 +22,12 @@ repo=$(cd "$here/../.." && pwd)
 bin_dir=
 only=.
 sandbox_only=no
+verbose=no
 while [ $# -gt 0 ]; do
     case $1 in
     --only) only=${2:?}; shift 2 ;;
     --keep) export SANDBOX_KEEP=1; shift ;;
+    --verbose) verbose=yes; shift ;;
     --sandbox-only) sandbox_only=yes; shift ;;
     -h | --help) sed -n '2,/^set -uo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -47,6 +50,7 @@ started=$SECONDS
 report() { # NAME STATUS LOG
     if [ "$2" = 0 ]; then
         echo "ok - $1"
+        [ $verbose = yes ] && [ -s "$3" ] && sed 's/^/#   /' "$3"
         passed=$((passed + 1))
     else
         echo "not ok - $1"

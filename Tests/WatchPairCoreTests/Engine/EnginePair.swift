@@ -11,6 +11,9 @@ import WatchPairWire
 import Glibc
 #endif
 
+/// Tests report through events and assertions; log lines would only bury a failure's output.
+let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
 /// The two transports every channel test runs over: one test body, two transports.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory, unixSocket
@@ -65,7 +68,7 @@ final class EnginePair: Sendable {
                     peerLinkPath: path(role.peer, "sock"),
                     peerControlPath: path(role.peer, "ctl")
                 ),
-                logger: Logger(label: "test.transport")
+                logger: quietLogger
             )
         }
     }
@@ -86,11 +89,11 @@ final class EnginePair: Sendable {
                 directory: "\(directory)/\(role.daemonName)-state", durability: durability,
                 outboxLimit: storeLimits.outbox, inboxLimit: storeLimits.inbox
             ),
-            logger: Logger(label: "test.store")
+            logger: quietLogger
         )
         let engine = try await PairEngine(
             configuration: configuration, store: store, transport: transport ?? self.transport(for: role),
-            clock: clock, logger: Logger(label: "test.engine.\(role.rawValue)"), jitter: { 0.5 }
+            clock: clock, logger: quietLogger, jitter: { 0.5 }
         )
         let activated = engine.diagnostics.subscribe()
         let task = Task { try await engine.run() }
