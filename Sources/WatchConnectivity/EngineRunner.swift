@@ -59,7 +59,7 @@ final class EngineRunner: Sendable {
         // The caller is usually cancelled itself: wait in a task that is not, so the grace period holds.
         let stopped = await EngineExecutor.shared.spawn { await self.waitForEnd() }.value
         if !stopped {
-            logger.warning("the engine did not stop within \(Self.stopGracePeriod) of being cancelled; abandoning it")
+            logger.info("the engine did not stop within \(Self.stopGracePeriod) of being cancelled; abandoning it")
         }
     }
 

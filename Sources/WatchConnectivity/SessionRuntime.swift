@@ -21,7 +21,7 @@ final class SessionRuntime: Sendable {
     let beacon: ControlBeacon?
     let clock: any Clock<Duration>
     let logger: Logger
-    private let socketsClosed = Mutex(false)
+    private let socketsClosed = Mutex((control: false, link: false))
 
     private init(
         configuration: WCSessionConfiguration, store: PairStore, engine: PairEngine, transport: MonitoredTransport,
@@ -113,12 +113,22 @@ final class SessionRuntime: Sendable {
         )
     }
 
-    /// Closes the listening sockets; self-bound socket files are removed. Idempotent.
-    func closeSockets() {
+    /// Closes the control socket (its file is removed): the counterpart no longer sees the app running.
+    /// Idempotent.
+    func closeControlSocket() {
         socketsClosed.withLock { closed in
-            guard !closed else { return }
-            closed = true
+            guard !closed.control else { return }
+            closed.control = true
             controlSocket?.close()
+        }
+    }
+
+    /// Closes both listening sockets; self-bound socket files are removed. Idempotent.
+    func closeSockets() {
+        closeControlSocket()
+        socketsClosed.withLock { closed in
+            guard !closed.link else { return }
+            closed.link = true
             linkSocket?.close()
         }
     }
@@ -129,7 +139,7 @@ final class SessionRuntime: Sendable {
         do {
             try await store.close()
         } catch {
-            logger.warning("closing the store failed", metadata: ["error": "\(error)"])
+            logger.info("closing the store failed", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -24,7 +24,7 @@ extension WCSession {
             return true
         }
         if !started, !hasDelegate {
-            logger.error("WCSession.activate() called without a delegate: set WCSession.default.delegate first (WCError 7003)")
+            logger.info("WCSession.activate() called without a delegate: set WCSession.default.delegate first (WCError 7003)")
         }
     }
 
@@ -81,16 +81,18 @@ extension WCSession {
             group.cancelAll()
             return first
         }
-        // Sockets first, so the counterpart sees the app gone at once, even if the engine is slow to stop.
-        runtime.closeSockets()
+        // As the daemons do: the control socket first (the counterpart stops seeing a running app and does
+        // not link again), then the engine (its links close), then the link socket (not installed).
+        runtime.closeControlSocket()
         await engine.stop(logger: logger)
         await runtime.engine.setMessageHandler(nil)
         if let engineFailure, !Task.isCancelled {
-            logger.error("the session's engine stopped", metadata: ["error": "\(engineFailure)"])
+            logger.info("the session's engine stopped", metadata: ["error": "\(engineFailure)"])
             state.withLock { $0.activationState = .inactive }
             notifyDelegate { session, delegate in delegate.sessionDidBecomeInactive(session) }
         }
-        await runtime.close()
+        // Not in this (cancelled) task: closing the store checkpoints the WAL, which cancellation would skip.
+        await EngineExecutor.shared.spawn { await runtime.close() }.value
         let wasActive = state.withLock { state -> Bool in
             defer {
                 state.phase = .idle
@@ -118,7 +120,7 @@ extension WCSession {
             state.applicationContext = sent
             state.receivedApplicationContext = received
             state.reachable = status.reachable
-            state.counterpartInstalled = presence.installed || status.peerInstalled
+            state.counterpartInstalled = presence.installed || status.link == "connected"
             return true
         }
         guard activated else { return }
@@ -136,7 +138,7 @@ extension WCSession {
 
     /// Reports a failed activation and returns to `.idle`.
     private func activationFailed(_ error: WCError) {
-        logger.error("WCSession activation failed", metadata: ["error": "\(error)"])
+        logger.info("WCSession activation failed", metadata: ["error": "\(error)"])
         state.withLock { state in
             state.phase = .idle
             state.activationState = .notActivated

@@ -81,7 +81,7 @@ extension WCSession {
                 if try await deliverFinished(engine, runtime: runtime) { delivered = true }
                 if delivered { continue }
             } catch {
-                runtime.logger.error("reading received content from the store failed", metadata: ["error": "\(error)"])
+                runtime.logger.info("reading received content from the store failed", metadata: ["error": "\(error)"])
             }
             state.withLock { $0.hasContentPending = false }
             await engine.appSignal.wait(after: seen)
@@ -175,7 +175,11 @@ extension WCSession {
     private func updateState(_ runtime: SessionRuntime) async {
         let status = await runtime.engine.status()
         let presence = await runtime.transport.peerPresence()
-        let installed = presence.installed || status.peerInstalled
+        // A fresh look at the socket file, or a live link; the engine's own presence cache may lag.
+        let installed = presence.installed || status.link == "connected"
+        runtime.logger.debug("state refreshed", metadata: [
+            "presence": "\(presence)", "peerInstalled": "\(status.peerInstalled)", "reachable": "\(status.reachable)", "link": "\(status.link)",
+        ])
         let (installedChanged, reachableChanged) = state.withLock { state -> (Bool, Bool) in
             guard state.activationState == .activated else { return (false, false) }
             defer {

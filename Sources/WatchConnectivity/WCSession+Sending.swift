@@ -92,7 +92,7 @@ extension WCSession {
                 group.addTask {
                     guard (try? await sleep(on: clock, for: deadline)) != nil else { return }
                     if report(.failure(WCError(.messageReplyTimedOut, message: "no answer from the engine within \(deadline)"))) {
-                        logger.warning("the engine did not answer a message in time; reported 7012", metadata: ["deadline": "\(deadline)"])
+                        logger.info("the engine did not answer a message in time; reported 7012", metadata: ["deadline": "\(deadline)"])
                     }
                 }
                 await group.next()

@@ -93,5 +93,6 @@ public struct WCSessionConfigurationError: Error, Sendable, Hashable, CustomStri
     /// What is wrong with it.
     public var message: String
 
+    /// `key: message`.
     public var description: String { "\(key): \(message)" }
 }

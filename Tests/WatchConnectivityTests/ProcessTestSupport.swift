@@ -83,6 +83,9 @@ final class ChildProcess: @unchecked Sendable {
     let stdout = LineLog()
     let stderr = LineLog()
     private let input = Pipe()
+    private let exited = DispatchSemaphore(value: 0)
+    /// How long `stop()` waits after SIGTERM before SIGKILL.
+    static let stopGracePeriod: DispatchTimeInterval = .seconds(5)
 
     init(_ executable: String, arguments: [String] = [], environment: [String: String]) throws {
         name = URL(fileURLWithPath: arguments.last ?? executable).lastPathComponent
@@ -100,6 +103,8 @@ final class ChildProcess: @unchecked Sendable {
         let stderr = self.stderr
         output.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
         errors.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
     }
 
@@ -126,10 +131,15 @@ final class ChildProcess: @unchecked Sendable {
         return (try? JSONSerialization.jsonObject(with: Data(line[line.index(after: space)...].utf8))) as? [String: Any]
     }
 
-    /// SIGTERM, then waits for the exit.
+    /// SIGTERM, then waits for the exit; SIGKILL after `stopGracePeriod` (a process that does not stop is
+    /// not what these tests check, but it must not hang them).
     func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        if exited.wait(timeout: .now() + Self.stopGracePeriod) == .timedOut {
+            FileHandle.standardError.write(Data("note: \(name) (pid \(process.processIdentifier)) ignored SIGTERM; killing it\n".utf8))
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
         (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
         (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
     }

@@ -320,6 +320,10 @@ let testLogger: Logger = {
 /// A session for a test, logging through `testLogger` unless the overrides say otherwise.
 func testSession(_ configuration: WCSessionConfiguration, overrides: SessionOverrides = SessionOverrides()) -> WCSession {
     var overrides = overrides
-    if overrides.logger == nil { overrides.logger = testLogger }
+    if overrides.logger == nil {
+        var logger = testLogger
+        logger[metadataKey: "state"] = "\(configuration.stateDirectory)"
+        overrides.logger = logger
+    }
     return WCSession(configuration: configuration, overrides: overrides)
 }

@@ -136,6 +136,31 @@ struct WCSessionActivationTests {
         await phone.shutdown()
     }
 
+    @Test("on the watch, companion-installed and reachability callbacks follow the phone app")
+    func companionState() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let watchDelegate = FullDelegate()
+        let watch = await activatedSession(directory.configuration(.watch), delegate: watchDelegate)
+        #expect(!watch.isCompanionAppInstalled)
+        #expect(!watch.isReachable)
+        let phoneDelegate = FullDelegate(recordsStateChanges: false)
+        let phone = await activatedSession(directory.configuration(.phone), delegate: phoneDelegate)
+        let up = await watchDelegate.next(2)
+        #expect(Set(up) == [.reachability(true), .companionStateChanged(installed: true)], "\(up)")
+        // Let the phone's presence link finish its handshake, so the shutdown below is one change.
+        await waitUntilReachable(phone)
+        await phone.shutdown()
+        let down = await watchDelegate.next(2)
+        #expect(Set(down) == [.reachability(false), .companionStateChanged(installed: false)], "\(down)")
+        let outcome = SendOutcome()
+        watch.sendMessage(["x": 1], replyHandler: outcome.replyHandler(), errorHandler: outcome.errorHandler())
+        await outcome.wait()
+        #expect(outcome.errors == [7007])
+        #expect(watchDelegate.unread.isEmpty, "unexpected callbacks: \(watchDelegate.unread)")
+        await watch.shutdown()
+    }
+
     @Test("an engine that stops makes the session inactive, then deactivated; it can activate again")
     func deactivation() async throws {
         let directory = try TemporaryDirectory()

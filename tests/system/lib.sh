@@ -6,6 +6,8 @@
 # Assertions go through `systemctl show`/`is-active` and journald events matched on WC_* fields.
 
 set -uo pipefail
+# The system's python3, also on the host side: no version-manager shims (slow, and not everywhere).
+PY=/usr/bin/python3
 wp_pid1=${SANDBOX_PID1:?run by tests/system/run.sh}
 . "$WP_REPO/scripts/sandbox/sandbox.sh"
 SANDBOX_PID1=$wp_pid1
@@ -19,22 +21,30 @@ fail() {
 }
 note() { echo "# $*" >&2; }
 
-# wait_until SECONDS DESCRIPTION CMD...: polls CMD every 0.1 s until it succeeds; fails after SECONDS.
+# poll SECONDS CMD...: runs CMD every 0.1 s until it succeeds (status 0) or SECONDS pass (status 1).
+poll() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.1
+    done
+}
+# wait_until SECONDS DESCRIPTION CMD...: poll, and fail the scenario on timeout.
 wait_until() {
     local seconds=$1 what=$2
     shift 2
-    local deadline=$((SECONDS + seconds))
-    until "$@" >/dev/null 2>&1; do
-        [ $SECONDS -lt $deadline ] || fail "timed out after ${seconds}s waiting for: $what"
-        sleep 0.1
-    done
+    poll "$seconds" "$@" || fail "timed out after ${seconds}s waiting for: $what"
 }
 
 # unit_prop UNIT PROPERTY: one property, e.g. unit_prop watchd.service ActiveState.
 unit_prop() { sx systemctl show -P "$2" "$1"; }
 unit_is() { [ "$(unit_prop "$1" ActiveState)" = "$2" ]; }
 # wait_unit UNIT STATE [SECONDS]: waits for ActiveState=STATE.
-wait_unit() { wait_until "${3:-20}" "$1 to be $2 (is $(unit_prop "$1" ActiveState))" unit_is "$1" "$2"; }
+wait_unit() {
+    poll "${3:-20}" unit_is "$1" "$2" ||
+        fail "timed out after ${3:-20}s waiting for $1 to be $2 (it is $(unit_prop "$1" ActiveState))"
+}
 expect_unit() {
     local actual
     actual=$(unit_prop "$1" ActiveState)
@@ -47,13 +57,13 @@ main_pid() { unit_prop "$1" MainPID; }
 # with field matches when the cursor's own entry does not match.)
 journal_mark() {
     sx journalctl --sync
-    WP_MARK=$(sx journalctl -n 1 -o json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["__MONOTONIC_TIMESTAMP"])')
+    WP_MARK=$(sx journalctl -n 1 -o json | $PY -c 'import json, sys; print(json.loads(sys.stdin.readline())["__MONOTONIC_TIMESTAMP"])')
     [ -n "$WP_MARK" ] || fail "no journal entry to mark"
 }
 # events MATCH...: JSON lines of matching events (journalctl matches: WC_EVENT=x WC_ROLE=phone).
 events() {
     sx journalctl --sync
-    sx journalctl --no-pager -o json "$@" | python3 -c '
+    sx journalctl --no-pager -o json "$@" | $PY -c '
 import json, sys
 mark = int(sys.argv[1])
 for line in sys.stdin:
@@ -85,7 +95,7 @@ expect_no_event() {
     [ "$n" = 0 ] || fail "expected no event $*, found $n"
 }
 # field NAME: the values of field NAME in JSON journal lines on stdin, one per line.
-field() { python3 -c '
+field() { $PY -c '
 import json, sys
 for line in sys.stdin:
     line = line.strip()
@@ -94,9 +104,9 @@ for line in sys.stdin:
         if value is not None:
             print(value)' "$1"; }
 
-# wcctl inside the sandbox: phone SUBCOMMAND... / watch SUBCOMMAND...
-phone() { sx wcctl --side phone "$@"; }
-watch() { sx wcctl --side watch "$@"; }
+# wcctl inside the sandbox (at most 30 s): phone SUBCOMMAND... / watch SUBCOMMAND...
+phone() { sx timeout 30 wcctl --side phone "$@"; }
+watch() { sx timeout 30 wcctl --side watch "$@"; }
 
 # expect_status N CMD...: runs CMD and checks its exit status.
 expect_status() {
@@ -116,7 +126,10 @@ reset_pair() {
 
 # wait_prop_ge UNIT PROPERTY N [SECONDS]: waits until a numeric property (NRestarts...) is at least N.
 prop_ge() { [ "$(unit_prop "$1" "$2")" -ge "$3" ] 2>/dev/null; }
-wait_prop_ge() { wait_until "${4:-20}" "$1 $2 >= $3 (is $(unit_prop "$1" "$2"))" prop_ge "$1" "$2" "$3"; }
+wait_prop_ge() {
+    poll "${4:-20}" prop_ge "$1" "$2" "$3" ||
+        fail "timed out after ${4:-20}s waiting for $1 $2 >= $3 (it is $(unit_prop "$1" "$2"))"
+}
 
 fixtures() { echo "$WP_SHARED/src/tests/system/fixtures"; }
 
@@ -130,7 +143,7 @@ received_ns() {
     local batch
     while batch=$(sx wcctl --side "$1" receive --channel userInfo) && [ -n "$batch" ]; do
         echo "$batch"
-    done | python3 -c '
+    done | $PY -c '
 import json, sys
 for line in sys.stdin:
     item = json.loads(line)
@@ -138,7 +151,7 @@ for line in sys.stdin:
 }
 
 # json_get KEY: reads one JSON object on stdin and prints the value of KEY (JSON for non-strings).
-json_get() { python3 -c '
+json_get() { $PY -c '
 import json, sys
 value = json.load(sys.stdin)
 for key in sys.argv[1].split("."):

@@ -1,12 +1,12 @@
 #!/bin/bash
 # WatchPair system tests: the real daemons under a real (private) systemd.
 #
-# usage: tests/system/run.sh BIN_DIR [--only REGEX] [--keep]
+# usage: tests/system/run.sh BIN_DIR [--only REGEX] [--keep] [--verbose]
 #        tests/system/run.sh --sandbox-only [--only REGEX]
 #   BIN_DIR         holds phoned, watchd and wcctl (e.g. .build/debug)
 #   --sandbox-only  only the unit-file checks and the sandbox self-tests (no daemons needed)
 #   --only REGEX    only scenarios whose name matches
-#   --keep          keep the sandbox's state directory (/tmp/wp-sandbox.*) for inspection
+#   --keep          keep the sandbox's state directory (/tmp/wp-sandbox.*: console.log, shared/)
 #   --verbose       show every scenario's output, also when it passes
 #
 # 1. static/*.sh run on the host: unit files verify, security exposure, catalog.
@@ -60,6 +60,26 @@ report() { # NAME STATUS LOG
     fi
 }
 
+# run_limited SECONDS LOG CMD...: runs CMD under `timeout` in the background and waits for it, so that
+# a signal to run.sh is handled at once (bash runs traps only between foreground commands).
+child=
+run_limited() {
+    local seconds=$1 log=$2
+    shift 2
+    timeout -k 5 "$seconds" "$@" >"$log" 2>&1 &
+    child=$!
+    wait "$child"
+    local status=$?
+    child=
+    return $status
+}
+on_signal() {
+    [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null
+    echo "not ok - interrupted"
+    failed=$((failed + 1))
+    exit 130
+}
+
 # The scenario's own limit: a `# timeout: N` line, else 60 s.
 limit_of() { sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$1" | head -n1 | grep . || echo 60; }
 
@@ -75,7 +95,8 @@ finish() {
     report host-untouched $((1 - $?)) "$log"
     rm -f "$canary" "$snapshot"
     rm -rf "$logs"
-    echo "$passed passed, $failed failed ($((SECONDS - started)) s)"
+    echo "# $((SECONDS - started)) s"
+    echo "$passed passed, $failed failed"
     [ $failed = 0 ]
 }
 host_snapshot() {
@@ -87,14 +108,14 @@ canary=$(mktemp /tmp/wp-canary.XXXXXX)
 snapshot=$(mktemp /tmp/wp-snapshot.XXXXXX)
 host_snapshot >"$snapshot"
 trap 'finish; exit $?' EXIT
-trap 'exit 130' INT TERM
+trap on_signal INT TERM
 
 # 1. Static checks on the host.
 export WP_REPO=$repo
 for test in "$here"/static/*.sh; do
     name=$(basename "$test" .sh)
     [[ $name =~ $only ]] || continue
-    timeout "$(limit_of "$test")" bash "$test" >"$logs/$name.log" 2>&1
+    run_limited "$(limit_of "$test")" "$logs/$name.log" bash "$test"
     report "$name" $? "$logs/$name.log"
 done
 
@@ -130,7 +151,7 @@ for test in "$here"/scenarios/*.sh; do
     name=${name#[0-9][0-9]-}
     [[ $name =~ $only ]] || continue
     [ $sandbox_only = yes ] && [[ $name != sandbox-* ]] && continue
-    timeout -k 5 "$(limit_of "$test")" bash "$test" >"$logs/$name.log" 2>&1
+    run_limited "$(limit_of "$test")" "$logs/$name.log" bash "$test"
     status=$?
     # Leave nothing behind for the next scenario: transient test units (proxies), failed states.
     sandbox_exec systemctl stop 'wp-test-*' >/dev/null 2>&1

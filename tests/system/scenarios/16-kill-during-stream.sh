@@ -40,7 +40,7 @@ wait_until 60 "the producer to finish" sh -c "! kill -0 $producer 2>/dev/null"
 wait $producer || fail "the producer failed"
 wait_until 60 "phone outstanding 0" outstanding_is phone 0
 received_ns watch > "$WP_SCRATCH/received"
-python3 - "$WP_SCRATCH/produced" "$WP_SCRATCH/received" <<'PY' || fail "delivery"
+$PY - "$WP_SCRATCH/produced" "$WP_SCRATCH/received" <<'PY' || fail "delivery"
 import sys
 accepted, doubtful = [], set()
 for line in open(sys.argv[1]):

@@ -5,8 +5,15 @@
 . "$WP_REPO/tests/system/lib.sh"
 reset_pair
 journal_mark
+# While the watch is not installed: a transfer to cancel, and a payload over the 65,536-byte limit.
+sx systemctl start phoned.service
+id=$(phone transfer '{"n":0}') || fail "transfer"
+phone transfers cancel "$id" >/dev/null || fail "cancel $id"
+big=$(head -c 70000 /dev/zero | tr '\0' a)
+expect_status 109 phone transfer "{\"blob\":\"$big\"}"
+wait_event 5 WC_EVENT=userInfoCancelled WC_ROLE=phone
+wait_event 5 WC_EVENT=payloadRejected WC_ROLE=phone WC_ERROR_CODE=7009
 sx systemctl start phoned.service watchd.service
-wait_event 10 WC_EVENT=peerConnected WC_ROLE=phone
 phone transfer '{"n":1}' >/dev/null || fail "transfer"
 phone context set '{"k":1}' >/dev/null || fail "context"
 watch send '{"x":1}' --timeout 2 >/dev/null 2>&1 || true   # 7014: no handler on the phone
@@ -19,7 +26,7 @@ ids=$(sed -n 's/^ *case \.\([a-zA-Z]*\): "\([0-9a-f]\{32\}\)"$/\1=\2/p' "$kinds"
 WP_SCRATCH=$(scratch)
 events WC_ROLE=phone WC_ROLE=watch > "$WP_SCRATCH/all"
 [ -s "$WP_SCRATCH/all" ] || fail "no events"
-python3 - "$WP_SCRATCH/all" $ids <<'PY' || fail "event fields"
+$PY - "$WP_SCRATCH/all" $ids <<'PY' || fail "event fields"
 import json, sys
 ids = dict(arg.split("=") for arg in sys.argv[2:])
 seen = set()
@@ -38,7 +45,8 @@ for line in open(sys.argv[1]):
         sys.exit(f"{kind}: {', '.join(problems)}: {line.strip()}")
     seen.add(kind)
 need = {"sessionActivated", "foregroundLaunch", "peerConnected", "reachabilityChanged", "userInfoQueued",
-        "userInfoDelivered", "userInfoFinished", "contextUpdated", "contextReceived"}
+        "userInfoDelivered", "userInfoFinished", "userInfoCancelled", "payloadRejected", "contextUpdated",
+        "contextReceived"}
 missing = need - seen
 if missing: sys.exit(f"missing kinds: {sorted(missing)}")
 print(f"{len(seen)} kinds checked")
@@ -50,7 +58,8 @@ sx journalctl --no-pager -o json MESSAGE_ID="$delivered" | tail -n 1 > "$WP_SCRA
 [ "$(field WC_EVENT < "$WP_SCRATCH/one")" = userInfoDelivered ] || fail "MESSAGE_ID lookup"
 [ "$(field WC_CHANNEL < "$WP_SCRATCH/one")" = userInfo ] || fail "WC_CHANNEL"
 [ -n "$(field WC_TRANSFER_ID < "$WP_SCRATCH/one")" ] || fail "WC_TRANSFER_ID"
-[ "$(field WC_SEQ < "$WP_SCRATCH/one")" = 1 ] || fail "WC_SEQ"
+# seq 1 went to the cancelled transfer and is never reused.
+[ "$(field WC_SEQ < "$WP_SCRATCH/one")" = 2 ] || fail "WC_SEQ $(field WC_SEQ < "$WP_SCRATCH/one"), expected 2"
 [ "$(field PRIORITY < "$WP_SCRATCH/one")" = 7 ] || fail "PRIORITY of userInfoDelivered: debug (7)"
 
 # journalctl -x: the catalog text, with @SYSLOG_IDENTIFIER@ filled in.

@@ -1,0 +1,160 @@
+import Glibc
+
+/// A lean client connection to a daemon's control socket (docs/ControlProtocol.md) for the timed loops.
+///
+/// Requests are pre-formatted lines written with one `send(2)`; many may be in flight (the daemon runs
+/// up to 64 per connection and matches responses by id). Reads are non-blocking into a buffer that holds
+/// at most one unfinished line plus one 256 KiB chunk; lines longer than 16 MiB fail the run. Callers
+/// wait for data with ``Poller``. wcctl's `ControlClient` is used for the untimed requests (`status`).
+final class BenchConnection {
+    /// The longest line accepted from the daemon.
+    static let maxLineBytes = 16 << 20
+    private static let chunkBytes = 256 << 10
+
+    /// The connected socket.
+    let descriptor: Int32
+    /// The control socket path, for messages.
+    let path: String
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var chunk = [UInt8](repeating: 0, count: BenchConnection.chunkBytes)
+    private var nextId: Int64 = 1
+    /// Whether the daemon closed the connection.
+    private(set) var closed = false
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// Connects to the control socket at `path`.
+    static func connect(_ path: String) throws(BenchError) -> BenchConnection {
+        let fd = try UnixSockets.connect(path)
+        return BenchConnection(descriptor: fd, path: path)
+    }
+
+    /// Connects, retrying every 250 µs until `deadline` while the socket is absent or refuses (a daemon
+    /// that is still starting).
+    static func connect(_ path: String, retryUntil deadline: UInt64) throws(BenchError) -> BenchConnection {
+        while true {
+            do {
+                return try connect(path)
+            } catch {
+                guard error.errno == ENOENT || error.errno == ECONNREFUSED, Monotonic.now() < deadline else { throw error }
+                Monotonic.sleep(seconds: 0.000_25)
+            }
+        }
+    }
+
+    /// A fresh request id.
+    func makeId() -> Int64 {
+        defer { nextId += 1 }
+        return nextId
+    }
+
+    /// Writes `text` (one or more complete lines) completely.
+    func write(_ text: String) throws(BenchError) {
+        var text = text
+        let failure: Int32? = text.withUTF8 { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+        if let failure { throw BenchError.system("cannot write to \(path)", errno: failure) }
+    }
+
+    /// Reads what has arrived without blocking. Returns false once the daemon has closed the connection.
+    @discardableResult
+    func fill() throws(BenchError) -> Bool {
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 {
+                if start > 0 && start >= buffer.count / 2 {
+                    buffer.removeFirst(start)
+                    scanned -= start
+                    start = 0
+                }
+                buffer.append(contentsOf: chunk[0..<n])
+                if n < chunk.count { return true }
+                continue
+            }
+            if n == 0 {
+                closed = true
+                return false
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return true
+            case ECONNRESET:
+                closed = true
+                return false
+            default: throw BenchError.system("cannot read from \(path)", errno: errno)
+            }
+        }
+    }
+
+    /// The next complete line in the buffer, or nil.
+    func nextLine() throws(BenchError) -> ControlLine? {
+        guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+            scanned = buffer.count
+            if buffer.count - start > Self.maxLineBytes {
+                throw BenchError("\(path) sent a line over \(Self.maxLineBytes) bytes")
+            }
+            return nil
+        }
+        let line = ControlLine(bytes: Array(buffer[start..<newline]))
+        start = newline + 1
+        scanned = start
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            scanned = 0
+        }
+        return line
+    }
+
+    /// Waits for the next line, at most until `deadline`.
+    func readLine(deadline: UInt64) throws(BenchError) -> ControlLine {
+        while true {
+            if let line = try nextLine() { return line }
+            if closed { throw BenchError("\(path): the daemon closed the control connection") }
+            guard try Poller.waitReadable([self], deadline: deadline) else {
+                throw BenchError("\(path): no answer in time")
+            }
+            try fill()
+        }
+    }
+
+    /// Sends one request and waits for its response (skipping other lines); throws on `ok: false`.
+    @discardableResult
+    func call(_ body: String, deadline: UInt64) throws(BenchError) -> ControlLine {
+        let id = makeId()
+        try write("{\"id\":\(id),\(body)}\n")
+        while true {
+            let line = try readLine(deadline: deadline)
+            guard line.id == id, line.event == nil else { continue }
+            guard line.ok == true else { throw BenchError("\(path): request failed: \(line.errorDescription)") }
+            return line
+        }
+    }
+
+    /// Starts a `receive` stream (`follow: true`) with the extra fields in `fields` (e.g.
+    /// `"channels":["userInfo"]`) and waits for its `ok`. Returns the stream's request id.
+    func follow(_ fields: String, deadline: UInt64) throws(BenchError) -> Int64 {
+        let line = try call("\"op\":\"receive\",\"follow\":true,\(fields)", deadline: deadline)
+        return line.id ?? 0
+    }
+
+    /// Closes the sending side, which ends the connection's streams.
+    func shutdownWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+}

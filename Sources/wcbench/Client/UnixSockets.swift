@@ -1,0 +1,77 @@
+import Glibc
+
+/// The few raw Unix-socket calls wcbench needs: connect to a path, make a connected pair.
+enum UnixSockets {
+    /// The longest path `sun_path` holds.
+    static var maxPathBytes: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
+
+    /// Connects a blocking stream socket to `path`; the descriptor is close-on-exec.
+    ///
+    /// - Throws: `BenchError` with the `errno` of `socket`/`connect` (`ENOENT`, `ECONNREFUSED`, ...).
+    static func connect(_ path: String) throws(BenchError) -> Int32 {
+        guard path.utf8.count <= maxPathBytes else {
+            throw BenchError.system("socket path too long: \(path)", errno: ENAMETOOLONG)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw BenchError.system("socket()", errno: errno) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        while true {
+            let rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if rc == 0 { return fd }
+            let error = errno
+            if error == EINTR { continue }
+            close(fd)
+            throw BenchError.system("connect \(path)", errno: error)
+        }
+    }
+
+    /// A connected pair of stream sockets; the first end is close-on-exec, the second is not (it is
+    /// handed to a child).
+    static func pair() throws(BenchError) -> (Int32, Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+            throw BenchError.system("socketpair()", errno: errno)
+        }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+
+    /// Reads exactly `count` bytes into `buffer` (blocking). False at end of stream.
+    static func readExactly(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Bool {
+        var got = 0
+        while got < count {
+            let n = read(fd, buffer + got, count - got)
+            if n > 0 {
+                got += n
+            } else if n == 0 || errno != EINTR {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Writes exactly `count` bytes from `buffer` (blocking). False when the peer has gone.
+    static func writeExactly(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Bool {
+        var put = 0
+        while put < count {
+            let n = write(fd, buffer + put, count - put)
+            if n > 0 {
+                put += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,94 @@
+import WatchPairWire
+
+/// What both daemons spent over a measured window: CPU, bytes written to storage, fsyncs, store commits.
+///
+/// fsyncs come from ``SyscallCounter`` (perf) when it works; store commits from a `storeCommits` field of
+/// `status` when the daemons report one. Either may be unavailable; the report then says so.
+final class PairMeter {
+    /// Per daemon use over the window.
+    struct Usage {
+        /// CPU seconds, per role.
+        var cpuSeconds: [Role: Double] = [:]
+        /// Bytes written to storage, per role.
+        var storageWriteBytes: [Role: Int] = [:]
+        /// `fsync` + `fdatasync` calls, per role (nil: perf unavailable).
+        var fsyncs: [Role: Int]?
+        /// Store write transactions, per role (nil: the daemons do not report `storeCommits`).
+        var storeCommits: [Role: Int]?
+
+        /// Sums over both daemons.
+        var totalCPU: Double { cpuSeconds.values.reduce(0, +) }
+        var totalWriteBytes: Int { storageWriteBytes.values.reduce(0, +) }
+        var totalFsyncs: Int? { fsyncs.map { $0.values.reduce(0, +) } }
+        var totalCommits: Int? { storeCommits.map { $0.values.reduce(0, +) } }
+    }
+
+    private let pair: DaemonPair
+    private var counters: [Role: SyscallCounter] = [:]
+    private var before: [Role: ProcessStats] = [:]
+    private var commitsBefore: [Role: Int] = [:]
+    /// Why fsyncs could not be counted, if they could not.
+    private(set) var fsyncProblem: String?
+
+    /// Attaches the syscall counters (disabled) to both daemons, which must be running.
+    init(pair: DaemonPair, perf: String?, name: String) {
+        self.pair = pair
+        guard let perf else {
+            fsyncProblem = "perf is not installed"
+            return
+        }
+        do throws(BenchError) {
+            for role in Role.allCases {
+                counters[role] = try SyscallCounter.start(
+                    perf: perf, pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)")
+            }
+        } catch {
+            counters = [:]
+            fsyncProblem = "perf failed: \(error)"
+        }
+    }
+
+    /// Starts the window.
+    func begin() throws(BenchError) {
+        for role in Role.allCases {
+            before[role] = try pair.stats(role)
+            if let commits = try pair.statusInteger(role, "storeCommits") { commitsBefore[role] = commits }
+        }
+        do throws(BenchError) {
+            for counter in counters.values { try counter.enable() }
+        } catch {
+            counters = [:]
+            fsyncProblem = "perf failed: \(error)"
+        }
+    }
+
+    /// Ends the window and returns what was used in it.
+    func end() throws(BenchError) -> Usage {
+        var usage = Usage()
+        if !counters.isEmpty {
+            do throws(BenchError) {
+                var fsyncs: [Role: Int] = [:]
+                for (role, counter) in counters {
+                    fsyncs[role] = try counter.finish().values.reduce(0, +)
+                }
+                usage.fsyncs = fsyncs
+            } catch {
+                fsyncProblem = "perf failed: \(error)"
+            }
+            counters = [:]
+        }
+        for role in Role.allCases {
+            let after = try pair.stats(role)
+            usage.cpuSeconds[role] = after.cpuSeconds - (before[role]?.cpuSeconds ?? 0)
+            usage.storageWriteBytes[role] = after.storageWriteBytes - (before[role]?.storageWriteBytes ?? 0)
+        }
+        if commitsBefore.count == Role.allCases.count {
+            var commits: [Role: Int] = [:]
+            for role in Role.allCases {
+                if let now = try pair.statusInteger(role, "storeCommits") { commits[role] = now - commitsBefore[role]! }
+            }
+            if commits.count == Role.allCases.count { usage.storeCommits = commits }
+        }
+        return usage
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+
+/// What every section needs: counts, executables, the run's directory, the report, and the baselines
+/// measured earlier in the same run.
+final class BenchContext {
+    /// The work per section.
+    let counts: Counts
+    /// Whether this is a `--quick` run.
+    let quick: Bool
+    /// The executables.
+    let binaries: Binaries
+    /// The run's temporary directory; every pair and helper file lives under it.
+    let runDirectory: String
+    /// Where the numbers go.
+    let report: BenchReport
+    /// This machine's limits, measured first.
+    var baselines = Baselines()
+    /// Progress lines on stderr (the table goes to stdout).
+    let verbose: Bool
+    private var pairs = 0
+
+    init(counts: Counts, quick: Bool, binaries: Binaries, runDirectory: String, report: BenchReport, verbose: Bool) {
+        self.counts = counts
+        self.quick = quick
+        self.binaries = binaries
+        self.runDirectory = runDirectory
+        self.report = report
+        self.verbose = verbose
+    }
+
+    /// The longest any single phase may take before it is abandoned as failed (a safety net: a hung
+    /// daemon must not hang CI).
+    var phaseTimeout: Double { quick ? 30 : 180 }
+
+    /// A deadline `phaseTimeout` from now.
+    func phaseDeadline() -> UInt64 { Monotonic.deadline(seconds: phaseTimeout) }
+
+    /// A new daemon pair in its own directory (`p1`, `p2`, ...), not started.
+    func makePair(durability: String = "power", extra: [String: String] = [:]) throws(BenchError) -> DaemonPair {
+        pairs += 1
+        return try DaemonPair(
+            directory: "\(runDirectory)/p\(pairs)", binaries: binaries, durability: durability, extra: extra)
+    }
+
+    /// A progress line on stderr.
+    func progress(_ text: String) {
+        guard verbose else { return }
+        FileHandle.standardError.write(Data("wcbench: \(text)\n".utf8))
+    }
+}
+
+/// The machine's limits from the baseline section, which later sections compare against.
+struct Baselines {
+    /// Raw ping-pong round trip (µs) by payload size.
+    var pingPong: [Int: LatencySummary] = [:]
+    /// Raw round trips per second with 64 in flight, 64 B payloads.
+    var pipelinedRate: Double?
+    /// write + fdatasync per second (4 KiB, overwriting).
+    var fdatasyncRate: Double?
+}

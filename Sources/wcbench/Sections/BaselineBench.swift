@@ -1,0 +1,138 @@
+import Glibc
+
+/// Section 1: this machine's limits, measured in the same run as everything else.
+///
+/// - Ping-pong: wcbench re-executes itself as an echo process (`_echo`) on one end of a socketpair and
+///   bounces 64 B and 1 KiB payloads with no framing at all: each round trip is one `write` and reads
+///   until the payload is back. Then the same 64 B payloads with 64 in flight.
+/// - fdatasync: 4 KiB `pwrite` + `fdatasync` in a file next to the daemons' state directories, over a
+///   preallocated 1 MiB region (no size change, so no metadata commit: the fastest durable write this
+///   file system offers). Appending writes are measured too, for reference.
+struct BaselineBench {
+    let context: BenchContext
+
+    func run() throws(BenchError) {
+        for size in [64, 1024] { try pingPong(size: size) }
+        try pipelined(size: 64)
+        try fdatasync()
+    }
+
+    private func startEcho() throws(BenchError) -> (ChildProcess, Int32) {
+        let (mine, theirs) = try UnixSockets.pair()
+        defer { close(theirs) }
+        let child = try ChildProcess.spawn(
+            context.binaries.wcbench, ["_echo"], name: "echo", environment: ChildProcess.environment(),
+            output: "\(context.runDirectory)/echo.log", keep: [(theirs, 3)])
+        return (child, mine)
+    }
+
+    private func pingPong(size: Int) throws(BenchError) {
+        context.progress("baseline: raw ping-pong, \(size) B")
+        let (child, fd) = try startEcho()
+        defer {
+            close(fd)
+            child.stop()
+        }
+        var buffer = [UInt8](repeating: 0x61, count: size)
+        var recorder = LatencyRecorder()
+        let total = context.counts.pingPongWarmup + context.counts.pingPong
+        let ok = buffer.withUnsafeMutableBytes { raw -> Bool in
+            for index in 0..<total {
+                let start = Monotonic.now()
+                guard UnixSockets.writeExactly(fd, raw.baseAddress!, size),
+                    UnixSockets.readExactly(fd, raw.baseAddress!, size)
+                else { return false }
+                if index >= context.counts.pingPongWarmup { recorder.record(nanoseconds: Monotonic.now() - start) }
+            }
+            return true
+        }
+        guard ok else { throw BenchError("the echo process went away") }
+        let summary = recorder.summary
+        context.baselines.pingPong[size] = summary
+        context.report.addLatency("baseline", "baseline.pingPong.\(size)B", "raw ping-pong round trip, \(Self.sizeName(size))", summary)
+    }
+
+    private func pipelined(size: Int) throws(BenchError) {
+        context.progress("baseline: raw ping-pong, 64 in flight")
+        let (child, fd) = try startEcho()
+        defer {
+            close(fd)
+            child.stop()
+        }
+        let total = context.counts.pingPongPipelined
+        let window = 64
+        let message = [UInt8](repeating: 0x62, count: size)
+        var incoming = [UInt8](repeating: 0, count: 64 * 1024)
+        var sent = 0
+        var receivedBytes = 0
+        let start = Monotonic.now()
+        while sent < min(window, total) {
+            guard message.withUnsafeBytes({ UnixSockets.writeExactly(fd, $0.baseAddress!, size) }) else {
+                throw BenchError("the echo process went away")
+            }
+            sent += 1
+        }
+        while receivedBytes < total * size {
+            let n = incoming.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            guard n > 0 else { throw BenchError("the echo process went away") }
+            receivedBytes += n
+            // Keep `window` messages in flight: one new message per one completed.
+            while sent < total, sent - receivedBytes / size < window {
+                guard message.withUnsafeBytes({ UnixSockets.writeExactly(fd, $0.baseAddress!, size) }) else {
+                    throw BenchError("the echo process went away")
+                }
+                sent += 1
+            }
+        }
+        let rate = Double(total) / Monotonic.seconds(start, Monotonic.now())
+        context.baselines.pipelinedRate = rate
+        context.report.add("baseline", "baseline.pingPong.pipelined.64B.rate", "raw ping-pong, 64 B, 64 in flight", rate, "/s")
+    }
+
+    private func fdatasync() throws(BenchError) {
+        context.progress("baseline: write + fdatasync")
+        let path = "\(context.runDirectory)/fdatasync.dat"
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BenchError.system("open \(path)", errno: errno) }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let block = [UInt8](repeating: 0x63, count: 4096)
+        let region = 256
+        for index in 0..<region {
+            guard pwrite(fd, block, 4096, off_t(index * 4096)) == 4096 else { throw BenchError.system("pwrite \(path)", errno: errno) }
+        }
+        guard Glibc.fsync(fd) == 0 else { throw BenchError.system("fsync \(path)", errno: errno) }
+
+        var recorder = LatencyRecorder()
+        let count = context.counts.fdatasyncs
+        let start = Monotonic.now()
+        for index in 0..<count {
+            let begin = Monotonic.now()
+            guard pwrite(fd, block, 4096, off_t((index % region) * 4096)) == 4096 else {
+                throw BenchError.system("pwrite \(path)", errno: errno)
+            }
+            guard Glibc.fdatasync(fd) == 0 else { throw BenchError.system("fdatasync \(path)", errno: errno) }
+            recorder.record(nanoseconds: Monotonic.now() - begin)
+        }
+        let rate = Double(count) / Monotonic.seconds(start, Monotonic.now())
+        context.baselines.fdatasyncRate = rate
+        context.report.add("baseline", "baseline.fdatasync.rate", "write 4 KiB + fdatasync (overwrite)", rate, "/s")
+        context.report.addLatency("baseline", "baseline.fdatasync.latency", "write 4 KiB + fdatasync", recorder.summary)
+
+        // Appending changes the file size, which adds a journal commit to every fdatasync.
+        let appends = max(count / 4, 20)
+        let appendStart = Monotonic.now()
+        for index in 0..<appends {
+            guard pwrite(fd, block, 4096, off_t((region + index) * 4096)) == 4096 else {
+                throw BenchError.system("pwrite \(path)", errno: errno)
+            }
+            guard Glibc.fdatasync(fd) == 0 else { throw BenchError.system("fdatasync \(path)", errno: errno) }
+        }
+        let appendRate = Double(appends) / Monotonic.seconds(appendStart, Monotonic.now())
+        context.report.add("baseline", "baseline.fdatasync.append.rate", "write 4 KiB + fdatasync (append)", appendRate, "/s")
+    }
+
+    static func sizeName(_ size: Int) -> String { size >= 1024 ? "\(size / 1024) KiB" : "\(size) B" }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import WatchPairWire
+
+/// Section 6: a stopped receiver launched by socket activation, to the first transfer delivered.
+///
+/// `systemd-socket-activate -l watchd.sock --fdname=watchd watchd` holds watchd's link socket (as
+/// `watchd.socket` would). With the listener ready, one `transfer` is written to phoned: phoned connects,
+/// the connection launches watchd in the background, the app attaches as soon as watchd's control socket
+/// answers, and the clock stops when the transfer reaches it. The comparison is the same launch of a
+/// trivial program (wcbench's `_trivial-server`: accept, read one byte, answer one byte), timed from
+/// connect to answer. Each launch is a new process; watchd is stopped (SIGTERM) between launches.
+struct ColdLaunchBench {
+    let context: BenchContext
+
+    func run() throws(BenchError) {
+        guard let activate = context.binaries.socketActivate else {
+            context.report.add(
+                "coldLaunch", "coldLaunch.watchd.p50", "socket activation → first delivered p50", nil, "ms",
+                note: "systemd-socket-activate is not installed")
+            return
+        }
+        let trivial = try trivialLaunches(activate)
+        let pair = try context.makePair()
+        defer { pair.stopAll() }
+        try pair.start(.watch)
+        try pair.start(.phone)
+        let deadline = context.phaseDeadline()
+        let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: UserInfoBench.payloadBytes, deadline: deadline)
+        do {
+            // Link once, so the launches below are those of an installed, paired app.
+            let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
+            _ = try TransferPump.run(sender: sender, app: app, count: 5, window: 1, deadline: deadline)
+            try app.settleAcks(deadline: deadline)
+        }
+        try pair.waitUntilNothingOutstanding(deadline: deadline)
+        try pair.stop(.watch)
+
+        var delivered = LatencyRecorder()
+        var controlUp = LatencyRecorder()
+        for index in 0..<context.counts.coldLaunches {
+            context.progress("cold launch: watchd \(index + 1)/\(context.counts.coldLaunches)")
+            unlink(pair.linkPath(.watch))
+            let log = "\(pair.directory)/activate-\(index).log"
+            let child = try ChildProcess.spawn(
+                activate,
+                ["-l", pair.linkPath(.watch), "--fdname=watchd", "-E", "WATCHPAIR_CONFIG=\(pair.configPath(.watch))", context.binaries.watchd],
+                name: "watchd (socket-activated)", environment: ChildProcess.environment(), output: log)
+            pair.adopt(.watch, child)
+            try waitListening(log: log, child: child)
+
+            let start = Monotonic.now()
+            let n = try sender.send()
+            let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: context.phaseDeadline())
+            controlUp.record(nanoseconds: Monotonic.now() - start)
+            let phaseDeadline = context.phaseDeadline()
+            while !app.has(n) || sender.pending > 0 {
+                let ready = try Poller.readable([sender.connection, app.connection], deadline: phaseDeadline)
+                guard !ready.isEmpty else { throw BenchError("transfer n=\(n) not delivered after a socket activation") }
+                for index in ready {
+                    if index == 0 { try sender.process() } else { try app.process() }
+                }
+            }
+            delivered.record(nanoseconds: app.deliveredAt[n] - start)
+            try app.settleAcks(deadline: phaseDeadline)
+            app.connection.shutdownWrite()
+            try pair.waitUntilNothingOutstanding(deadline: phaseDeadline)
+            try pair.stop(.watch)
+        }
+
+        let report = context.report
+        let watchd = delivered.summary
+        let base = trivial.summary
+        report.add(
+            "coldLaunch", "coldLaunch.watchd.p50", "watchd: socket activation → first transfer delivered p50", watchd.p50 / 1000, "ms",
+            target: Target(comparison: "<", limit: 50, text: "< 50 ms"),
+            ratio: Ratio(factor: watchd.p50 / base.p50, baseline: "trivial program p50", baselineValue: base.p50 / 1000))
+        report.add("coldLaunch", "coldLaunch.watchd.max", "watchd: socket activation → first transfer delivered max", watchd.max / 1000, "ms")
+        report.add(
+            "coldLaunch", "coldLaunch.watchd.controlUp.p50", "watchd: transfer sent → app attached p50",
+            controlUp.summary.p50 / 1000, "ms", detail: true)
+        report.add("coldLaunch", "coldLaunch.trivial.p50", "trivial program: socket activation → answer p50", base.p50 / 1000, "ms")
+        report.add("coldLaunch", "coldLaunch.trivial.max", "trivial program: socket activation → answer max", base.max / 1000, "ms", detail: true)
+        report.add("coldLaunch", "coldLaunch.launches", "launches of each", Double(watchd.count), "count", detail: true)
+        for failure in pair.stopAll() { throw failure }
+    }
+
+    /// Socket-activates the trivial program `coldLaunches` times.
+    private func trivialLaunches(_ activate: String) throws(BenchError) -> LatencyRecorder {
+        var recorder = LatencyRecorder()
+        let path = "\(context.runDirectory)/trivial.sock"
+        for index in 0..<context.counts.coldLaunches {
+            context.progress("cold launch: trivial program \(index + 1)/\(context.counts.coldLaunches)")
+            unlink(path)
+            let log = "\(context.runDirectory)/trivial-\(index).log"
+            let child = try ChildProcess.spawn(
+                activate, ["-l", path, context.binaries.wcbench, "_trivial-server"],
+                name: "trivial server", environment: ChildProcess.environment(), output: log)
+            try waitListening(log: log, child: child)
+            let start = Monotonic.now()
+            let fd = try UnixSockets.connect(path)
+            var byte: UInt8 = 0x21
+            let answered = UnixSockets.writeExactly(fd, &byte, 1) && UnixSockets.readExactly(fd, &byte, 1)
+            let end = Monotonic.now()
+            close(fd)
+            guard answered, let status = child.wait(seconds: 10), status == 0 else {
+                child.stop()
+                throw BenchError("the trivial program did not answer; see \(log)")
+            }
+            recorder.record(nanoseconds: end - start)
+        }
+        unlink(path)
+        return recorder
+    }
+
+    /// Waits until systemd-socket-activate reports that it listens (it logs "Listening on ...").
+    private func waitListening(log: String, child: ChildProcess) throws(BenchError) {
+        let deadline = Monotonic.deadline(seconds: 10)
+        while true {
+            if let text = try? String(contentsOfFile: log, encoding: .utf8), text.contains("Listening on") { return }
+            guard child.isRunning else { throw BenchError("systemd-socket-activate exited; see \(log)") }
+            guard Monotonic.now() < deadline else { throw BenchError("systemd-socket-activate did not listen; see \(log)") }
+            Monotonic.sleep(seconds: 0.001)
+        }
+    }
+}

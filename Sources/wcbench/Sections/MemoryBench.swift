@@ -1,0 +1,55 @@
+import WatchPairWire
+
+/// Section 7: resident memory of each daemon, idle and after a stream of transfers.
+///
+/// Idle: both started (power durability), left alone `settleSeconds`, not yet linked. Then N transfers
+/// pass through (64 in flight, the app acknowledging), phoned confirms none is outstanding, the client
+/// connections close, the daemons are left alone again, and their RSS (`VmRSS`) and peak RSS (`VmHWM`)
+/// are read.
+struct MemoryBench {
+    let context: BenchContext
+
+    func run() throws(BenchError) {
+        let pair = try context.makePair()
+        defer { pair.stopAll() }
+        try pair.start(.watch)
+        try pair.start(.phone)
+        Monotonic.sleep(seconds: context.counts.settleSeconds)
+        let report = context.report
+        let mib = Double(1 << 20)
+        for role in Role.allCases {
+            let stats = try pair.stats(role)
+            report.add(
+                "memory", "memory.idle.\(role.daemonName)", "\(role.daemonName) RSS, idle", Double(stats.rssBytes) / mib, "MiB",
+                target: Target(comparison: "<", limit: 32, text: "< 32 MiB"))
+        }
+
+        let count = context.counts.memoryTransfers
+        context.progress("memory: \(count) transfers through the pair")
+        let deadline = context.phaseDeadline()
+        do {
+            let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
+            let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: UserInfoBench.payloadBytes, deadline: deadline)
+            let outcome = try TransferPump.run(sender: sender, app: app, count: count, window: 64, deadline: Monotonic.deadline(seconds: context.phaseTimeout * 2))
+            try app.settleAcks(deadline: deadline)
+            report.add("memory", "memory.transfers.rate", "end-to-end rate of those transfers", outcome.endToEndRate, "/s", detail: true)
+            try pair.waitUntilNothingOutstanding(deadline: context.phaseDeadline())
+            app.connection.shutdownWrite()
+            sender.connection.shutdownWrite()
+        }
+        Monotonic.sleep(seconds: context.counts.settleSeconds)
+        let target = count == 100_000 ? Target(comparison: "<", limit: 48, text: "< 48 MiB") : nil
+        let countText = ReportTable.grouped(Double(count))
+        for role in Role.allCases {
+            let stats = try pair.stats(role)
+            report.add(
+                "memory", "memory.after.\(role.daemonName)", "\(role.daemonName) RSS, after \(countText) transfers",
+                Double(stats.rssBytes) / mib, "MiB", target: target,
+                note: target == nil ? "target applies to 100,000 (full run)" : nil)
+            report.add(
+                "memory", "memory.peak.\(role.daemonName)", "\(role.daemonName) peak RSS (VmHWM)",
+                Double(stats.peakRSSBytes) / mib, "MiB")
+        }
+        for failure in pair.stopAll() { throw failure }
+    }
+}

@@ -1,0 +1,152 @@
+import Glibc
+import WatchPairWire
+
+/// Section 2: messages with a reply, phone → watch.
+///
+/// The sender is a client of phoned's control socket (`send`), the time is from writing the request to
+/// reading the reply. Two receiving apps on watchd: one registered with `autoReply` (watchd answers for
+/// the app, the shortest path: client → phoned → watchd → phoned → client, four socket crossings where
+/// the raw ping-pong has two) and one that gets each message as an event and answers it with `answer`
+/// (six crossings). The reply has the size of the message. Then 64 messages in flight (auto-reply).
+struct MessageBench {
+    let context: BenchContext
+
+    func run() throws(BenchError) {
+        let pair = try context.makePair()
+        defer { pair.stopAll() }
+        try pair.start(.watch)
+        try pair.start(.phone)
+        let deadline = context.phaseDeadline()
+        let sender = try BenchConnection.connect(pair.controlPath(.phone), retryUntil: deadline)
+
+        for size in [64, 1024] {
+            let pad = String(repeating: "a", count: size)
+            let app = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
+            _ = try app.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
+            context.progress("message: round trips, \(BaselineBench.sizeName(size)), auto-reply")
+            _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: nil)
+            let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: nil)
+            recordRoundTrips(size: size, variant: "autoReply", label: "auto-reply", recorder.summary, judged: true)
+
+            if size == 64 {
+                context.progress("message: 64 in flight")
+                try throughput(sender: sender, pad: pad)
+            }
+            app.shutdownWrite()
+        }
+
+        context.progress("message: round trips, 64 B, the app answers")
+        let pad = String(repeating: "a", count: 64)
+        let app = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
+        _ = try app.follow("\"channels\":[\"message\"],\"handle\":[\"dictionaryWithReply\"]", deadline: deadline)
+        let answers = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
+        let answering = AnsweringApp(stream: app, answers: answers, pad: pad)
+        _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: answering)
+        let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageAppAnswers, app: answering)
+        recordRoundTrips(size: 64, variant: "appAnswers", label: "app answers", recorder.summary, judged: false)
+        for failure in pair.stopAll() { throw failure }
+    }
+
+    /// `count` messages one after the other, and their round-trip times.
+    private func roundTrips(
+        sender: BenchConnection, pad: String, count: Int, app: AnsweringApp?
+    ) throws(BenchError) -> LatencyRecorder {
+        var recorder = LatencyRecorder()
+        let deadline = context.phaseDeadline()
+        var connections = [sender]
+        if let app { connections += [app.stream, app.answers] }
+        for _ in 0..<count {
+            let id = sender.makeId()
+            let line = "{\"id\":\(id),\"op\":\"send\",\"message\":{\"p\":\"\(pad)\"}}\n"
+            let start = Monotonic.now()
+            try sender.write(line)
+            var reply: ControlLine?
+            while reply == nil {
+                if let line = try sender.nextLine() {
+                    if line.id == id { reply = line }
+                    continue
+                }
+                let ready = try Poller.readable(connections, deadline: deadline)
+                guard !ready.isEmpty else { throw BenchError("no reply to message \(id) in time") }
+                for index in ready {
+                    if index == 0 { try sender.fill() } else { try app?.process() }
+                }
+                if sender.closed { throw BenchError("phoned closed the sender's connection") }
+            }
+            let end = Monotonic.now()
+            guard reply?.ok == true else { throw BenchError("message failed: \(reply!.errorDescription)") }
+            recorder.record(nanoseconds: end - start)
+        }
+        return recorder
+    }
+
+    private func recordRoundTrips(size: Int, variant: String, label: String, _ summary: LatencySummary, judged: Bool) {
+        let name = "raw ping-pong \(BaselineBench.sizeName(size))"
+        let base = context.baselines.pingPong[size]
+        func ratio(_ value: Double, _ baseline: Double?, _ percentile: String) -> Ratio? {
+            baseline.map { Ratio(factor: value / $0, baseline: "\(name) \(percentile)", baselineValue: $0) }
+        }
+        let p50Target = base.map { Target(comparison: "<=", limit: 2 * $0.p50, text: "≤ 2× ping-pong p50") }
+        let p99Target = base.map { Target(comparison: "<=", limit: 4 * $0.p99, text: "≤ 4× ping-pong p99") }
+        context.report.addLatency(
+            "message", "message.rtt.\(size)B.\(variant)", "round trip, \(BaselineBench.sizeName(size)), \(label),",
+            summary,
+            p50Target: judged ? p50Target : nil, p99Target: judged ? p99Target : nil,
+            p50Ratio: ratio(summary.p50, base?.p50, "p50"), p99Ratio: ratio(summary.p99, base?.p99, "p99"),
+            p999Ratio: ratio(summary.p999, base?.p999, "p99.9"))
+    }
+
+    /// Messages with replies, 64 in flight on one connection (the daemon's per-connection limit).
+    private func throughput(sender: BenchConnection, pad: String) throws(BenchError) {
+        let total = context.counts.messageThroughput
+        let deadline = context.phaseDeadline()
+        var inFlight = 0
+        var sent = 0
+        var done = 0
+        let start = Monotonic.now()
+        while done < total {
+            while sent < total, inFlight < 64 {
+                try sender.write("{\"id\":\(sender.makeId()),\"op\":\"send\",\"message\":{\"p\":\"\(pad)\"}}\n")
+                sent += 1
+                inFlight += 1
+            }
+            guard try Poller.waitReadable([sender], deadline: deadline) else {
+                throw BenchError("timed out with \(done) of \(total) messages answered")
+            }
+            try sender.fill()
+            while let line = try sender.nextLine() {
+                guard line.ok == true else { throw BenchError("message failed: \(line.errorDescription)") }
+                inFlight -= 1
+                done += 1
+            }
+            if sender.closed { throw BenchError("phoned closed the sender's connection") }
+        }
+        let rate = Double(total) / Monotonic.seconds(start, Monotonic.now())
+        let ratio = context.baselines.pipelinedRate.map {
+            Ratio(factor: rate / $0, baseline: "raw ping-pong 64 in flight", baselineValue: $0)
+        }
+        context.report.add("message", "message.throughput.inflight64.64B", "messages with reply, 64 B, 64 in flight", rate, "/s", ratio: ratio)
+    }
+}
+
+/// A receiving app that answers each message itself: `message` events on one connection, `answer`
+/// requests on another (so answers never wait behind the stream's own request slot).
+struct AnsweringApp {
+    let stream: BenchConnection
+    let answers: BenchConnection
+    let pad: String
+
+    func process() throws(BenchError) {
+        try stream.fill()
+        while let line = try stream.nextLine() {
+            guard line.event == "message" else { continue }
+            guard let token = line.integer("token") else { throw BenchError("a message event without a token: \(line.text)") }
+            try answers.write("{\"id\":\(answers.makeId()),\"op\":\"answer\",\"token\":\(token),\"reply\":{\"p\":\"\(pad)\"}}\n")
+        }
+        try answers.fill()
+        while let line = try answers.nextLine() {
+            guard line.ok == true else { throw BenchError("answer failed: \(line.errorDescription)") }
+        }
+        if stream.closed || answers.closed { throw BenchError("watchd closed the answering app's connection") }
+    }
+}

@@ -1,0 +1,114 @@
+import WatchPairWire
+
+/// Section 3: userInfo end to end, accepted at phoned → delivered to the app on watchd.
+///
+/// For each durability (`power`, `process`) a fresh pair runs one sequential client (each `transfer`
+/// waits for its response before the next) and then 64 in flight. Reported: transfers per second from
+/// the first request to the last delivery, accept latency, send-to-delivery latency, and per transfer:
+/// fsyncs (perf), store commits (when `status` reports `storeCommits`), bytes written to storage and CPU
+/// time, summed over both daemons. Payload: `{"n": n, "p": 64 × "x"}`.
+struct UserInfoBench {
+    let context: BenchContext
+    static let payloadBytes = 64
+
+    func run() throws(BenchError) {
+        var failures: [String] = []
+        for durability in ["power", "process"] {
+            do throws(BenchError) {
+                try run(durability: durability)
+            } catch {
+                failures.append("\(durability): \(error)")
+            }
+        }
+        if !failures.isEmpty { throw BenchError(failures.joined(separator: "; ")) }
+    }
+
+    private func run(durability: String) throws(BenchError) {
+        let pair = try context.makePair(durability: durability)
+        defer { pair.stopAll() }
+        try pair.start(.watch)
+        try pair.start(.phone)
+        let deadline = context.phaseDeadline()
+        let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
+        let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: Self.payloadBytes, deadline: deadline)
+        // Warm-up: links the pair and warms both stores.
+        _ = try TransferPump.run(sender: sender, app: app, count: 50, window: 1, deadline: deadline)
+
+        for (mode, count, window) in [("sequential", context.counts.userInfoSequential, 1), ("64 in flight", context.counts.userInfoParallel, 64)] {
+            context.progress("userInfo: \(durability), \(mode), \(count) transfers")
+            let meter = PairMeter(pair: pair, perf: context.binaries.perf, name: "ui-\(durability)-\(window)")
+            sender.accept = LatencyRecorder()
+            try meter.begin()
+            let outcome = try TransferPump.run(
+                sender: sender, app: app, count: count, window: window, deadline: context.phaseDeadline())
+            try app.settleAcks(deadline: context.phaseDeadline())
+            let usage = try meter.end()
+            record(
+                durability: durability, mode: mode, window: window, outcome: outcome, usage: usage,
+                accept: sender.accept.summary, delivery: outcome.deliveryLatency(sender: sender, app: app).summary,
+                fsyncProblem: meter.fsyncProblem)
+        }
+        for failure in pair.stopAll() { throw failure }
+    }
+
+    private func record(
+        durability: String, mode: String, window: Int, outcome: TransferPump.Outcome, usage: PairMeter.Usage,
+        accept: LatencySummary, delivery: LatencySummary, fsyncProblem: String?
+    ) {
+        let report = context.report
+        let key = "userInfo.\(durability).\(window == 1 ? "sequential" : "inflight\(window)")"
+        let label = "\(durability), \(mode)"
+        let count = Double(outcome.count)
+        var target: Target?
+        var ratio: Ratio?
+        if durability == "power", window == 64 {
+            target = Target(comparison: ">=", limit: 20_000, text: "≥ 20,000/s")
+        }
+        if durability == "power", window == 1, let rate = context.baselines.fdatasyncRate {
+            target = Target(comparison: ">=", limit: rate / 2, text: "≥ 50% raw fdatasync")
+        }
+        if let rate = context.baselines.fdatasyncRate {
+            ratio = Ratio(factor: outcome.endToEndRate / rate, baseline: "raw fdatasync rate", baselineValue: rate)
+        }
+        report.add("userInfo", "\(key).rate", "\(label): end to end", outcome.endToEndRate, "/s", target: target, ratio: ratio)
+        report.add("userInfo", "\(key).acceptRate", "\(label): accepted", outcome.acceptRate, "/s", detail: true)
+        report.add("userInfo", "\(key).accept.p50", "\(label): accept latency p50", accept.p50, "us")
+        report.add("userInfo", "\(key).accept.p99", "\(label): accept latency p99", accept.p99, "us")
+        report.add("userInfo", "\(key).accept.p999", "\(label): accept latency p99.9", accept.p999, "us", detail: true)
+        report.add("userInfo", "\(key).delivery.p50", "\(label): send → delivered p50", delivery.p50, "us")
+        report.add("userInfo", "\(key).delivery.p99", "\(label): send → delivered p99", delivery.p99, "us", detail: true)
+        if let fsyncs = usage.totalFsyncs {
+            report.add(
+                "userInfo", "\(key).fsyncsPerTransfer", "\(label): fsyncs per transfer (both daemons)",
+                Double(fsyncs) / count, "", note: "perf: fsync+fdatasync of phoned \(usage.fsyncs![.phone]!), watchd \(usage.fsyncs![.watch]!)")
+            for role in Role.allCases {
+                report.add(
+                    "userInfo", "\(key).fsyncsPerTransfer.\(role.daemonName)", "\(label): fsyncs per transfer, \(role.daemonName)",
+                    Double(usage.fsyncs![role]!) / count, "", detail: true)
+            }
+        } else {
+            report.add("userInfo", "\(key).fsyncsPerTransfer", "\(label): fsyncs per transfer", nil, "", note: fsyncProblem ?? "unavailable")
+        }
+        if let commits = usage.totalCommits {
+            report.add("userInfo", "\(key).commitsPerTransfer", "\(label): store commits per transfer", Double(commits) / count, "")
+        } else {
+            report.add(
+                "userInfo", "\(key).commitsPerTransfer", "\(label): store commits per transfer", nil, "",
+                note: "status has no storeCommits", detail: true)
+        }
+        report.add(
+            "userInfo", "\(key).storageBytesPerTransfer", "\(label): bytes written to storage per transfer",
+            Double(usage.totalWriteBytes) / count, "B")
+        report.add(
+            "userInfo", "\(key).cpuPerTransfer", "\(label): daemon CPU per transfer",
+            usage.totalCPU / count * 1e6, "us")
+        for role in Role.allCases {
+            report.add(
+                "userInfo", "\(key).cpuPerTransfer.\(role.daemonName)", "\(label): CPU per transfer, \(role.daemonName)",
+                (usage.cpuSeconds[role] ?? 0) / count * 1e6, "us", detail: true)
+            report.add(
+                "userInfo", "\(key).storageBytesPerTransfer.\(role.daemonName)", "\(label): storage bytes per transfer, \(role.daemonName)",
+                Double(usage.storageWriteBytes[role] ?? 0) / count, "B", detail: true)
+        }
+    }
+}
