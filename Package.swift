@@ -50,8 +50,13 @@ let package = Package(
         // Apple-compatible WCSession API on top of the engine.
         .target(
             name: "WatchConnectivity",
-            dependencies: ["WatchPairCore", "WatchPairTransport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "WatchPairCore", "WatchPairWire", "WatchPairTransport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
+        // Apple-style sync services on the WatchConnectivity module: one per side.
+        .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
+        .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
         // Configuration, control socket, service lifecycle, wiring.
         .target(
             name: "WatchPairDaemon",
@@ -90,6 +95,13 @@ let package = Package(
         ),
         .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        .testTarget(
+            name: "WatchConnectivityTests",
+            dependencies: [
+                "WatchConnectivity", "WatchPairCore", "WatchPairWire", "WatchPairTransport", "WatchPairTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",

@@ -125,9 +125,9 @@ public struct JournaldLogHandler: LogHandler {
         message: String,
         metadata: Logger.Metadata
     ) -> String {
-        var line = "\(identifier)[\(pid)]: \(level.rawValue.uppercased()) \(Self.escape(message, quote: false))"
+        var line = "\(identifier)[\(pid)]: \(level.rawValue.uppercased()) \(StderrRecord.message(message))"
         for (key, value) in JournalFields.flatten(metadata) {
-            line += " \(key)=\(Self.quoteIfNeeded(value))"
+            line += " \(key)=\(StderrRecord.value(value))"
         }
         return line
     }
@@ -137,27 +137,6 @@ public struct JournaldLogHandler: LogHandler {
         case journal
         case journalIfAvailable
         case stderr
-    }
-
-    private static func quoteIfNeeded(_ value: String) -> String {
-        let needsQuotes =
-            value.isEmpty || value.contains { $0.isWhitespace || $0 == "\"" || $0 == "=" || $0 == "\\" }
-        return needsQuotes ? "\"\(Self.escape(value, quote: true))\"" : value
-    }
-
-    private static func escape(_ text: String, quote: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\"" where quote: result += "\\\""
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     /// Writes all of `text` to fd 2, retrying partial writes and `EINTR`; other errors drop the record

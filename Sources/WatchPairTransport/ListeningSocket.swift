@@ -2,17 +2,19 @@ import Glibc
 import Logging
 import WatchPairCore
 
-/// A listening socket descriptor ready to hand to NIO, and what to clean up when serving ends.
+/// A listening Unix socket descriptor ready to hand to NIO, and what to clean up when serving ends.
+/// Used for the peer-link listener here and, by the daemon and the WatchConnectivity module, for
+/// their control sockets: one implementation of "bind safely, unlink only what is ours".
 ///
 /// Both listener kinds end up here so NIO always adopts a descriptor (`ServerBootstrap.bind(_:)`):
 /// binding ourselves lets the mode be set before the file exists (`fchmod` before `bind`) and the
 /// file be unlinked only if it is still the one bound here; NIO's own `bind(unixDomainSocketPath:)`
 /// would unlink whatever socket sits at the path on close.
-struct ListeningSocket {
+public struct ListeningSocket: Sendable {
     /// The descriptor NIO takes over (it closes it when the server channel closes).
-    var descriptor: Int32
+    public var descriptor: Int32
     /// The path for logs and connection descriptions.
-    var path: String
+    public var path: String
     /// Set for a self-bound socket: the file to unlink on exit, if it is still this one.
     var ownedFile: (path: String, identity: UnixSocketProbe.FileIdentity)?
 
@@ -20,7 +22,7 @@ struct ListeningSocket {
     ///
     /// Throws `TransportError(.listenFailed)` if a process listens at `path`, if `path` is not a socket,
     /// or if a syscall fails (the detail names it and its errno).
-    static func bind(path: String, mode: mode_t, backlog: Int32, logger: Logger) throws -> ListeningSocket {
+    public static func bind(path: String, mode: mode_t, backlog: Int32 = 128, logger: Logger) throws -> ListeningSocket {
         guard var address = UnixSocketProbe.makeAddress(path) else {
             throw TransportError(.listenFailed, "cannot bind \(path): path empty or longer than 107 bytes")
         }
@@ -74,7 +76,7 @@ struct ListeningSocket {
     /// Duplicates an inherited listening socket (`F_DUPFD_CLOEXEC`) so NIO can own and close the copy.
     ///
     /// Throws `TransportError(.listenFailed)` if `descriptor` is not an open `AF_UNIX` stream socket.
-    static func adopt(descriptor: Int32) throws -> ListeningSocket {
+    public static func adopt(descriptor: Int32) throws -> ListeningSocket {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { throw failure("fcntl(\(descriptor), F_DUPFD_CLOEXEC) of the adopted socket", errno) }
         do {
@@ -94,7 +96,7 @@ struct ListeningSocket {
     }
 
     /// Unlinks the self-bound socket file, unless another process has replaced it since.
-    func removeOwnedFile() {
+    public func removeOwnedFile() {
         guard let owned = self.ownedFile, UnixSocketProbe.identity(of: owned.path) == owned.identity else { return }
         _ = unlink(owned.path)
     }

@@ -25,6 +25,9 @@ public final class UnixSocketTransport: Transport {
         highWatermark: 10
     )
 
+    /// How long a connect may stay pending before it fails with `.peerUnavailable`.
+    static let connectTimeout: TimeAmount = .seconds(5)
+
     /// The settings this transport was made with.
     public let configuration: UnixSocketTransportConfiguration
     private let eventLoopGroup: MultiThreadedEventLoopGroup
@@ -182,7 +185,10 @@ public final class UnixSocketTransport: Transport {
         let path = self.configuration.peerLinkPath
         let wrapped: WrappedChannel
         do {
+            // A listener whose backlog is full (a socket-activated peer that never accepts) leaves the
+            // connect pending; the timeout bounds it.
             wrapped = try await ClientBootstrap(group: self.eventLoopGroup)
+                .connectTimeout(Self.connectTimeout)
                 .connect(unixDomainSocketPath: path) { channel in Self.wrap(channel) }
         } catch {
             throw TransportError(.peerUnavailable, "connect(\(path)) failed: \(Self.describe(error))")

@@ -51,7 +51,7 @@ ln -s /proc/self/fd/0 "$root/dev/stdin"
 ln -s /proc/self/fd/1 "$root/dev/stdout"
 ln -s /proc/self/fd/2 "$root/dev/stderr"
 
-mount -t tmpfs -o mode=0755,nosuid,nodev,size=256m run "$root/run"
+mount -t tmpfs -o mode=0755,nosuid,nodev,size=1g run "$root/run"
 mount -t tmpfs -o mode=1777,nosuid,nodev,size=256m tmp "$root/tmp"
 mount -t tmpfs -o mode=1777,nosuid,nodev,size=256m vartmp "$root/var/tmp"
 
@@ -75,11 +75,13 @@ for dir in /etc/systemd/system-generators /usr/local/lib/systemd/system-generato
     done
 done
 cat > "$root/run/systemd/journald.conf.d/sandbox.conf" <<'EOF'
-# Volatile journal in the sandbox's /run; no rate limit (tests count every event).
+# Volatile journal in the sandbox's /run, large enough to keep a whole test run; no rate limit
+# (tests count every event).
 [Journal]
 Storage=volatile
 RateLimitIntervalSec=0
 RateLimitBurst=0
+RuntimeMaxUse=512M
 ForwardToConsole=no
 ForwardToWall=no
 EOF

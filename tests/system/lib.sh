@@ -213,8 +213,8 @@ PROXY_TARGET="UNIX-CONNECT:/run/watchpair/watchd.sock"
 to_link() {
     sx sh -c "{ $2; sleep ${3:-1}; } | timeout 15 socat -t 1 - UNIX-CONNECT:$1 | python3 $(fixtures)/wpframe.py decode"
 }
-# wpframe ARGS...: the shell command that prints a frame (fixtures/wpframe.py), for to_link.
-wpframe() { echo "python3 $(fixtures)/wpframe.py $*"; }
+# Frames for to_link come from `wcctl frame KIND …` (run inside); fixtures/wpframe.py is an
+# independent encoder of the same format (docs/WireFormat.md) and decodes the daemon's answers.
 
 # expect_clean_stop UNIT...: `systemctl stop` ends each service by SIGTERM (graceful shutdown), not
 # by the SIGKILL that follows TimeoutStopSec= (Result=timeout).

@@ -94,26 +94,43 @@ public actor PairEngine {
         self.spawner = spawner
         peerPresence = await transport.peerPresence()
         emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
-        defer { self.spawner = nil }
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                try await self.transport.serve { connection in
-                    await self.runAccepted(connection)
+        do {
+            // Every loop is a child, so the group ends (and run() returns or throws) when the task is
+            // cancelled or any child fails, e.g. the listener cannot be set up.
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    try await self.transport.serve { connection in
+                        await self.runAccepted(connection)
+                    }
+                }
+                group.addTask { await self.watchPeer() }
+                group.addTask { await self.driveLink() }
+                group.addTask { await self.pumpOutbox() }
+                // Links this side opens run here, as children of run(), so cancellation reaches them.
+                group.addTask {
+                    await withDiscardingTaskGroup { links in
+                        for await link in spawned {
+                            links.addTask { await self.runLink(link) }
+                        }
+                    }
                 }
             }
-            group.addTask { await self.watchPeer() }
-            group.addTask { await self.driveLink() }
-            group.addTask { await self.pumpOutbox() }
-            // Links this side opens run here, as children of run(), so cancellation reaches them.
-            for await link in spawned {
-                group.addTask { await self.runLink(link) }
-            }
+        } catch {
+            await stopLinks()
+            throw error
         }
+        await stopLinks()
     }
 
-    /// Ends `run()`'s link spawner so it can return once its children finish.
-    func stopSpawning() {
+    /// After `run()`: no more links are spawned, and links that were spawned but never ran are failed,
+    /// so nobody waits on their handshake.
+    func stopLinks() async {
         spawner?.finish()
+        spawner = nil
+        for link in links.values {
+            await link.close(.shutdown)
+            linkClosed(link)
+        }
     }
 
     /// A snapshot for `status`.

@@ -4,6 +4,7 @@ import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import WatchPairCore
+import WatchPairTransport
 
 /// The control socket (docs/ControlProtocol.md): a NIO server on the socket bound at start-up, one
 /// child task per client.
@@ -22,7 +23,7 @@ final class ControlServer: Service, Sendable {
     /// Most control connections open at once.
     static let maximumConnections = 128
 
-    private let socket: BoundUnixSocket
+    private let socket: ListeningSocket
     private let handler: @Sendable (ControlServer) -> ControlHandler
     private let router: MessageRouter
     private let logger: Logger
@@ -41,7 +42,7 @@ final class ControlServer: Service, Sendable {
     /// - Parameter handler: Makes the request handler once the server exists (the handler reports the
     ///   server's client count).
     init(
-        socket: BoundUnixSocket,
+        socket: ListeningSocket,
         router: MessageRouter,
         logger: Logger,
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
@@ -62,7 +63,7 @@ final class ControlServer: Service, Sendable {
 
     func run() async throws {
         let socket = self.socket
-        defer { socket.unlinkIfOwned() }
+        defer { socket.removeOwnedFile() }
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
         do {
             server = try await ServerBootstrap(group: eventLoopGroup)
@@ -97,7 +98,7 @@ final class ControlServer: Service, Sendable {
                 }
             } onCancel: {
                 // First, so that "control socket answers" stops meaning "running" at once.
-                socket.unlinkIfOwned()
+                socket.removeOwnedFile()
                 server.channel.close(promise: nil)
             }
         }

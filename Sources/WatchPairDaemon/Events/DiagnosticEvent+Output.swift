@@ -1,3 +1,4 @@
+import Systemd
 import WatchPairCore
 import WatchPairWire
 
@@ -42,8 +43,8 @@ extension DiagnosticEvent {
     /// Newlines and backslashes in the message are escaped so an event stays one line; values that hold
     /// spaces, quotes or `=` are double-quoted.
     func stderrLine(identifier: String, pid: Int32) -> String {
-        var line = "\(identifier)[\(pid)]: \(kind.rawValue) \(Self.escape(message, quote: false)) role=\(role.rawValue)"
-        for field in optionalFields { line += " \(field.json)=\(Self.quoteIfNeeded(field.value))" }
+        var line = "\(identifier)[\(pid)]: \(kind.rawValue) \(StderrRecord.message(message)) role=\(role.rawValue)"
+        for field in optionalFields { line += " \(field.json)=\(StderrRecord.value(field.value))" }
         return line
     }
 
@@ -64,24 +65,5 @@ extension DiagnosticEvent {
         if let errorCode { object["errorCode"] = .integer(Int64(errorCode.rawValue)) }
         if let durationMicroseconds { object["durationUs"] = .integer(durationMicroseconds) }
         return .object(object)
-    }
-
-    private static func quoteIfNeeded(_ value: String) -> String {
-        let plain = !value.isEmpty && !value.contains { $0.isWhitespace || $0 == "\"" || $0 == "=" || $0 == "\\" }
-        return plain ? value : "\"" + escape(value, quote: true) + "\""
-    }
-
-    private static func escape(_ text: String, quote: Bool) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\"" where quote: result += "\\\""
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -58,10 +58,10 @@ public func buildDaemon(
     }
 
     // Whatever is acquired below is released again if a later step fails.
-    var ownLinkSocket: BoundUnixSocket?
+    var ownLinkSocket: ListeningSocket?
     func abandon(_ error: DaemonError) async -> DaemonError {
         if let socket = ownLinkSocket {
-            socket.unlinkIfOwned()
+            socket.removeOwnedFile()
             _ = Glibc.close(socket.descriptor)
         }
         try? await store.close()
@@ -90,7 +90,7 @@ public func buildDaemon(
                     "systemd passed sockets but none named listenFDName; binding the link socket instead",
                     metadata: ["listenFDName": "\(configuration.listenFDName)", "passed": "\(passed.all.map(\.name))"])
             }
-            let socket = try BoundUnixSocket.bind(path: configuration.paths.link, mode: 0o600)
+            let socket = try ListeningSocket.bindOwned(configuration.paths.link, logger: logger)
             ownLinkSocket = socket
             (listenerFD, adopted) = (socket.descriptor, false)
         }
@@ -134,9 +134,9 @@ public func buildDaemon(
             launch == .background ? .backgroundLaunch : .foregroundLaunch, role: configuration.role,
             "\(name) launched in the \(launch.rawValue) (\(how)\(configuration.launch == .auto ? "" : ", configured"))"))
 
-    let controlSocket: BoundUnixSocket
+    let controlSocket: ListeningSocket
     do {
-        controlSocket = try BoundUnixSocket.bind(path: configuration.paths.control, mode: 0o600)
+        controlSocket = try ListeningSocket.bindOwned(configuration.paths.control, logger: logger)
     } catch {
         throw await abandon(error)
     }

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import WatchPairCore
+import WatchPairTransport
 import WatchPairWire
 
 /// A built daemon, ready to run: the store is open, the link listener and the control socket are bound.
@@ -25,7 +26,7 @@ public final class Daemon: Sendable {
 
     let controlServer: ControlServer
     /// Set when this daemon bound its own link socket (no systemd fd); unlinked and closed at exit.
-    let ownLinkSocket: BoundUnixSocket?
+    let ownLinkSocket: ListeningSocket?
     let logger: Logger
     private let makeServices: @Sendable (Daemon) -> [ServiceGroupConfiguration.ServiceConfiguration]
 
@@ -44,7 +45,7 @@ public final class Daemon: Sendable {
         engine: PairEngine,
         store: PairStore,
         controlServer: ControlServer,
-        ownLinkSocket: BoundUnixSocket?,
+        ownLinkSocket: ListeningSocket?,
         logger: Logger,
         makeServices: @escaping @Sendable (Daemon) -> [ServiceGroupConfiguration.ServiceConfiguration]
     ) {
@@ -120,7 +121,7 @@ public final class Daemon: Sendable {
     /// Unlinks and closes this daemon's own link socket and closes the store.
     func release() async {
         if let socket = ownLinkSocket {
-            socket.unlinkIfOwned()
+            socket.removeOwnedFile()
             _ = Glibc.close(socket.descriptor)
         }
         do {

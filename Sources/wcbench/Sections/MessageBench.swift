@@ -4,10 +4,11 @@ import WatchPairWire
 /// Section 2: messages with a reply, phone → watch.
 ///
 /// The sender is a client of phoned's control socket (`send`), the time is from writing the request to
-/// reading the reply. Two receiving apps on watchd: one registered with `autoReply` (watchd answers for
-/// the app, the shortest path: client → phoned → watchd → phoned → client, four socket crossings where
-/// the raw ping-pong has two) and one that gets each message as an event and answers it with `answer`
-/// (six crossings). The reply has the size of the message. Then 64 messages in flight (auto-reply).
+/// reading the reply. Two receiving apps on watchd: one registered with `autoReply` (watchd writes the
+/// message event to the app and answers at once: client → phoned → watchd → phoned → client, four socket
+/// crossings where the raw ping-pong has two) and one that answers each message event itself with
+/// `answer` (six crossings). The reply has the size of the message. Then 64 messages in flight
+/// (auto-reply).
 struct MessageBench {
     let context: BenchContext
 
@@ -21,26 +22,31 @@ struct MessageBench {
 
         for size in [64, 1024] {
             let pad = String(repeating: "a", count: size)
-            let app = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-            _ = try app.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
+            let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
+            _ = try stream.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
+            let app = MessageApp(stream: stream, answers: nil, pad: pad)
             context.progress("message: round trips, \(BaselineBench.sizeName(size)), auto-reply")
-            _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: nil)
-            let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: nil)
+            _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: app)
+            let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: app)
             recordRoundTrips(size: size, variant: "autoReply", label: "auto-reply", recorder.summary, judged: true)
+            stream.shutdownWrite()
+        }
 
-            if size == 64 {
-                context.progress("message: 64 in flight")
-                try throughput(sender: sender, pad: pad)
-            }
-            app.shutdownWrite()
+        context.progress("message: 64 in flight")
+        do {
+            let pad = String(repeating: "a", count: 64)
+            let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
+            _ = try stream.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
+            try throughput(sender: sender, pad: pad, app: MessageApp(stream: stream, answers: nil, pad: pad))
+            stream.shutdownWrite()
         }
 
         context.progress("message: round trips, 64 B, the app answers")
         let pad = String(repeating: "a", count: 64)
-        let app = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-        _ = try app.follow("\"channels\":[\"message\"],\"handle\":[\"dictionaryWithReply\"]", deadline: deadline)
+        let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
+        _ = try stream.follow("\"channels\":[\"message\"],\"handle\":[\"dictionaryWithReply\"]", deadline: deadline)
         let answers = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-        let answering = AnsweringApp(stream: app, answers: answers, pad: pad)
+        let answering = MessageApp(stream: stream, answers: answers, pad: pad)
         _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: answering)
         let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageAppAnswers, app: answering)
         recordRoundTrips(size: 64, variant: "appAnswers", label: "app answers", recorder.summary, judged: false)
@@ -49,12 +55,11 @@ struct MessageBench {
 
     /// `count` messages one after the other, and their round-trip times.
     private func roundTrips(
-        sender: BenchConnection, pad: String, count: Int, app: AnsweringApp?
+        sender: BenchConnection, pad: String, count: Int, app: MessageApp
     ) throws(BenchError) -> LatencyRecorder {
         var recorder = LatencyRecorder()
         let deadline = context.phaseDeadline()
-        var connections = [sender]
-        if let app { connections += [app.stream, app.answers] }
+        let connections = [sender] + app.connections
         for _ in 0..<count {
             let id = sender.makeId()
             let line = "{\"id\":\(id),\"op\":\"send\",\"message\":{\"p\":\"\(pad)\"}}\n"
@@ -69,7 +74,7 @@ struct MessageBench {
                 let ready = try Poller.readable(connections, deadline: deadline)
                 guard !ready.isEmpty else { throw BenchError("no reply to message \(id) in time") }
                 for index in ready {
-                    if index == 0 { try sender.fill() } else { try app?.process() }
+                    if index == 0 { try sender.fill() } else { try app.process() }
                 }
                 if sender.closed { throw BenchError("phoned closed the sender's connection") }
             }
@@ -97,7 +102,7 @@ struct MessageBench {
     }
 
     /// Messages with replies, 64 in flight on one connection (the daemon's per-connection limit).
-    private func throughput(sender: BenchConnection, pad: String) throws(BenchError) {
+    private func throughput(sender: BenchConnection, pad: String, app: MessageApp) throws(BenchError) {
         let total = context.counts.messageThroughput
         let deadline = context.phaseDeadline()
         var inFlight = 0
@@ -110,9 +115,9 @@ struct MessageBench {
                 sent += 1
                 inFlight += 1
             }
-            guard try Poller.waitReadable([sender], deadline: deadline) else {
-                throw BenchError("timed out with \(done) of \(total) messages answered")
-            }
+            let ready = try Poller.readable([sender] + app.connections, deadline: deadline)
+            guard !ready.isEmpty else { throw BenchError("timed out with \(done) of \(total) messages answered") }
+            if ready.contains(where: { $0 > 0 }) { try app.process() }
             try sender.fill()
             while let line = try sender.nextLine() {
                 guard line.ok == true else { throw BenchError("message failed: \(line.errorDescription)") }
@@ -129,24 +134,31 @@ struct MessageBench {
     }
 }
 
-/// A receiving app that answers each message itself: `message` events on one connection, `answer`
-/// requests on another (so answers never wait behind the stream's own request slot).
-struct AnsweringApp {
+/// The receiving app on watchd: a `receive` stream of `message` events. With `answers`, it answers each
+/// message itself with `answer` requests on that second connection (so answers never wait behind the
+/// stream's request slot); without, the stream was opened with `autoReply` and the app only reads the
+/// events (watchd writes each event before it sends the automatic reply, so they must be read).
+struct MessageApp {
     let stream: BenchConnection
-    let answers: BenchConnection
+    let answers: BenchConnection?
     let pad: String
+
+    var connections: [BenchConnection] { [stream] + (answers.map { [$0] } ?? []) }
 
     func process() throws(BenchError) {
         try stream.fill()
         while let line = try stream.nextLine() {
-            guard line.event == "message" else { continue }
+            guard line.event == "message", let answers else { continue }
             guard let token = line.integer("token") else { throw BenchError("a message event without a token: \(line.text)") }
             try answers.write("{\"id\":\(answers.makeId()),\"op\":\"answer\",\"token\":\(token),\"reply\":{\"p\":\"\(pad)\"}}\n")
         }
-        try answers.fill()
-        while let line = try answers.nextLine() {
-            guard line.ok == true else { throw BenchError("answer failed: \(line.errorDescription)") }
+        if let answers {
+            try answers.fill()
+            while let line = try answers.nextLine() {
+                guard line.ok == true else { throw BenchError("answer failed: \(line.errorDescription)") }
+            }
+            if answers.closed { throw BenchError("watchd closed the answering app's connection") }
         }
-        if stream.closed || answers.closed { throw BenchError("watchd closed the answering app's connection") }
+        if stream.closed { throw BenchError("watchd closed the app's connection") }
     }
 }

@@ -26,8 +26,9 @@ enum Monotonic {
     /// Sleeps for `seconds` (used only to let a daemon settle before reading its memory, never to wait
     /// for an event).
     static func sleep(seconds: Double) {
-        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-        while nanosleep(&ts, &ts) != 0 && errno == EINTR {}
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     /// Milliseconds left until `deadline` for `poll(2)`: -1 for none, 0 once it has passed.

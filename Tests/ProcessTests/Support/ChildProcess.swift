@@ -49,11 +49,10 @@ final class ChildProcess: Sendable {
                 readers.append((pipe, log, what))
                 return pipe
             case .file(let path):
-                if !FileManager.default.fileExists(atPath: path) {
-                    FileManager.default.createFile(atPath: path, contents: nil)
-                }
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-                try handle.seekToEnd()
+                // O_APPEND: stdout and stderr (and restarts) share the file without overwriting each other.
+                let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+                guard fd >= 0 else { throw RawControlClient.SocketError(attempted: "open(\(path))", code: errno) }
+                let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
                 files.append(handle)
                 return handle
             }

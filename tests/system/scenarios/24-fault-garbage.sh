@@ -19,6 +19,10 @@ wait_event 5 WC_EVENT=frameRejected WC_ROLE=watch WC_ERROR_CODE=7009
 out=$(to_link $sock "printf '\\000\\000\\000\\000'")
 echo "$out" | grep 'error relatesTo=0 code=7008' >/dev/null || fail "answer to a zero length: $out"
 wait_event 5 WC_EVENT=frameRejected WC_ROLE=watch WC_ERROR_CODE=7008
+# A valid frame with one byte flipped: the checksum catches it.
+out=$(to_link $sock "wcctl frame hello --corrupt 12")
+echo "$out" | grep 'error relatesTo=0 code=7008' >/dev/null || fail "answer to a corrupt hello: $out"
+events WC_EVENT=frameRejected WC_ROLE=watch | field MESSAGE | grep 'checksum' >/dev/null || fail "no checksum rejection"
 # Random bytes.
 before=$(count_events WC_EVENT=frameRejected WC_ROLE=watch)
 to_link $sock "head -c 4096 /dev/urandom" >/dev/null

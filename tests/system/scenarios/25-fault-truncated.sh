@@ -10,14 +10,14 @@ pid=$(main_pid watchd.service)
 journal_mark
 
 # The first 20 bytes of a valid hello.
-out=$(to_link $sock "$(wpframe hello --role phone --truncate 20)" 0.5)
+out=$(to_link $sock "wcctl frame hello --truncate 20" 0.5)
 echo "$out" | grep '^hello ' >/dev/null || fail "watchd did not send its hello: $out"
 wait_events 5 1 WC_EVENT=frameRejected WC_ROLE=watch
 # A header announcing 65 bytes, and nothing else.
 to_link $sock "printf '\\000\\000\\000\\101'" 0.5 >/dev/null
 wait_events 5 2 WC_EVENT=frameRejected WC_ROLE=watch
 # A valid hello, then half of a userInfo frame.
-to_link $sock "$(wpframe hello --role phone); $(wpframe userinfo --seq 1 --payload '{\"n\":99}' --truncate 30)" 0.5 >/dev/null
+to_link $sock "wcctl frame hello; wcctl frame userInfo '{\"n\":99}' --seq 1 --truncate 30" 0.5 >/dev/null
 wait_events 5 3 WC_EVENT=frameRejected WC_ROLE=watch
 events WC_EVENT=frameRejected WC_ROLE=watch | field MESSAGE | grep 'ended inside a frame' >/dev/null || fail "no 'ended inside a frame'"
 

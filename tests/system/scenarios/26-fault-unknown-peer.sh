@@ -11,13 +11,13 @@ wait_unit watchd.service active
 pid=$(main_pid watchd.service)
 journal_mark
 
-out=$(to_link $sock "$(wpframe hello --role phone --pair-id intruder)")
+out=$(to_link $sock "wcctl frame hello --pair intruder")
 echo "$out" | grep 'error relatesTo=0 code=7008' >/dev/null || fail "answer to another pair's hello: $out"
 wait_events 5 1 WC_EVENT=handshakeFailed WC_ROLE=watch WC_ERROR_CODE=7008
-out=$(to_link $sock "$(wpframe hello --role watch)")
+out=$(to_link $sock "wcctl --side watch frame hello")
 echo "$out" | grep 'error relatesTo=0 code=7008' >/dev/null || fail "answer to a second watch: $out"
 wait_events 5 2 WC_EVENT=handshakeFailed WC_ROLE=watch WC_ERROR_CODE=7008
-to_link $sock "$(wpframe userinfo --seq 1 --payload '{\"n\":99}')" >/dev/null
+to_link $sock "wcctl frame userInfo '{\"n\":99}' --seq 1" >/dev/null
 wait_events 5 3 WC_EVENT=handshakeFailed WC_ROLE=watch
 
 # Another user: refused by the socket's permissions before the daemon sees anything.

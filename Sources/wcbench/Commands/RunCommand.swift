@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+/// `wcbench [--quick] [--json PATH] ...`: runs the sections and prints the table.
+///
+/// Exit status: 0 when every section ran (whether or not targets were met: timings are reported, never
+/// asserted), 1 when a section failed, 2 for a usage error (missing daemons, bad option).
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the benchmark (the default).",
+        discussion: """
+            Starts the real phoned and watchd in a temporary directory, drives them through their control \
+            sockets, and prints a table (value, target, ratio to this machine's limit, met/missed). \
+            Sections: \(Section.allCases.map(\.rawValue).joined(separator: ", ")).
+            """)
+
+    @Flag(help: "Small counts for every section (CI: keeps the benchmark from rotting; numbers are noisy).")
+    var quick = false
+
+    @Option(help: "Also write every number, and the machine, as JSON to this file.")
+    var json: String?
+
+    @Option(help: "Directory holding phoned and watchd (default: the directory of this executable).")
+    var binDir: String?
+
+    @Option(help: "Parent of the temporary directory; the state directories, and so the file system measured, live there.")
+    var tmp = "/tmp"
+
+    @Option(
+        help: "Comma-separated sections to run (default: all). Ratios need baseline.",
+        transform: { text in
+            try text.split(separator: ",").map { name in
+                guard let section = Section(rawValue: String(name)) else {
+                    throw ValidationError("unknown section '\(name)'; known: \(Section.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return section
+            }
+        })
+    var only: [Section]?
+
+    @Flag(help: "Keep the temporary directory (configs, daemon logs, stores).")
+    var keep = false
+
+    @Flag(help: "No progress lines on stderr.")
+    var quiet = false
+
+    /// The sections, in the order they run.
+    enum Section: String, CaseIterable, ExpressibleByArgument {
+        case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory
+    }
+
+    func run() throws {
+        Cleanup.shared.installSignalHandling()
+        let binaries = try locateBinaries()
+        var template = Array("\(tmp)/wcbench.XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw ValidationError("cannot create a temporary directory in \(tmp): \(String(cString: strerror(errno)))")
+        }
+        let runDirectory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard runDirectory.utf8.count + "/p10/watchd.sock".utf8.count <= UnixSockets.maxPathBytes else {
+            rmdir(runDirectory)
+            throw ValidationError("--tmp \(tmp) is too long for socket paths (at most ~90 bytes)")
+        }
+        Cleanup.shared.setDirectory(runDirectory, keep: keep)
+
+        let started = Monotonic.now()
+        let report = BenchReport(
+            command: CommandLine.arguments.joined(separator: " "), quick: quick,
+            machine: MachineInfo.current(stateDirectory: runDirectory),
+            binaries: ["phoned": binaries.phoned, "watchd": binaries.watchd, "perf": binaries.perf ?? "absent",
+                       "systemd-socket-activate": binaries.socketActivate ?? "absent"])
+        let context = BenchContext(
+            counts: quick ? .quick : .full, quick: quick, binaries: binaries, runDirectory: runDirectory,
+            report: report, verbose: !quiet)
+        if binaries.perf == nil { report.notes.append("perf not found: fsyncs per transfer are not counted") }
+
+        let wanted = Set(only ?? Section.allCases)
+        for section in Section.allCases where wanted.contains(section) {
+            do throws(BenchError) {
+                switch section {
+                case .baseline: try BaselineBench(context: context).run()
+                case .message: try MessageBench(context: context).run()
+                case .userInfo: try UserInfoBench(context: context).run()
+                case .applicationContext: try ContextBench(context: context).run()
+                case .drain: try DrainBench(context: context).run()
+                case .coldLaunch: try ColdLaunchBench(context: context).run()
+                case .memory: try MemoryBench(context: context).run()
+                }
+            } catch {
+                context.progress("\(section.rawValue) FAILED: \(error)")
+                report.fail(section.rawValue, error)
+            }
+        }
+
+        report.durationSeconds = Monotonic.seconds(started, Monotonic.now())
+        report.machine.loadAverageAtEnd = MachineInfo.loadAverage()
+        let keepDirectory = keep || !report.errors.isEmpty
+        if keepDirectory { report.notes.append("temporary directory kept: \(runDirectory) (daemon logs: p*/<daemon>.log)") }
+        print(ReportTable.render(report))
+        if let json { try report.writeJSON(to: json) }
+        if !keepDirectory { try? FileManager.default.removeItem(atPath: runDirectory) }
+        if !report.errors.isEmpty { throw ExitCode(1) }
+    }
+
+    /// phoned and watchd from `--bin-dir` (or next to wcbench); perf and systemd-socket-activate from PATH.
+    private func locateBinaries() throws -> Binaries {
+        let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let directory = binDir ?? (selfPath as NSString).deletingLastPathComponent
+        let phoned = "\(directory)/phoned"
+        let watchd = "\(directory)/watchd"
+        for path in [phoned, watchd] where access(path, X_OK) != 0 {
+            throw ValidationError("\(path) is not an executable; build the daemons first (swift build -c release) or pass --bin-dir")
+        }
+        return Binaries(
+            phoned: phoned, watchd: watchd, wcbench: selfPath,
+            socketActivate: Self.findInPath("systemd-socket-activate"), perf: Self.findInPath("perf"))
+    }
+
+    private static func findInPath(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where access("\(directory)/\(name)", X_OK) == 0 {
+            return "\(directory)/\(name)"
+        }
+        return nil
+    }
+}
