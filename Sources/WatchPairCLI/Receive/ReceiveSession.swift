@@ -66,13 +66,23 @@ struct ReceiveSession {
     }
 
     /// Without `--follow`: prints and acknowledges the pending items, then waits for the confirmations.
+    /// The daemon answers a page at a time (`more`: there is another); acknowledged pages are followed by
+    /// the next until none is left. With `--no-ack` only the first page is shown.
     mutating func takePending(_ request: ControlRequest) throws(CLIError) {
-        let result = try client.call(request, wait: Payload.requestWait)
-        for item in result[field: "items"]?.arrayElements ?? [] {
-            guard case .string(let kind)? = item[field: "event"] else { continue }
-            try deliver(kind: kind, data: item[field: "data"])
+        var page = request
+        while true {
+            let result = try client.call(page, wait: Payload.requestWait)
+            for item in result[field: "items"]?.arrayElements ?? [] {
+                guard case .string(let kind)? = item[field: "event"] else { continue }
+                try deliver(kind: kind, data: item[field: "data"])
+            }
+            try awaitAcks(wait: Self.ackWait, throwOnTimeout: true)
+            guard acknowledge, case .bool(true)? = result[field: "more"] else { return }
+            var next = client.makeRequest(.receive)
+            next.follow = request.follow
+            next.channels = request.channels
+            page = next
         }
-        try awaitAcks(wait: Self.ackWait, throwOnTimeout: true)
     }
 
     /// With `--follow`: prints and acknowledges items until interrupted (returns) or until the daemon

@@ -90,6 +90,10 @@ extension PairEngine {
         guard version > peerContextAck else { return }
         try await store.setPeerContextAck(version)
         peerContextAck = version
+        if backoffUntilProgress {
+            backoffUntilProgress = false
+            reconnect.reset()
+        }
         contentSignal.fire()
     }
 }

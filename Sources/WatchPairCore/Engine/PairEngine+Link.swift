@@ -27,16 +27,25 @@ extension PairEngine {
     /// Serves one link from hello to close: the reader loop runs here; the handshake watchdog,
     /// outbox pump, keep-alive and message handlers run as children and end with it.
     func runLink(_ link: Link) async {
+        let resume: ResumeState
         do {
-            let hello = Hello(
-                role: role, pairId: configuration.pairId, storeId: store.storeId,
-                launch: configuration.launch, resume: try await store.resumeState()
-            )
-            try await link.send(.hello(hello))
+            resume = try await store.resumeState()
         } catch {
+            logger.error("reading the resume state failed", metadata: ["error": "\(error)"])
             await link.close(.endOfStream)
             linkClosed(link)
             return
+        }
+        let hello = Hello(
+            role: role, pairId: configuration.pairId, storeId: store.storeId,
+            launch: configuration.launch, resume: resume
+        )
+        do {
+            try await link.send(.hello(hello))
+        } catch {
+            // The peer may have written and closed before our hello went out: still read and judge
+            // what it sent, so garbage followed by a close is reported as a rejected frame.
+            logger.debug("could not send hello", metadata: ["link": "\(link)", "error": "\(error)"])
         }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.watchHandshake(link) }
@@ -207,7 +216,9 @@ extension PairEngine {
             await link.close(.endOfStream)
             return false
         }
-        reconnect.reset()
+        // After a link the peer closed with an error, only real progress ends the backoff: a peer that
+        // keeps refusing (e.g. its inbox is full) must not be reconnected to in a tight loop.
+        if !backoffUntilProgress { reconnect.reset() }
         emit(.peerConnected, "linked to \(role.peer.daemonName) (\(hello.launch.rawValue)) on \(link)")
         link.established.complete(true)
         if let interval = configuration.keepAlive.interval {
@@ -259,10 +270,9 @@ extension PairEngine {
             }
             updateReachability()
         }
-        if let reason = link.closeReason, reason.warrantsBackoff,
-            case .retry(let delay) = reconnect.attemptFailed(jitter: jitter())
-        {
-            holdOff = delay
+        if let reason = link.closeReason, reason.warrantsBackoff {
+            backoffUntilProgress = true
+            if case .retry(let delay) = reconnect.attemptFailed(jitter: jitter()) { holdOff = delay }
         }
         stateSignal.fire()
         contentSignal.fire()

@@ -135,6 +135,10 @@ extension PairEngine {
     func finish(upTo seq: UInt64) async throws {
         let finished = try await store.acknowledge(upTo: seq)
         guard !finished.isEmpty else { return }
+        if backoffUntilProgress {
+            backoffUntilProgress = false
+            reconnect.reset()
+        }
         outstandingCount = max(0, outstandingCount - finished.count)
         for transfer in finished {
             emit(.userInfoFinished, "userInfo \(transfer.seq) finished", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)

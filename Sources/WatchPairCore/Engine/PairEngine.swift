@@ -42,6 +42,7 @@ public actor PairEngine {
     var connecting = false
     var reconnect: ReconnectStateMachine
     var holdOff: Duration?
+    var backoffUntilProgress = false
     var peerPresence = PeerPresence(installed: false, running: false)
     /// The peer store the links talk to, and what it has acknowledged of this side's outbox (sender side).
     var peerStoreId: UUID?

@@ -67,7 +67,7 @@ extension PairStore {
         let encoded = StoreColumns.encode(payload)
         let (stored, changed) = try await write("storing a received application context") { database in
             var peer = try PeerRecord.load(database, path: path)
-            let changed = peer.switchTo(peerStoreId)
+            let changed = try peer.switchTo(peerStoreId, in: database, path: path)
             guard version > peer.contextVersion else {
                 if changed { try peer.save(database) }
                 return (StoredContext?.none, changed)
@@ -83,7 +83,7 @@ extension PairStore {
                 arguments: [StoreColumns.integer(version), encoded])
             return (StoredContext(version: version, payload: payload), changed)
         }
-        if changed { logger.info("peer store changed; dedupe state reset", metadata: ["peerStoreId": "\(peerStoreId)"]) }
+        if changed { logger.info("now linked to peer store", metadata: ["peerStoreId": "\(peerStoreId)"]) }
         return stored
     }
 

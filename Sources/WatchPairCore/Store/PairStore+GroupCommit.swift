@@ -60,7 +60,7 @@ extension PairStore {
                 $0.statistics.enqueued += enqueued
                 $0.statistics.received += received
             }
-            for peer in peerChanges { logger.info("peer store changed; dedupe state reset", metadata: ["peerStoreId": "\(peer)"]) }
+            for peer in peerChanges { logger.info("now linked to peer store", metadata: ["peerStoreId": "\(peer)"]) }
             return outcomes
         } catch {
             return Array(repeating: .failure(error), count: requests.count)
@@ -112,7 +112,7 @@ private struct BatchTransaction {
         receivedAt: Date, limit: Int
     ) throws -> InboxReceipt {
         var peer = try self.peer ?? PeerRecord.load(database, path: path)
-        if peer.switchTo(peerStoreId) {
+        if try peer.switchTo(peerStoreId, in: database, path: path) {
             peerChanged = true
             peerChanges.append(peerStoreId)
         }

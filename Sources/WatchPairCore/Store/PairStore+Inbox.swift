@@ -79,10 +79,10 @@ extension PairStore {
         let path = self.path
         let changed = try await write("recording the peer store") { database in
             var peer = try PeerRecord.load(database, path: path)
-            guard peer.switchTo(peerStoreId) else { return false }
+            guard try peer.switchTo(peerStoreId, in: database, path: path) else { return false }
             try peer.save(database)
             return true
         }
-        if changed { logger.info("peer store changed; dedupe state reset", metadata: ["peerStoreId": "\(peerStoreId)"]) }
+        if changed { logger.info("now linked to peer store", metadata: ["peerStoreId": "\(peerStoreId)"]) }
     }
 }

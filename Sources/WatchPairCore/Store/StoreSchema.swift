@@ -19,8 +19,12 @@
 //     received, not yet taken by the app; AUTOINCREMENT so delivery ids are never reused.
 //   peer(id INTEGER PRIMARY KEY CHECK (id = 1), store_id BLOB NOT NULL, last_seq INTEGER NOT NULL,
 //        context_version INTEGER NOT NULL)
-//     dedupe state for the one peer store this side talks to; reset to 0/0 when the peer store changes.
-//     Invariant: inbox rows and peer.last_seq change in the same transaction.
+//     dedupe state for the peer store this side talks to now. Invariant: inbox rows and peer.last_seq
+//     change in the same transaction.
+//   peer_history(store_id BLOB PRIMARY KEY, last_seq INTEGER NOT NULL, context_version INTEGER NOT NULL)   (v2)
+//     the dedupe state of every other peer store heard from: switching to a peer store restores its state
+//     (0/0 only for a store never heard from), so a second sender (a recreated store, or a stray process
+//     with allowed credentials) cannot make this side forget what it holds from the real one.
 //   context_sent(id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, payload BLOB NOT NULL)
 //     no row: never set. version increases by 1 per distinct update.
 //   context_received(id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, payload BLOB NOT NULL,
@@ -87,6 +91,16 @@ enum StoreSchema {
                 """)
             try setMeta(db, Key.storeId, StoreColumns.blob(UUID()))
             try setMeta(db, Key.lastSeq, Int64(0))
+        }
+        migrator.registerMigration("v2-peer-history") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE peer_history (
+                        store_id BLOB PRIMARY KEY,
+                        last_seq INTEGER NOT NULL,
+                        context_version INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
         }
         return migrator
     }

@@ -30,8 +30,12 @@ extension ControlHandler {
         let channels = Channels(request.channels)
         var items: [JSONValue] = []
         func item(_ kind: String, _ data: JSONValue) -> JSONValue { .object(["event": .string(kind), "data": data]) }
+        // One page per channel; `more` tells the client to acknowledge and ask again.
+        var more = false
         if channels.userInfo {
-            for transfer in try await engine.pendingUserInfo(after: 0, limit: Self.receivePageSize) {
+            let page = try await engine.pendingUserInfo(after: 0, limit: Self.receivePageSize)
+            more = more || page.count == Self.receivePageSize
+            for transfer in page {
                 items.append(item("userInfo", Self.userInfoData(transfer)))
             }
         }
@@ -39,11 +43,13 @@ extension ControlHandler {
             items.append(item("applicationContext", Self.contextData(context)))
         }
         if channels.didFinish {
-            for transfer in try await engine.pendingFinished(limit: Self.receivePageSize) {
+            let page = try await engine.pendingFinished(limit: Self.receivePageSize)
+            more = more || page.count == Self.receivePageSize
+            for transfer in page {
                 items.append(item("didFinish", Self.finishedData(transfer)))
             }
         }
-        return .object(["items": .array(items)])
+        return .object(["items": .array(items), "more": .bool(more)])
     }
 
     /// `receive` with `follow`: the success response, then every waiting item and each new one, until

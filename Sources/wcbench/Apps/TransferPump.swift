@@ -34,9 +34,11 @@ enum TransferPump {
         }
     }
 
-    /// Sends `count` transfers and returns once all are accepted and (with an app) delivered.
+    /// Sends `count` transfers and returns once all are accepted and (with an app) delivered. A
+    /// `finished` handler on the sender's side is served meanwhile (its notices are not waited for).
     static func run(
-        sender: UserInfoSender, app: UserInfoApp?, count: Int, window: Int, maxAhead: Int = 8_192, deadline: UInt64
+        sender: UserInfoSender, app: UserInfoApp?, finished: FinishedApp? = nil, count: Int, window: Int,
+        maxAhead: Int = 8_192, deadline: UInt64
     ) throws(BenchError) -> Outcome {
         let firstN = sender.nextN
         let acceptedBefore = sender.accepted
@@ -44,7 +46,15 @@ enum TransferPump {
         let start = Monotonic.now()
         var sent = 0
         var connections = [sender.connection]
-        if let app { connections.append(app.connection) }
+        var handlers: [() throws(BenchError) -> Void] = [sender.process]
+        if let app {
+            connections.append(app.connection)
+            handlers.append(app.process)
+        }
+        if let finished {
+            connections.append(finished.connection)
+            handlers.append(finished.process)
+        }
         while true {
             let accepted = sender.accepted - acceptedBefore
             let delivered = (app?.delivered ?? deliveredBefore) - deliveredBefore
@@ -57,9 +67,7 @@ enum TransferPump {
             guard !ready.isEmpty else {
                 throw BenchError("timed out: \(sent) sent, \(accepted) accepted, \(delivered) delivered of \(count)")
             }
-            for index in ready {
-                if index == 0 { try sender.process() } else { try app?.process() }
-            }
+            for index in ready { try handlers[index]() }
         }
         return Outcome(
             firstN: firstN, count: count, start: start, lastAccepted: sender.lastAcceptedAt,

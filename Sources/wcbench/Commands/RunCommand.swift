@@ -43,6 +43,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Keep the temporary directory (configs, daemon logs, stores).")
     var keep = false
 
+    @Option(help: "Record perf profiles (perf record -g) of both daemons during each measured window into this directory (slows the daemons: do not publish those numbers).")
+    var profile: String?
+
     @Flag(help: "No progress lines on stderr.")
     var quiet = false
 
@@ -75,6 +78,11 @@ struct RunCommand: ParsableCommand {
             counts: quick ? .quick : .full, quick: quick, binaries: binaries, runDirectory: runDirectory,
             report: report, verbose: !quiet)
         if binaries.perf == nil { report.notes.append("perf not found: fsyncs per transfer are not counted") }
+        if let profile {
+            try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+            context.profileDirectory = profile
+            report.notes.append("perf record ran during the measurements (--profile \(profile)): the numbers are slowed by profiling")
+        }
 
         let wanted = Set(only ?? Section.allCases)
         for section in Section.allCases where wanted.contains(section) {

@@ -3,7 +3,8 @@ import WatchPairWire
 /// What both daemons spent over a measured window: CPU, bytes written to storage, fsyncs, store commits.
 ///
 /// fsyncs come from ``SyscallCounter`` (perf) when it works; store commits from a `storeCommits` field of
-/// `status` when the daemons report one. Either may be unavailable; the report then says so.
+/// `status` when the daemons report one. Either may be unavailable; the report then says so. With a
+/// profile directory, `perf record -g` runs on both daemons over the same window (`<name>-<daemon>.data`).
 final class PairMeter {
     /// Per daemon use over the window.
     struct Usage {
@@ -25,26 +26,37 @@ final class PairMeter {
 
     private let pair: DaemonPair
     private var counters: [Role: SyscallCounter] = [:]
+    private var recorders: [PerfProcess] = []
     private var before: [Role: ProcessStats] = [:]
     private var commitsBefore: [Role: Int] = [:]
     /// Why fsyncs could not be counted, if they could not.
     private(set) var fsyncProblem: String?
 
-    /// Attaches the syscall counters (disabled) to both daemons, which must be running.
-    init(pair: DaemonPair, perf: String?, name: String) {
+    /// Attaches the syscall counters (disabled) to both daemons, which must be running, and the profilers
+    /// when `profileDirectory` is given.
+    init(pair: DaemonPair, perf: String?, name: String, profileDirectory: String? = nil) throws(BenchError) {
         self.pair = pair
         guard let perf else {
             fsyncProblem = "perf is not installed"
+            if profileDirectory != nil { throw BenchError("--profile needs perf") }
             return
         }
         do throws(BenchError) {
             for role in Role.allCases {
-                counters[role] = try SyscallCounter.start(
+                counters[role] = try SyscallCounter(
                     perf: perf, pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)")
             }
         } catch {
             counters = [:]
             fsyncProblem = "perf failed: \(error)"
+        }
+        if let profileDirectory {
+            for role in Role.allCases {
+                recorders.append(try PerfProcess(
+                    perf: perf,
+                    arguments: ["record", "-g", "-F", "1999", "-o", "\(profileDirectory)/\(name)-\(role.daemonName).data"],
+                    pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)-record"))
+            }
         }
     }
 
@@ -60,11 +72,14 @@ final class PairMeter {
             counters = [:]
             fsyncProblem = "perf failed: \(error)"
         }
+        for recorder in recorders { try recorder.enable() }
     }
 
     /// Ends the window and returns what was used in it.
     func end() throws(BenchError) -> Usage {
         var usage = Usage()
+        for recorder in recorders { try recorder.stop() }
+        recorders = []
         if !counters.isEmpty {
             do throws(BenchError) {
                 var fsyncs: [Role: Int] = [:]

@@ -18,6 +18,8 @@ final class BenchContext {
     var baselines = Baselines()
     /// Progress lines on stderr (the table goes to stdout).
     let verbose: Bool
+    /// Where `perf record` profiles of the daemons go (`--profile`), or nil.
+    var profileDirectory: String?
     private var pairs = 0
 
     init(counts: Counts, quick: Bool, binaries: Binaries, runDirectory: String, report: BenchReport, verbose: Bool) {

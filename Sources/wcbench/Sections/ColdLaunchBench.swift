@@ -27,11 +27,13 @@ struct ColdLaunchBench {
         try pair.start(.phone)
         let deadline = context.phaseDeadline()
         let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: UserInfoBench.payloadBytes, deadline: deadline)
+        let finished = try FinishedApp.attach(pair.controlPath(.phone), deadline: deadline)
         do {
             // Link once, so the launches below are those of an installed, paired app.
             let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
-            _ = try TransferPump.run(sender: sender, app: app, count: 5, window: 1, deadline: deadline)
+            _ = try TransferPump.run(sender: sender, app: app, finished: finished, count: 5, window: 1, deadline: deadline)
             try app.settleAcks(deadline: deadline)
+            try finished.settle(count: sender.accepted, deadline: deadline)
         }
         try pair.waitUntilNothingOutstanding(deadline: deadline)
         try pair.stop(.watch)
@@ -63,6 +65,7 @@ struct ColdLaunchBench {
             }
             delivered.record(nanoseconds: app.deliveredAt[n] - start)
             try app.settleAcks(deadline: phaseDeadline)
+            try finished.settle(count: sender.accepted, deadline: phaseDeadline)
             app.connection.shutdownWrite()
             try pair.waitUntilNothingOutstanding(deadline: phaseDeadline)
             try pair.stop(.watch)

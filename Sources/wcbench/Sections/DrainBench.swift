@@ -16,10 +16,12 @@ struct DrainBench {
         try pair.start(.phone)
         let deadline = context.phaseDeadline()
         let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: UserInfoBench.payloadBytes, deadline: deadline)
+        let finished = try FinishedApp.attach(pair.controlPath(.phone), deadline: deadline)
         do {
             let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
-            _ = try TransferPump.run(sender: sender, app: app, count: 20, window: 1, deadline: deadline)
+            _ = try TransferPump.run(sender: sender, app: app, finished: finished, count: 20, window: 1, deadline: deadline)
             try app.settleAcks(deadline: deadline)
+            try finished.settle(count: sender.accepted, deadline: deadline)
         }
         try pair.waitUntilNothingOutstanding(deadline: deadline)
         try pair.stop(.watch)
@@ -38,6 +40,7 @@ struct DrainBench {
         try TransferPump.receive(app: app, count: count, deadline: context.phaseDeadline())
         let end = app.lastDeliveredAt
         try app.settleAcks(deadline: context.phaseDeadline())
+        try finished.settle(count: sender.accepted, deadline: context.phaseDeadline())
 
         let report = context.report
         let seconds = Monotonic.seconds(start, end)

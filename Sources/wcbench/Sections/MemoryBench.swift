@@ -3,7 +3,7 @@ import WatchPairWire
 /// Section 7: resident memory of each daemon, idle and after a stream of transfers.
 ///
 /// Idle: both started (power durability), left alone `settleSeconds`, not yet linked. Then N transfers
-/// pass through (64 in flight, the app acknowledging), phoned confirms none is outstanding, the client
+/// pass through (64 in flight, both apps acknowledging), phoned confirms none is outstanding, the client
 /// connections close, the daemons are left alone again, and their RSS (`VmRSS`) and peak RSS (`VmHWM`)
 /// are read.
 struct MemoryBench {
@@ -30,11 +30,16 @@ struct MemoryBench {
         do {
             let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
             let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: UserInfoBench.payloadBytes, deadline: deadline)
-            let outcome = try TransferPump.run(sender: sender, app: app, count: count, window: 64, deadline: Monotonic.deadline(seconds: context.phaseTimeout * 2))
-            try app.settleAcks(deadline: deadline)
+            let finished = try FinishedApp.attach(pair.controlPath(.phone), deadline: deadline)
+            let outcome = try TransferPump.run(
+                sender: sender, app: app, finished: finished, count: count, window: 64,
+                deadline: Monotonic.deadline(seconds: context.phaseTimeout * 2))
+            try app.settleAcks(deadline: context.phaseDeadline())
+            try finished.settle(count: sender.accepted, deadline: context.phaseDeadline())
             report.add("memory", "memory.transfers.rate", "end-to-end rate of those transfers", outcome.endToEndRate, "/s", detail: true)
             try pair.waitUntilNothingOutstanding(deadline: context.phaseDeadline())
             app.connection.shutdownWrite()
+            finished.connection.shutdownWrite()
             sender.connection.shutdownWrite()
         }
         Monotonic.sleep(seconds: context.counts.settleSeconds)

@@ -27,8 +27,15 @@ struct MessageBench {
             let app = MessageApp(stream: stream, answers: nil, pad: pad)
             context.progress("message: round trips, \(BaselineBench.sizeName(size)), auto-reply")
             _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: app)
+            let meter = try PairMeter(
+                pair: pair, perf: nil, name: "message-rtt-\(size)B", profileDirectory: context.profileDirectory)
+            try meter.begin()
             let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: app)
+            let usage = try meter.end()
             recordRoundTrips(size: size, variant: "autoReply", label: "auto-reply", recorder.summary, judged: true)
+            context.report.add(
+                "message", "message.rtt.\(size)B.autoReply.cpuPerMessage", "round trip, \(BaselineBench.sizeName(size)), auto-reply, daemon CPU per message",
+                usage.totalCPU / Double(recorder.count) * 1e6, "us")
             stream.shutdownWrite()
         }
 
@@ -37,7 +44,13 @@ struct MessageBench {
             let pad = String(repeating: "a", count: 64)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
             _ = try stream.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
-            try throughput(sender: sender, pad: pad, app: MessageApp(stream: stream, answers: nil, pad: pad))
+            let meter = try PairMeter(pair: pair, perf: nil, name: "message-inflight64", profileDirectory: context.profileDirectory)
+            try meter.begin()
+            let count = try throughput(sender: sender, pad: pad, app: MessageApp(stream: stream, answers: nil, pad: pad))
+            let usage = try meter.end()
+            context.report.add(
+                "message", "message.throughput.inflight64.64B.cpuPerMessage", "messages with reply, 64 in flight, daemon CPU per message",
+                usage.totalCPU / Double(count) * 1e6, "us")
             stream.shutdownWrite()
         }
 
@@ -102,7 +115,8 @@ struct MessageBench {
     }
 
     /// Messages with replies, 64 in flight on one connection (the daemon's per-connection limit).
-    private func throughput(sender: BenchConnection, pad: String, app: MessageApp) throws(BenchError) {
+    @discardableResult
+    private func throughput(sender: BenchConnection, pad: String, app: MessageApp) throws(BenchError) -> Int {
         let total = context.counts.messageThroughput
         let deadline = context.phaseDeadline()
         var inFlight = 0
@@ -131,6 +145,7 @@ struct MessageBench {
             Ratio(factor: rate / $0, baseline: "raw ping-pong 64 in flight", baselineValue: $0)
         }
         context.report.add("message", "message.throughput.inflight64.64B", "messages with reply, 64 B, 64 in flight", rate, "/s", ratio: ratio)
+        return total
     }
 }
 

@@ -6,7 +6,9 @@ import WatchPairWire
 /// waits for its response before the next) and then 64 in flight. Reported: transfers per second from
 /// the first request to the last delivery, accept latency, send-to-delivery latency, and per transfer:
 /// fsyncs (perf), store commits (when `status` reports `storeCommits`), bytes written to storage and CPU
-/// time, summed over both daemons. Payload: `{"n": n, "p": 64 × "x"}`.
+/// time, summed over both daemons. Payload: `{"n": n, "p": 64 × "x"}`. The sending app acknowledges
+/// `didFinish` notices as it goes (``FinishedApp``), as a `WCSession` app does; the window of a
+/// measurement closes when both apps have acknowledged everything, so that work is counted too.
 struct UserInfoBench {
     let context: BenchContext
     static let payloadBytes = 64
@@ -31,17 +33,24 @@ struct UserInfoBench {
         let deadline = context.phaseDeadline()
         let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: deadline)
         let sender = try UserInfoSender(pair.controlPath(.phone), payloadBytes: Self.payloadBytes, deadline: deadline)
+        let finished = try FinishedApp.attach(pair.controlPath(.phone), deadline: deadline)
         // Warm-up: links the pair and warms both stores.
-        _ = try TransferPump.run(sender: sender, app: app, count: 50, window: 1, deadline: deadline)
+        _ = try TransferPump.run(sender: sender, app: app, finished: finished, count: 50, window: 1, deadline: deadline)
+        try finished.settle(count: sender.accepted, deadline: deadline)
 
         for (mode, count, window) in [("sequential", context.counts.userInfoSequential, 1), ("64 in flight", context.counts.userInfoParallel, 64)] {
             context.progress("userInfo: \(durability), \(mode), \(count) transfers")
-            let meter = PairMeter(pair: pair, perf: context.binaries.perf, name: "ui-\(durability)-\(window)")
+            let meter = try PairMeter(
+                pair: pair, perf: context.binaries.perf, name: "userInfo-\(durability)-\(window == 1 ? "sequential" : "inflight\(window)")",
+                profileDirectory: context.profileDirectory)
             sender.accept = LatencyRecorder()
             try meter.begin()
             let outcome = try TransferPump.run(
-                sender: sender, app: app, count: count, window: window, deadline: context.phaseDeadline())
+                sender: sender, app: app, finished: finished, count: count, window: window, deadline: context.phaseDeadline())
+            // The window closes once the apps have acknowledged everything, so the work of finishing these
+            // transfers is counted with them.
             try app.settleAcks(deadline: context.phaseDeadline())
+            try finished.settle(count: sender.accepted, deadline: context.phaseDeadline())
             let usage = try meter.end()
             record(
                 durability: durability, mode: mode, window: window, outcome: outcome, usage: usage,

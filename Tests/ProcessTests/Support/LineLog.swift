@@ -87,7 +87,7 @@ final class LineLog: Sendable {
     @discardableResult
     func wait(timeout: Duration, until condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
         let timer = Mutex<Task<Void, Never>?>(nil)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let id: UInt64? = state.withLock { s in
                 if condition(s.lines) || s.finished { return nil }
                 s.nextWaiter += 1

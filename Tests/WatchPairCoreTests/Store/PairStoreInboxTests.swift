@@ -63,6 +63,26 @@ struct PairStoreInboxTests {
         }
     }
 
+    @Test("switching back to a peer store restores what is held from it: no duplicates")
+    func peerStoreSwitchBack() async throws {
+        try await Support.withStore { store, _ throws in
+            let real = UUID()
+            let stray = UUID()
+            _ = try await store.receive(from: real, Support.incoming(1...3))
+            _ = try await store.receiveContext(from: real, version: 2, payload: ["a": .integer(1)])
+            // Another sender (a stray process with allowed credentials) links in between.
+            try await store.notePeerStore(stray)
+            _ = try await store.receive(from: stray, Support.incoming(1...1))
+            // The real sender comes back and resends what it had not seen acknowledged.
+            try await store.notePeerStore(real)
+            #expect(try await store.resumeState() == ResumeState(peerStoreId: real, lastUserInfoSeq: 3, contextVersion: 2))
+            let resend = try await store.receive(from: real, Support.incoming(1...4))
+            #expect(resend.accepted.map(\.seq) == [4])
+            #expect(try await store.receiveContext(from: real, version: 2, payload: ["a": .integer(1)]) == nil)
+            #expect(try await store.inboxCount() == 5)
+        }
+    }
+
     @Test("notePeerStore resets only for a different peer store")
     func notePeerStore() async throws {
         try await Support.withStore { store, _ throws in
