@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "phoned", targets: ["phoned"]),
         .executable(name: "watchd", targets: ["watchd"]),
         .executable(name: "wcctl", targets: ["wcctl"]),
+        .executable(name: "wcbench", targets: ["wcbench"]),
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         .library(name: "WatchPairTesting", targets: ["WatchPairTesting"]),
     ],
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Pure: frames, handshake, property-list values, WCError codes. No I/O.
@@ -83,6 +85,16 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "wcctl", dependencies: ["WatchPairCLI"]),
+        // Benchmarks: the real daemons next to this machine's own limits (BENCHMARKS.md).
+        .executableTarget(
+            name: "wcbench",
+            dependencies: [
+                "WatchPairWire",
+                "WatchPairCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
         // Test kit: in-memory transport pair, manual clock, fault-injecting transport.
         .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire"]),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire"]),
@@ -102,6 +114,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The real phoned, watchd and wcctl as processes (found next to the test bundle).
+        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire"]),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",

@@ -44,7 +44,7 @@ struct ConfigErrorTests {
                 environment: bad.environment)
             let status = await phone.waitForExit(timeout: .seconds(20))
             #expect(status == 78, "exit \(status.map(String.init) ?? "none (still running)")\n\(phone.stderr.text)")
-            await phone.stderr.wait(timeout: .seconds(5)) { _ in false }
+            await phone.stderr.waitForEnd(timeout: .seconds(5))
             let lines = phone.stderr.lines.filter { !$0.isEmpty }
             #expect(lines.count == 1, "one stderr line: \(lines)")
             #expect(lines.first?.hasPrefix("phoned: config: ") == true, "\(lines)")
@@ -63,7 +63,7 @@ struct ConfigErrorTests {
             #expect(await bad.waitForExit(timeout: .seconds(20)) == 64)
             let help = try pair.spawn(name: "watchd", executable: pair.bin + "/watchd", arguments: ["--help"])
             #expect(await help.waitForExit(timeout: .seconds(20)) == 0)
-            await help.stdout.wait(timeout: .seconds(5)) { _ in false }
+            await help.stdout.waitForEnd(timeout: .seconds(5))
             #expect(help.stdout.text.contains("USAGE: watchd"), "\(help.stdout.text)")
         }
     }

@@ -17,50 +17,44 @@ struct CrashStreamTests {
     func killDuringStream() async throws {
         var random = SeededRandom()
         let seed = random.seed
-        // Kill points: distinct accepted counts, spread over the stream, alternating sides in random order.
+        // Kill points: accepted-transfer counts spread over the stream; three kills of each side, in random order.
         var sides = Array(repeating: Side.phone, count: Self.killsPerSide) + Array(repeating: Side.watch, count: Self.killsPerSide)
         sides.shuffle(using: &random)
         let points = (0..<sides.count).map { _ in Int.random(in: 40...(Self.total - 80), using: &random) }.sorted()
-        let plan = zip(points, sides).map { (at: $0, side: $1) }
+        let plan = zip(points, sides).map { Kill(at: $0, side: $1) }
 
         try await PairSandbox.with(config: ["durability": .string("process")]) { pair in
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
             let receivers = Receivers()
-            func startReceiver() throws {
-                let receiver = try pair.startWcctl(["receive", "--follow", "--channel", "userInfo"], side: .watch)
-                receivers.append(receiver)
-            }
-            try startReceiver()
+            try receivers.start(in: pair)
 
             let ledger = TransferLedger(total: Self.total)
             let deadline = ContinuousClock.now + .seconds(150)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<Self.workers {
-                    group.addTask { try await Self.sendAll(pair: pair, ledger: ledger, deadline: deadline) }
-                }
-                group.addTask {
-                    for kill in plan {
-                        await ledger.waitForAccepted(atLeast: kill.at)
-                        guard ContinuousClock.now < deadline, ledger.accepted.count < Self.total else { return }
-                        await pair.killDaemon(kill.side)
-                        if kill.side == .watch {
-                            // Its receive --follow ends with exit 3 (the daemon went away); make sure it is gone.
-                            if let old = receivers.all.last, await old.waitForExit(timeout: .seconds(10)) == nil {
-                                await old.killAndReap()
-                            }
-                        }
-                        try await pair.startReady(kill.side)
-                        if kill.side == .watch { try startReceiver() }
-                    }
-                }
+            let killer = Task {
                 do {
-                    try await group.waitForAll()
+                    try await Self.kill(plan, pair: pair, ledger: ledger, receivers: receivers, deadline: deadline)
                 } catch {
-                    ledger.releaseWaiters()
+                    ledger.close()  // the workers stop too
                     throw error
                 }
             }
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<Self.workers {
+                        group.addTask { try await Self.sendAll(pair: pair, ledger: ledger, deadline: deadline) }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                ledger.close()
+                _ = await killer.result
+                throw error
+            }
+            // The killer may still wait for a point the stream never reached (it stopped early).
+            ledger.close()
+            try await killer.value
+
             let accepted = ledger.accepted
             #expect(accepted.count == Self.total, "seed \(seed): only \(accepted.count) of \(Self.total) transfers accepted before the deadline")
             #expect(ledger.failures.isEmpty, "seed \(seed): \(ledger.failures.prefix(5))")
@@ -70,12 +64,12 @@ struct CrashStreamTests {
             let printedBefore = Set(segmentsBefore.joined().map(\.transferId))
             let current = try #require(receivers.all.last)
             let expected = Set(accepted.keys).subtracting(printedBefore)
-            var missing = expected
-            while !missing.isEmpty, ContinuousClock.now < deadline + .seconds(30) {
+            while true {
                 let count = current.stdout.lines.count
-                await current.stdout.wait(timeout: .seconds(30)) { $0.count > count }
-                missing = expected.subtracting(DeliveryCheck.items(current.stdout.lines).items.map(\.transferId))
-                if current.stdout.lines.count == count { break }  // nothing new within the bound
+                let missing = expected.subtracting(DeliveryCheck.items(current.stdout.lines).items.map(\.transferId))
+                if missing.isEmpty { break }
+                // Wait for more lines; stop when none come within the bound (the check below reports the loss).
+                if await !current.stdout.wait(timeout: .seconds(30), until: { $0.count > count }) { break }
             }
 
             var segments = segmentsBefore
@@ -97,8 +91,33 @@ struct CrashStreamTests {
                 try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
             }
             #expect(plan.count == 2 * Self.killsPerSide)
-            let killed = pair.tail(.phone, bytes: 1 << 22).components(separatedBy: "INFO starting").count - 1
-            #expect(killed == 1 + Self.killsPerSide, "seed \(seed): phoned started \(killed) times")
+            for side in Side.allCases {
+                let starts = pair.occurrences(of: "foregroundLaunch", in: side)
+                #expect(starts == 1 + Self.killsPerSide, "seed \(seed): \(side) started \(starts) times")
+            }
+        }
+    }
+
+    /// One planned SIGKILL: of `side`, once `at` transfers were accepted.
+    struct Kill: Sendable, CustomStringConvertible {
+        var at: Int
+        var side: Side
+        var description: String { "\(side)@\(at)" }
+    }
+
+    /// Carries out `plan`: at each point, SIGKILLs the daemon, restarts it and waits until it serves
+    /// again; after a watch restart, starts a new receiver (the old one ended when its daemon died).
+    static func kill(_ plan: [Kill], pair: PairSandbox, ledger: TransferLedger, receivers: Receivers, deadline: ContinuousClock.Instant) async throws {
+        for kill in plan {
+            await ledger.waitForAccepted(atLeast: kill.at)
+            guard !ledger.isClosed, ContinuousClock.now < deadline else { return }
+            await pair.killDaemon(kill.side)
+            if kill.side == .watch, let old = receivers.all.last, await old.waitForExit(timeout: .seconds(10)) == nil {
+                // Its receive --follow should end by itself (exit 3: the daemon went away).
+                await old.killAndReap()
+            }
+            try await pair.startReady(kill.side)
+            if kill.side == .watch { try receivers.start(in: pair) }
         }
     }
 
@@ -107,7 +126,7 @@ struct CrashStreamTests {
     /// attempt's outcome is unknown, so a transfer with that number may arrive in addition.
     static func sendAll(pair: PairSandbox, ledger: TransferLedger, deadline: ContinuousClock.Instant) async throws {
         while let n = ledger.claim() {
-            while true {
+            while !ledger.isClosed {
                 guard ContinuousClock.now < deadline else {
                     ledger.fail("transfer n \(n) not accepted before the deadline")
                     return
@@ -133,8 +152,9 @@ struct CrashStreamTests {
 final class Receivers: Sendable {
     private let list = Mutex<[ChildProcess]>([])
 
-    /// Adds the newest receiver.
-    func append(_ receiver: ChildProcess) {
+    /// Starts the newest receiver: `wcctl --side watch receive --follow --channel userInfo`.
+    func start(in pair: PairSandbox) throws {
+        let receiver = try pair.startWcctl(["receive", "--follow", "--channel", "userInfo"], side: .watch)
         list.withLock { $0.append(receiver) }
     }
 

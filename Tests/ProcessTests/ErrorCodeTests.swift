@@ -37,6 +37,10 @@ struct ErrorCodeTests {
                 } else {
                     await pair.killDaemon(.watch)
                 }
+                // The phone noticed (its link closed); its socket files may still be there after a kill.
+                try await pair.pollUntil("the phone to see the watch gone") {
+                    try await pair.status(.phone)["reachable"] == .bool(false)
+                }
             }
             // "Fails at once": well within the default 10 s reply timeout (this bound is the safety net).
             let started = ContinuousClock.now

@@ -43,7 +43,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Keep the temporary directory (configs, daemon logs, stores).")
     var keep = false
 
-    @Option(help: "Record perf profiles (perf record -g) of both daemons during each measured window into this directory (slows the daemons: do not publish those numbers).")
+    @Option(help: "Run each daemon under this command, e.g. \"valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p\" (time limits are multiplied by 50; the numbers are then only good for the profile).")
+    var daemonWrapper: String?
+
+    @Option(help: "Record perf profiles (perf record --call-graph dwarf, 499 Hz) of both daemons during each measured window into this directory (slows the daemons: do not publish those numbers).")
     var profile: String?
 
     @Flag(help: "No progress lines on stderr.")
@@ -78,6 +81,9 @@ struct RunCommand: ParsableCommand {
             counts: quick ? .quick : .full, quick: quick, binaries: binaries, runDirectory: runDirectory,
             report: report, verbose: !quiet)
         if binaries.perf == nil { report.notes.append("perf not found: fsyncs per transfer are not counted") }
+        if !binaries.wrapper.isEmpty {
+            report.notes.append("the daemons ran under \(binaries.wrapper.joined(separator: " ")): the numbers are not comparable")
+        }
         if let profile {
             try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
             context.profileDirectory = profile
@@ -121,9 +127,14 @@ struct RunCommand: ParsableCommand {
         for path in [phoned, watchd] where access(path, X_OK) != 0 {
             throw ValidationError("\(path) is not an executable; build the daemons first (swift build -c release) or pass --bin-dir")
         }
+        var wrapper = (daemonWrapper ?? "").split(separator: " ").map(String.init)
+        if let first = wrapper.first, !first.contains("/") {
+            guard let found = Self.findInPath(first) else { throw ValidationError("--daemon-wrapper: \(first) not found in PATH") }
+            wrapper[0] = found
+        }
         return Binaries(
             phoned: phoned, watchd: watchd, wcbench: selfPath,
-            socketActivate: Self.findInPath("systemd-socket-activate"), perf: Self.findInPath("perf"))
+            socketActivate: Self.findInPath("systemd-socket-activate"), perf: Self.findInPath("perf"), wrapper: wrapper)
     }
 
     private static func findInPath(_ name: String) -> String? {

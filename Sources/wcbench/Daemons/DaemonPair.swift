@@ -65,9 +65,10 @@ final class DaemonPair {
     /// Starts `role`'s daemon directly and returns at once (it binds its own sockets).
     @discardableResult
     func spawn(_ role: Role) throws(BenchError) -> ChildProcess {
-        let path = role == .phone ? binaries.phoned : binaries.watchd
+        let daemon = role == .phone ? binaries.phoned : binaries.watchd
+        let command = binaries.wrapper + [daemon]
         let child = try ChildProcess.spawn(
-            path, [], name: role.daemonName,
+            command[0], Array(command.dropFirst()), name: role.daemonName,
             environment: ChildProcess.environment(["WATCHPAIR_CONFIG": configPath(role)]),
             output: logPath(role))
         processes[role] = child
@@ -78,7 +79,7 @@ final class DaemonPair {
     @discardableResult
     func start(_ role: Role, timeout: Double = 20) throws(BenchError) -> ChildProcess {
         let child = try spawn(role)
-        try waitReady(role, deadline: Monotonic.deadline(seconds: timeout))
+        try waitReady(role, deadline: Monotonic.deadline(seconds: timeout * binaries.slowdown))
         return child
     }
 
@@ -86,7 +87,7 @@ final class DaemonPair {
     func waitReady(_ role: Role, deadline: UInt64) throws(BenchError) {
         while true {
             do {
-                let connection = try BenchConnection.connect(controlPath(role), retryUntil: deadline)
+                let connection = try BenchConnection.connect(controlPath(role))
                 try connection.call("\"op\":\"status\"", deadline: deadline)
                 return
             } catch {
@@ -94,7 +95,7 @@ final class DaemonPair {
                     throw BenchError("\(role.daemonName) exited while starting (\(ChildProcess.describe(process.waitStatus ?? -1))); see \(logPath(role))")
                 }
                 if Monotonic.now() >= deadline { throw BenchError("\(role.daemonName) did not start: \(error)") }
-                Monotonic.sleep(seconds: 0.001)
+                Monotonic.sleep(seconds: 0.000_25)
             }
         }
     }
@@ -107,7 +108,7 @@ final class DaemonPair {
     /// - Throws: when it did not exit with status 0 (a crash or a forced kill is worth knowing).
     func stop(_ role: Role) throws(BenchError) {
         guard let process = processes.removeValue(forKey: role) else { return }
-        let status = process.stop(grace: 10)
+        let status = process.stop(grace: 10 * binaries.slowdown)
         guard status == 0 else {
             throw BenchError("\(role.daemonName) did not stop cleanly: \(ChildProcess.describe(status)); see \(logPath(role))")
         }
@@ -169,4 +170,9 @@ struct Binaries: Sendable {
     var socketActivate: String?
     /// `perf`, when installed (exact fsync counts).
     var perf: String?
+    /// A command the daemons run under (`--daemon-wrapper`, e.g. valgrind), first element an absolute path.
+    var wrapper: [String] = []
+
+    /// How much slower everything is expected to be: time limits are multiplied by it.
+    var slowdown: Double { wrapper.isEmpty ? 1 : 50 }
 }

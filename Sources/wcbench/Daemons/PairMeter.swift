@@ -32,29 +32,37 @@ final class PairMeter {
     /// Why fsyncs could not be counted, if they could not.
     private(set) var fsyncProblem: String?
 
-    /// Attaches the syscall counters (disabled) to both daemons, which must be running, and the profilers
-    /// when `profileDirectory` is given.
-    init(pair: DaemonPair, perf: String?, name: String, profileDirectory: String? = nil) throws(BenchError) {
+    /// Attaches the syscall counters (disabled) to both daemons, which must be running, when
+    /// `countFsyncs`; and the profilers when `profileDirectory` is given.
+    init(
+        pair: DaemonPair, perf: String?, name: String, countFsyncs: Bool = true, profileDirectory: String? = nil
+    ) throws(BenchError) {
         self.pair = pair
         guard let perf else {
             fsyncProblem = "perf is not installed"
             if profileDirectory != nil { throw BenchError("--profile needs perf") }
             return
         }
-        do throws(BenchError) {
-            for role in Role.allCases {
-                counters[role] = try SyscallCounter(
-                    perf: perf, pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)")
+        if countFsyncs {
+            do throws(BenchError) {
+                for role in Role.allCases {
+                    counters[role] = try SyscallCounter(
+                        perf: perf, pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)")
+                }
+            } catch {
+                counters = [:]
+                fsyncProblem = "perf failed: \(error)"
             }
-        } catch {
-            counters = [:]
-            fsyncProblem = "perf failed: \(error)"
         }
         if let profileDirectory {
             for role in Role.allCases {
                 recorders.append(try PerfProcess(
                     perf: perf,
-                    arguments: ["record", "-g", "-F", "1999", "-o", "\(profileDirectory)/\(name)-\(role.daemonName).data"],
+                    // DWARF unwinding: libsqlite3, libc and the Swift runtime have no frame pointers.
+                    arguments: [
+                        "record", "--call-graph", "dwarf,16384", "-F", "499",
+                        "-o", "\(profileDirectory)/\(name)-\(role.daemonName).data",
+                    ],
                     pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)-record"))
             }
         }

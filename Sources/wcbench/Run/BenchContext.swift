@@ -33,7 +33,7 @@ final class BenchContext {
 
     /// The longest any single phase may take before it is abandoned as failed (a safety net: a hung
     /// daemon must not hang CI).
-    var phaseTimeout: Double { quick ? 30 : 180 }
+    var phaseTimeout: Double { (quick ? 30 : 180) * binaries.slowdown }
 
     /// A deadline `phaseTimeout` from now.
     func phaseDeadline() -> UInt64 { Monotonic.deadline(seconds: phaseTimeout) }
@@ -43,6 +43,15 @@ final class BenchContext {
         pairs += 1
         return try DaemonPair(
             directory: "\(runDirectory)/p\(pairs)", binaries: binaries, durability: durability, extra: extra)
+    }
+
+    /// Notes in the report that phoned's didFinish stream had to be re-opened (an engine issue, see
+    /// ``FinishedApp``).
+    func noteStalls(of app: FinishedApp, in section: String) {
+        guard app.stalls > 0 else { return }
+        report.notes.append(
+            "\(section): phoned's didFinish stream stopped showing pending notices \(app.stalls) time(s) (more than 256 pending, "
+                + "acks do not wake the stream); wcbench re-opened it")
     }
 
     /// A progress line on stderr.

@@ -85,6 +85,7 @@ struct ColdLaunchBench {
         report.add("coldLaunch", "coldLaunch.trivial.p50", "trivial program: socket activation → answer p50", base.p50 / 1000, "ms")
         report.add("coldLaunch", "coldLaunch.trivial.max", "trivial program: socket activation → answer max", base.max / 1000, "ms", detail: true)
         report.add("coldLaunch", "coldLaunch.launches", "launches of each", Double(watchd.count), "count", detail: true)
+        context.noteStalls(of: finished, in: "coldLaunch")
         for failure in pair.stopAll() { throw failure }
     }
 

@@ -60,6 +60,7 @@ struct DrainBench {
             Double(diskAfter - diskBefore) / Double(count), "B",
             note: "st_blocks of the state directory, before and after queueing")
         try pair.waitUntilNothingOutstanding(deadline: context.phaseDeadline())
+        context.noteStalls(of: finished, in: "drain")
         for failure in pair.stopAll() { throw failure }
     }
 }

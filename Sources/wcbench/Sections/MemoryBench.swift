@@ -39,6 +39,7 @@ struct MemoryBench {
             report.add("memory", "memory.transfers.rate", "end-to-end rate of those transfers", outcome.endToEndRate, "/s", detail: true)
             try pair.waitUntilNothingOutstanding(deadline: context.phaseDeadline())
             app.connection.shutdownWrite()
+            context.noteStalls(of: finished, in: "memory")
             finished.connection.shutdownWrite()
             sender.connection.shutdownWrite()
         }

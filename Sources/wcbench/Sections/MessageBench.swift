@@ -28,7 +28,8 @@ struct MessageBench {
             context.progress("message: round trips, \(BaselineBench.sizeName(size)), auto-reply")
             _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: app)
             let meter = try PairMeter(
-                pair: pair, perf: nil, name: "message-rtt-\(size)B", profileDirectory: context.profileDirectory)
+                pair: pair, perf: context.binaries.perf, name: "message-rtt-\(size)B", countFsyncs: false,
+                profileDirectory: context.profileDirectory)
             try meter.begin()
             let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: app)
             let usage = try meter.end()
@@ -44,7 +45,9 @@ struct MessageBench {
             let pad = String(repeating: "a", count: 64)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
             _ = try stream.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
-            let meter = try PairMeter(pair: pair, perf: nil, name: "message-inflight64", profileDirectory: context.profileDirectory)
+            let meter = try PairMeter(
+                pair: pair, perf: context.binaries.perf, name: "message-inflight64", countFsyncs: false,
+                profileDirectory: context.profileDirectory)
             try meter.begin()
             let count = try throughput(sender: sender, pad: pad, app: MessageApp(stream: stream, answers: nil, pad: pad))
             let usage = try meter.end()

@@ -57,6 +57,7 @@ struct UserInfoBench {
                 accept: sender.accept.summary, delivery: outcome.deliveryLatency(sender: sender, app: app).summary,
                 fsyncProblem: meter.fsyncProblem)
         }
+        context.noteStalls(of: finished, in: "userInfo")
         for failure in pair.stopAll() { throw failure }
     }
 

@@ -3,9 +3,12 @@ import Synchronization
 
 /// A real child process started by a test: its output collected, its exit awaited, always reaped.
 ///
-/// Standard output and standard error each go to a ``LineLog`` (read by a thread of their own) or to a
-/// file; standard input is `/dev/null`. The exit status is reported by Foundation's termination handler,
-/// so waiting for it never blocks a thread.
+/// Started with `posix_spawn` (not Foundation's `Process`, whose exit notification was lost when
+/// dozens of tests spawned at once). Standard output and standard error each go to a ``LineLog`` (read
+/// by a thread of their own) or are appended to a file; standard input is `/dev/null`; signal
+/// dispositions and the signal mask are reset to the defaults. A thread per child waits for its exit
+/// (`waitid` with `WNOWAIT`, then `waitpid`), so waiting never blocks the cooperative pool and a signal
+/// is never sent to a pid that was already reaped (and possibly reused).
 final class ChildProcess: Sendable {
     /// Where one output stream goes.
     enum Output: Sendable {
@@ -26,7 +29,6 @@ final class ChildProcess: Sendable {
     /// The stderr file, when stderr goes to one.
     let stderrPath: String?
 
-    private let process: Process
     private let exit = ExitLatch()
 
     /// Starts `executable` with exactly `arguments` and `environment`.
@@ -35,47 +37,60 @@ final class ChildProcess: Sendable {
         stdout stdoutMode: Output = .collect, stderr stderrMode: Output = .collect
     ) throws {
         self.name = name
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        var readers: [(Pipe, LineLog, String)] = []
-        var files: [FileHandle] = []
-        func attach(_ mode: Output, log: LineLog, what: String) throws -> Any {
+        if case .file(let path) = stderrMode { stderrPath = path } else { stderrPath = nil }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+        var parentEnds: [(fd: Int32, log: LineLog, what: String)] = []
+        var childEnds: [Int32] = []
+        defer { for fd in childEnds { Glibc.close(fd) } }
+        for (target, mode, log, what) in [(Int32(1), stdoutMode, stdout, "stdout"), (Int32(2), stderrMode, stderr, "stderr")] {
             switch mode {
             case .collect:
-                let pipe = Pipe()
-                readers.append((pipe, log, what))
-                return pipe
+                // A socket pair, because it can be made close-on-exec atomically (Glibc hides pipe2): no
+                // child spawned concurrently by another test inherits it and holds our end of file back.
+                var fds: [Int32] = [-1, -1]
+                guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+                    throw SpawnError(attempted: "socketpair for \(name) \(what)", code: errno)
+                }
+                parentEnds.append((fds[0], log, what))
+                childEnds.append(fds[1])
+                posix_spawn_file_actions_adddup2(&actions, fds[1], target)
             case .file(let path):
                 // O_APPEND: stdout and stderr (and restarts) share the file without overwriting each other.
-                let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-                guard fd >= 0 else { throw RawControlClient.SocketError(attempted: "open(\(path))", code: errno) }
-                let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-                files.append(handle)
-                return handle
+                posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             }
         }
-        process.standardOutput = try attach(stdoutMode, log: stdout, what: "stdout")
-        process.standardError = try attach(stderrMode, log: stderr, what: "stderr")
-        if case .file(let path) = stderrMode { stderrPath = path } else { stderrPath = nil }
-        let latch = exit
-        process.terminationHandler = { latch.set($0.terminationStatus, reason: $0.terminationReason) }
-        try process.run()
-        self.process = process
-        pid = process.processIdentifier
-        for handle in files { try? handle.close() }
-        for (pipe, log, what) in readers {
-            // Our copy of the write end must go, or the reader never sees end of file.
-            try? pipe.fileHandleForWriting.close()
-            let fd = dup(pipe.fileHandleForReading.fileDescriptor)
-            try? pipe.fileHandleForReading.close()
-            log.drain(fileDescriptor: fd, name: "\(name) \(what)")
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            for end in parentEnds { Glibc.close(end.fd) }
+            throw SpawnError(attempted: "posix_spawn(\(executable))", code: result)
         }
+        self.pid = pid
+        for end in parentEnds { end.log.drain(fileDescriptor: end.fd, name: "\(name) \(end.what)") }
+        exit.watch(pid: pid, name: name)
     }
 
-    /// True until the process exited and was reaped.
+    /// True until the process exited.
     var isRunning: Bool { exit.status == nil }
 
     /// The exit status, or 128 + signal number when a signal ended it; nil while running.
@@ -86,10 +101,9 @@ final class ChildProcess: Sendable {
         await exit.wait(timeout: timeout)
     }
 
-    /// Sends `signal` (no-op once the process is gone).
+    /// Sends `signal` unless the process already exited.
     func signal(_ signal: Int32) {
-        guard isRunning else { return }
-        _ = kill(pid, signal)
+        exit.signal(pid: pid, signal)
     }
 
     /// SIGKILLs the process and waits until it is reaped; returns its exit status.
@@ -99,12 +113,14 @@ final class ChildProcess: Sendable {
         return await waitForExit(timeout: .seconds(30))
     }
 
-    /// Asks the process to stop (SIGTERM), then SIGKILLs it after `grace`; always reaped.
+    /// Asks the process to stop (SIGTERM); returns its exit status, or nil when it did not stop within
+    /// `grace` (it is then SIGKILLed and reaped, and the caller's expectation of a clean stop fails).
     @discardableResult
-    func stop(grace: Duration = .seconds(5)) async -> Int32? {
+    func stop(grace: Duration = .seconds(10)) async -> Int32? {
         signal(SIGTERM)
         if let status = await waitForExit(timeout: grace) { return status }
-        return await killAndReap()
+        await killAndReap()
+        return nil
     }
 
     /// The stderr file's contents, or the collected stderr (for failure messages).
@@ -114,7 +130,17 @@ final class ChildProcess: Sendable {
     }
 }
 
-/// The exit status of a child, set once by the termination handler, awaited by tests.
+/// A failed `socketpair` or `posix_spawn`, with what was attempted and the error number.
+struct SpawnError: Error, CustomStringConvertible {
+    /// What was attempted.
+    var attempted: String
+    /// The error number.
+    var code: Int32
+    /// Both, with the system's text.
+    var description: String { "\(attempted): \(String(cString: strerror(code))) (errno \(code))" }
+}
+
+/// The exit status of a child: set once by its waiter thread, awaited by tests.
 private final class ExitLatch: Sendable {
     private struct State {
         var status: Int32?
@@ -126,14 +152,32 @@ private final class ExitLatch: Sendable {
 
     var status: Int32? { state.withLock { $0.status } }
 
-    func set(_ code: Int32, reason: Process.TerminationReason) {
-        let status = reason == .uncaughtSignal ? 128 + code : code
-        let waiters = state.withLock { s in
-            s.status = status
-            defer { s.waiters = [:] }
-            return Array(s.waiters.values)
+    /// Starts the thread that waits for `pid` to exit and reaps it.
+    func watch(pid: pid_t, name: String) {
+        let thread = Thread { [self] in
+            // Wait without reaping, so `signal` (under the same lock) never targets a reaped pid.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            let waiters = state.withLock { s -> [CheckedContinuation<Int32?, Never>] in
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+                // WIFEXITED: low 7 bits zero; then the status is in bits 8-15. Otherwise killed by signal.
+                let signal = raw & 0x7f
+                s.status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+                defer { s.waiters = [:] }
+                return Array(s.waiters.values)
+            }
+            let status = self.status
+            for waiter in waiters { waiter.resume(returning: status) }
         }
-        for waiter in waiters { waiter.resume(returning: status) }
+        thread.name = "reaper \(name) \(pid)"
+        thread.start()
+    }
+
+    func signal(pid: pid_t, _ signal: Int32) {
+        state.withLock { s in
+            if s.status == nil { _ = kill(pid, signal) }
+        }
     }
 
     func wait(timeout: Duration) async -> Int32? {

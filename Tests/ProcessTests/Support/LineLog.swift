@@ -111,6 +111,13 @@ final class LineLog: Sendable {
         return condition(lines)
     }
 
+    /// Waits until the stream ends; returns false when `timeout` passed first.
+    @discardableResult
+    func waitForEnd(timeout: Duration) async -> Bool {
+        await wait(timeout: timeout) { _ in false }
+        return isFinished
+    }
+
     /// Waits for the first line containing `fragment`; returns it, or nil after `timeout` or at end of stream.
     func firstLine(containing fragment: String, timeout: Duration) async -> String? {
         await wait(timeout: timeout) { $0.contains { $0.contains(fragment) } }

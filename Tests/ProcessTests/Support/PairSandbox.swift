@@ -117,10 +117,12 @@ final class PairSandbox: Sendable {
         return child
     }
 
-    /// Starts the side's daemon with its generated config; its stderr is appended to ``stderrPath(_:)``.
+    /// Starts the side's daemon with its generated config; its stdout and stderr are appended to
+    /// ``stderrPath(_:)``. `environment` adds variables (passed with `-E` under socket activation).
     ///
     /// `.socketActivated` first removes a stale link socket file (left by the previous activation's
-    /// listener) and returns once `systemd-socket-activate` listens.
+    /// listener) and returns once `systemd-socket-activate` listens; the daemon itself runs only when
+    /// the peer first connects.
     @discardableResult
     func startDaemon(_ side: Side, _ activation: Activation = .direct, environment extra: [String: String] = [:]) async throws -> ChildProcess {
         let daemon = bin + "/" + side.daemon
@@ -132,14 +134,17 @@ final class PairSandbox: Sendable {
                 environment: extra, stdout: .file(stderrPath(side)), stderr: .file(stderrPath(side)))
         case .socketActivated:
             unlink(linkPath(side))
+            let listening = "Listening on \(linkPath(side))"
+            let before = occurrences(of: listening, in: side)
             // systemd-socket-activate passes on only PATH, TERM, USER, HOME and -E variables.
             let setenv = extra.sorted { $0.key < $1.key }.map { "-E\($0.key)=\($0.value)" }
             child = try spawn(
                 name: "\(side.daemon) (socket-activated)", executable: "/usr/bin/systemd-socket-activate",
                 arguments: ["-l", linkPath(side), "--fdname=\(side.daemon)"] + setenv + [daemon, "--config", configPath(side)],
                 stdout: .file(stderrPath(side)), stderr: .file(stderrPath(side)))
+            // It logs this line once it listens (after bind), so the peer's first connect is accepted.
             try await pollUntil("systemd-socket-activate listening on \(linkPath(side))", process: child) {
-                FileManager.default.fileExists(atPath: self.linkPath(side))
+                self.occurrences(of: listening, in: side) > before
             }
         }
         state.withLock { $0.daemons[side] = child }
@@ -205,8 +210,8 @@ final class PairSandbox: Sendable {
             throw SandboxError("wcctl \(all.joined(separator: " ")) did not finish within \(timeout)")
         }
         // The readers finish at end of file, right after the exit.
-        await child.stdout.wait(timeout: .seconds(10)) { _ in false }
-        await child.stderr.wait(timeout: .seconds(10)) { _ in false }
+        await child.stdout.waitForEnd(timeout: .seconds(10))
+        await child.stderr.waitForEnd(timeout: .seconds(10))
         return WcctlRun(arguments: all, status: status, stdout: child.stdout.lines, stderr: child.stderr.text)
     }
 
@@ -221,6 +226,12 @@ final class PairSandbox: Sendable {
     func tail(_ side: Side, bytes: Int = 6000) -> String {
         let text = (try? String(contentsOfFile: stderrPath(side), encoding: .utf8)) ?? "(no stderr file)"
         return "--- \(side.daemon) stderr (last \(bytes) bytes) ---\n" + String(text.suffix(bytes))
+    }
+
+    /// How often `text` occurs in the side's stderr file.
+    func occurrences(of text: String, in side: Side) -> Int {
+        let log = (try? String(contentsOfFile: stderrPath(side), encoding: .utf8)) ?? ""
+        return log.components(separatedBy: text).count - 1
     }
 
     /// Both daemons' stderr tails.

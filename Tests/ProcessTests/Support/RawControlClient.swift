@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WatchPairWire
 
 /// A bare control-socket client: writes whatever bytes a test wants and collects the lines that come
@@ -20,6 +21,7 @@ final class RawControlClient: Sendable {
     /// Every line the daemon wrote, in order; finished when the daemon closed the connection.
     let lines = LineLog()
     private let fd: Int32
+    private let closed = Mutex(false)
 
     /// Connects to the control socket at `path`.
     init(path: String) throws {
@@ -47,7 +49,7 @@ final class RawControlClient: Sendable {
         }
         self.fd = fd
         // The reader owns a duplicate, so `close()` here and its end of file are independent.
-        lines.drain(fileDescriptor: dup(fd), name: "raw \(path)")
+        lines.drain(fileDescriptor: fcntl(fd, F_DUPFD_CLOEXEC, 0), name: "raw \(path)")
     }
 
     /// Writes `bytes` completely (blocking while the socket buffer is full).
@@ -93,9 +95,13 @@ final class RawControlClient: Sendable {
         _ = shutdown(fd, Int32(SHUT_WR))
     }
 
-    /// Closes the connection (the reader thread then sees end of file).
+    /// Closes the connection (the reader thread then sees end of file). Idempotent.
     func close() {
-        _ = shutdown(fd, Int32(SHUT_RDWR))
-        _ = Glibc.close(fd)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+            _ = Glibc.close(fd)
+        }
     }
 }

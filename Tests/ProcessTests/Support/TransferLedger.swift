@@ -11,6 +11,7 @@ final class TransferLedger: Sendable {
         var accepted: [String: DeliveryCheck.Accepted] = [:]
         var unknownOutcome: Set<Int> = []
         var failures: [String] = []
+        var closed = false
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -23,10 +24,10 @@ final class TransferLedger: Sendable {
         self.total = total
     }
 
-    /// The next payload number to send, or nil when all are claimed.
+    /// The next payload number to send, or nil when all are claimed or the ledger is closed.
     func claim() -> Int? {
         state.withLock { s in
-            guard s.next <= total else { return nil }
+            guard !s.closed, s.next <= total else { return nil }
             defer { s.next += 1 }
             return s.next
         }
@@ -61,11 +62,12 @@ final class TransferLedger: Sendable {
     /// Unexpected failures.
     var failures: [String] { state.withLock { $0.failures } }
 
-    /// Returns once at least `count` transfers were accepted (at once if they already were).
+    /// Returns once at least `count` transfers were accepted (at once if they already were), or the
+    /// ledger is closed.
     func waitForAccepted(atLeast count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.accepted.count >= count { return true }
+                if s.accepted.count >= count || s.closed { return true }
                 s.waiters.append((count, continuation))
                 return false
             }
@@ -73,9 +75,14 @@ final class TransferLedger: Sendable {
         }
     }
 
-    /// Wakes every waiter (the workers stopped early; the killer must not wait forever).
-    func releaseWaiters() {
+    /// True once ``close()`` was called: workers stop, waits return at once.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Ends the stream: wakes every waiter and makes later waits return at once (the workers are done
+    /// or gave up, so the killer must not wait for a point that will never come), and stops workers.
+    func close() {
         let all = state.withLock { s in
+            s.closed = true
             defer { s.waiters = [] }
             return s.waiters.map(\.continuation)
         }
