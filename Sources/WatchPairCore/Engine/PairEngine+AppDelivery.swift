@@ -41,6 +41,8 @@ extension PairEngine {
         } catch {
             throw error.failure
         }
+        // Readers page through notices without a cursor: the next page is now readable.
+        appSignal.fire()
     }
 
     /// The received context, if the app has not been given this version yet.
