@@ -37,12 +37,12 @@ count_swift_run() {
 # The process tests start many daemons; they run on their own so they do not compete for the two
 # cores with the in-process suites.
 echo "== Swift tests: wire, engine, store, transports, systemd, daemon, wcctl, WatchConnectivity"
-timeout -s KILL 900 swift test --skip-build --skip ProcessTests 2>&1 | tee "$logs/swift-test.log" \
+timeout -s KILL 900 swift test --skip-build --skip '^ProcessTests\.' 2>&1 | tee "$logs/swift-test.log" \
     | grep -aE "Test run with|✘" || true
 count_swift_run "$logs/swift-test.log"
 
 echo "== Swift tests: the real phoned, watchd and wcctl as processes"
-timeout -s KILL 900 swift test --skip-build --filter ProcessTests 2>&1 | tee "$logs/process-test.log" \
+timeout -s KILL 900 swift test --skip-build --filter '^ProcessTests\.' 2>&1 | tee "$logs/process-test.log" \
     | grep -aE "Test run with|✘" || true
 count_swift_run "$logs/process-test.log"
 

@@ -130,7 +130,8 @@ final class ChildProcess: Sendable {
     }
 }
 
-/// A failed `socketpair` or `posix_spawn`, with what was attempted and the error number.
+/// A failed system call of the harness (`mkdtemp`, `socketpair`, `posix_spawn`), with what was
+/// attempted and the error number.
 struct SpawnError: Error, CustomStringConvertible {
     /// What was attempted.
     var attempted: String

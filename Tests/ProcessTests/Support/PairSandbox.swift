@@ -10,7 +10,7 @@ import WatchPairWire
 /// `phoned.sock`/`watchd.sock` (link sockets), `phoned.ctl`/`watchd.ctl` (control sockets, found by
 /// `wcctl` through `$WCCTL_RUNTIME_DIR`), `phoned/`/`watchd/` (state) and `phoned.err`/`watchd.err` (the
 /// daemons' stderr, appended across restarts). Every process started through the sandbox is recorded
-/// and killed and reaped by ``with(_:_:)``, whatever the test's outcome.
+/// and killed and reaped by ``with(config:_:)``, whatever the test's outcome.
 final class PairSandbox: Sendable {
     /// The temporary directory.
     let dir: String
@@ -20,7 +20,6 @@ final class PairSandbox: Sendable {
     private struct State {
         var children: [ChildProcess] = []
         var daemons: [Side: ChildProcess] = [:]
-        var config: [Side: JSONValue] = [:]
     }
 
     private let state = Mutex(State())
@@ -32,6 +31,7 @@ final class PairSandbox: Sendable {
 
     /// Runs `body` with a fresh sandbox; afterwards kills and reaps every child and removes the directory.
     ///
+    /// `config` is merged into both daemons' generated config files (see ``configure(_:_:)``).
     /// When `body` throws, the daemons' stderr is recorded as an issue before the error propagates.
     static func with<T>(
         config: [String: JSONValue] = [:],
@@ -40,11 +40,11 @@ final class PairSandbox: Sendable {
         let bin = try BinaryDirectory.path()
         var template = Array("/tmp/wpt.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RawControlClient.SocketError(attempted: "mkdtemp(/tmp/wpt.XXXXXX)", code: errno)
+            throw SpawnError(attempted: "mkdtemp(/tmp/wpt.XXXXXX)", code: errno)
         }
         let sandbox = PairSandbox(dir: String(cString: made), bin: bin)
-        for side in Side.allCases { try sandbox.configure(side, config) }
         do {
+            for side in Side.allCases { try sandbox.configure(side, config) }
             let result = try await body(sandbox)
             await sandbox.tearDown()
             return result
@@ -82,7 +82,6 @@ final class PairSandbox: Sendable {
             "backoff": .object(["initial": .double(0.05), "maximum": .double(0.5)]),
         ])
         let merged = Self.merge(base, .object(overrides))
-        state.withLock { $0.config[side] = merged }
         try Data((merged.canonicalText + "\n").utf8).write(to: URL(fileURLWithPath: configPath(side)))
     }
 
