@@ -76,7 +76,8 @@ struct RunCommand: ParsableCommand {
             command: CommandLine.arguments.joined(separator: " "), quick: quick,
             machine: MachineInfo.current(stateDirectory: runDirectory),
             binaries: ["phoned": binaries.phoned, "watchd": binaries.watchd, "perf": binaries.perf ?? "absent",
-                       "systemd-socket-activate": binaries.socketActivate ?? "absent"])
+                       "systemd-socket-activate": binaries.socketActivate ?? "absent"],
+            counts: quick ? .quick : .full)
         let context = BenchContext(
             counts: quick ? .quick : .full, quick: quick, binaries: binaries, runDirectory: runDirectory,
             report: report, verbose: !quiet)

@@ -16,6 +16,8 @@ final class BenchReport: Codable {
     var machine: MachineInfo
     /// Where the daemons came from.
     var binaries: [String: String]
+    /// The work each section did.
+    var counts: Counts
     /// Every number.
     var measurements: [Measurement] = []
     /// Sections or steps that failed, with the reason.
@@ -23,8 +25,9 @@ final class BenchReport: Codable {
     /// Things a reader must know to interpret the numbers (skipped parts, sources of counts).
     var notes: [String] = []
 
-    init(command: String, quick: Bool, machine: MachineInfo, binaries: [String: String]) {
+    init(command: String, quick: Bool, machine: MachineInfo, binaries: [String: String], counts: Counts) {
         self.command = command
+        self.counts = counts
         self.quick = quick
         self.machine = machine
         self.binaries = binaries

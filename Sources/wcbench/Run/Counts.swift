@@ -2,7 +2,7 @@
 ///
 /// `--quick` exists so CI can run every section on every change (the benchmark never rots); its numbers
 /// are noisy and the count-dependent targets (drain of 10,000, memory after 100,000) are not judged.
-struct Counts: Sendable {
+struct Counts: Codable, Sendable {
     /// Round trips per payload size for the raw ping-pong, and the warm-up before each.
     var pingPong: Int
     var pingPongWarmup: Int
