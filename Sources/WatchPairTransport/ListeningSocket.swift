@@ -23,7 +23,7 @@ public struct ListeningSocket: Sendable {
     /// Throws `TransportError(.listenFailed)` if a process listens at `path`, if `path` is not a socket,
     /// or if a syscall fails (the detail names it and its errno).
     public static func bind(path: String, mode: mode_t, backlog: Int32 = 128, logger: Logger) throws -> ListeningSocket {
-        guard var address = UnixSocketProbe.makeAddress(path) else {
+        guard UnixSocketProbe.makeAddress(path) != nil else {
             throw TransportError(.listenFailed, "cannot bind \(path): path empty or longer than 107 bytes")
         }
         if let existing = UnixSocketProbe.identity(of: path) {
@@ -45,28 +45,36 @@ public struct ListeningSocket: Sendable {
             }
         }
 
+        // The socket listens before its name appears: bound and listening under a temporary name, then
+        // hard-linked into place. A peer that sees the file appear (inotify) and probes it at once would
+        // otherwise be refused in the window between bind() and listen(), and think the app not running.
+        let staging = "\(path).\(getpid()).new"
+        guard var stagingAddress = UnixSocketProbe.makeAddress(staging) else {
+            throw TransportError(.listenFailed, "cannot bind \(path): path longer than \(107 - staging.utf8.count + path.utf8.count) bytes")
+        }
+        _ = unlink(staging)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw failure("socket(AF_UNIX, SOCK_STREAM)", errno) }
         do {
             // On Linux bind() gives the file the socket inode's mode (minus umask): no window with
             // wider permissions. The chmod after bind then makes the mode exact whatever the umask.
             guard fchmod(fd, mode) == 0 else { throw failure("fchmod(socket, \(String(mode, radix: 8)))", errno) }
-            let rc = withUnsafePointer(to: &address) {
+            let rc = withUnsafePointer(to: &stagingAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
-            guard rc == 0 else { throw failure("bind(\(path))", errno) }
-            guard let identity = UnixSocketProbe.identity(of: path) else { throw failure("lstat(\(path)) after bind", errno) }
-            let bound = ListeningSocket(descriptor: fd, path: path, ownedFile: (path, identity))
-            do {
-                guard chmod(path, mode) == 0 else { throw failure("chmod(\(path), \(String(mode, radix: 8)))", errno) }
-                guard listen(fd, backlog) == 0 else { throw failure("listen(\(path))", errno) }
-            } catch {
-                bound.removeOwnedFile()
-                throw error
+            guard rc == 0 else { throw failure("bind(\(staging))", errno) }
+            defer { _ = unlink(staging) }
+            guard chmod(staging, mode) == 0 else { throw failure("chmod(\(staging), \(String(mode, radix: 8)))", errno) }
+            guard listen(fd, backlog) == 0 else { throw failure("listen(\(staging))", errno) }
+            // link() never replaces: a socket another process put at `path` since the check above wins.
+            guard link(staging, path) == 0 else {
+                if errno == EEXIST { throw TransportError(.listenFailed, "another process created \(path) while this one was binding") }
+                throw failure("link(\(staging), \(path))", errno)
             }
-            return bound
+            guard let identity = UnixSocketProbe.identity(of: path) else { throw failure("lstat(\(path)) after link", errno) }
+            return ListeningSocket(descriptor: fd, path: path, ownedFile: (path, identity))
         } catch {
             _ = close(fd)
             throw error

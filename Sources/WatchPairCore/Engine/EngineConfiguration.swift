@@ -14,6 +14,9 @@ public struct EngineConfiguration: Sendable {
     public var replyTimeout: Duration
     /// How long a new connection may take to complete its handshake before it is closed.
     public var handshakeTimeout: Duration
+    /// How long the last frame before a deliberate close (an error telling the peer why) may wait for
+    /// the socket; a peer that stopped reading must not hold the link open.
+    public var finalWriteTimeout: Duration
     /// Reconnection schedule while background content waits for an absent peer.
     public var backoff: BackoffPolicy
     /// Liveness checks of an established link.
@@ -31,6 +34,7 @@ public struct EngineConfiguration: Sendable {
         limits: PayloadLimits = PayloadLimits(),
         replyTimeout: Duration = .seconds(10),
         handshakeTimeout: Duration = .seconds(5),
+        finalWriteTimeout: Duration = .seconds(1),
         backoff: BackoffPolicy = BackoffPolicy(),
         keepAlive: KeepAlivePolicy = KeepAlivePolicy(),
         sendWindow: Int = 1024,
@@ -42,6 +46,7 @@ public struct EngineConfiguration: Sendable {
         self.limits = limits
         self.replyTimeout = replyTimeout
         self.handshakeTimeout = handshakeTimeout
+        self.finalWriteTimeout = finalWriteTimeout
         self.backoff = backoff
         self.keepAlive = keepAlive
         self.sendWindow = sendWindow

@@ -3,9 +3,14 @@ import WatchPairWire
 
 /// One connection to the peer, from its first byte to its close, and what the engine knows about it.
 ///
-/// The reader loop, the keep-alive and the message handlers of a link run as children of one task group,
-/// so closing a link ends them all. Counters are lock-protected because the keep-alive reads them
-/// without hopping onto the engine actor.
+/// The reader loop, the control writer, the keep-alive and the message handlers of a link run as children
+/// of one task group, so closing a link ends them all. Counters are lock-protected because the keep-alive
+/// reads them without hopping onto the engine actor.
+///
+/// The reader never waits for the socket to take a write: if both sides' readers did (an ack, a pong, a
+/// contextAck sent inline), two full send buffers would stop both links for good. Control frames are
+/// posted instead and written by ``writeControlFrames()``, coalesced, so what waits is bounded by three
+/// values, not by how much the peer sends.
 final class Link: Sendable, CustomStringConvertible {
     let id: UInt64
     let connection: any TransportConnection
@@ -19,9 +24,11 @@ final class Link: Sendable, CustomStringConvertible {
         var framesReceived: UInt64 = 0
         var open = true
         var closeReason: CloseReason?
+        var control = PendingControl()
     }
 
     private let state = Mutex(State())
+    private let controlPosted = AsyncSignal()
 
     init(id: UInt64, connection: any TransportConnection, initiator: Role) {
         self.id = id
@@ -36,6 +43,40 @@ final class Link: Sendable, CustomStringConvertible {
         try await connection.write(FrameEncoder.encode(frame))
     }
 
+    /// Queues a control frame for ``writeControlFrames()`` without waiting for the socket.
+    func post(_ control: ControlFrame) {
+        state.withLock { $0.control.merge(control) }
+        controlPosted.fire()
+    }
+
+    /// Takes the posted control frames that are not written yet.
+    func takeControlFrames() -> [Frame] {
+        state.withLock { state in
+            defer { state.control = PendingControl() }
+            return state.control.frames
+        }
+    }
+
+    /// Writes posted control frames until the link closes or the task is cancelled.
+    func writeControlFrames() async {
+        while !Task.isCancelled {
+            let seen = controlPosted.generation
+            let frames = takeControlFrames()
+            if frames.isEmpty {
+                guard isOpen else { return }
+                await controlPosted.wait(after: seen)
+                continue
+            }
+            for frame in frames {
+                do {
+                    try await send(frame)
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
     /// Closes the connection, remembering the first reason given.
     func close(_ reason: CloseReason) async {
         state.withLock { state in
@@ -43,6 +84,7 @@ final class Link: Sendable, CustomStringConvertible {
             state.open = false
         }
         await connection.close()
+        controlPosted.fire()
     }
 
     var peerHello: Hello? {
@@ -56,6 +98,39 @@ final class Link: Sendable, CustomStringConvertible {
 
     func noteReceived(_ count: Int) {
         state.withLock { $0.framesReceived &+= UInt64(count) }
+    }
+}
+
+/// A control frame the reader answers with; each kind keeps only the value that matters.
+enum ControlFrame: Sendable, Equatable {
+    /// Cumulative: the highest covers the lower ones.
+    case ack(upTo: UInt64)
+    /// The receiver holds this context version; acks of older versions add nothing.
+    case contextAck(version: UInt64)
+    /// Any pong shows the peer this side is alive; only the newest is kept.
+    case pong(nonce: UInt64)
+}
+
+/// Control frames posted and not yet written, coalesced.
+struct PendingControl: Sendable, Equatable {
+    var ack: UInt64?
+    var contextAck: UInt64?
+    var pong: UInt64?
+
+    mutating func merge(_ control: ControlFrame) {
+        switch control {
+        case .ack(let upTo): ack = max(ack ?? 0, upTo)
+        case .contextAck(let version): contextAck = max(contextAck ?? 0, version)
+        case .pong(let nonce): pong = nonce
+        }
+    }
+
+    var frames: [Frame] {
+        var frames: [Frame] = []
+        if let ack { frames.append(.ack(upTo: ack)) }
+        if let contextAck { frames.append(.contextAck(version: contextAck)) }
+        if let pong { frames.append(.pong(nonce: pong)) }
+        return frames
     }
 }
 

@@ -23,9 +23,7 @@ extension PairEngine {
         guard let stored else { return nil }
         sentContextVersion = max(sentContextVersion, stored.version)
         emit(.contextUpdated, "application context version \(stored.version) set", channel: .applicationContext, seq: stored.version)
-        if let link = current {
-            try? await link.send(.context(version: stored.version, payload: stored.payload))
-        }
+        // `pumpContext` sends it (or a newer one, if more updates come first).
         contentSignal.fire()
         return stored
     }
@@ -48,14 +46,46 @@ extension PairEngine {
         }
     }
 
-    /// On a new link, sends the current context unless the peer already holds it.
-    func resumeContext(on link: Link, peerResume: ResumeState) async throws {
-        guard let sent = try await store.sentContext() else { return }
-        if peerResume.peerStoreId == store.storeId, peerResume.contextVersion >= sent.version {
-            try await contextHeldByPeer(sent.version)
-            return
+    /// On a new link, learns from the peer's hello which context it holds: `pumpContext` then sends the
+    /// current one unless the peer has it.
+    func resumeContext(peerResume: ResumeState) async throws {
+        let held = peerResume.peerStoreId == store.storeId ? peerResume.contextVersion : 0
+        if held >= sentContextVersion {
+            try await contextHeldByPeer(sentContextVersion)
+        } else {
+            // A peer that lost its store (or never got it) is owed the context again.
+            peerContextAck = min(peerContextAck, held)
+            contentSignal.fire()
         }
-        try await link.send(.context(version: sent.version, payload: sent.payload))
+    }
+
+    /// Sends the newest context on the current link whenever the peer lacks it, one frame in flight at a
+    /// time: the last value wins, so a burst of updates costs one frame per round trip, not one per update.
+    func pumpContext() async {
+        var link: Link?
+        var inFlight: UInt64 = 0
+        while !Task.isCancelled {
+            let seen = contentSignal.generation
+            if let target = current, target.isOpen {
+                if target !== link {
+                    link = target
+                    inFlight = 0
+                }
+                if sentContextVersion > peerContextAck, inFlight <= peerContextAck {
+                    do {
+                        if let sent = try await store.sentContext(), sent.version > peerContextAck, current === target {
+                            try await target.send(.context(version: sent.version, payload: sent.payload))
+                            inFlight = sent.version
+                            continue
+                        }
+                    } catch {
+                        // A closed link or an unreadable store: wait for the next change either way.
+                        logger.debug("sending the context failed", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+            await contentSignal.wait(after: seen)
+        }
     }
 
     /// Stores a received context when it is newer, acknowledges it, and tells the app.
@@ -67,7 +97,7 @@ extension PairEngine {
                 emit(.contextReceived, "application context version \(version) received", channel: .applicationContext, seq: version)
                 appSignal.fire()
             }
-            try await link.send(.contextAck(version: version))
+            link.post(.contextAck(version: version))
             return true
         } catch {
             logger.error("storing a received context failed", metadata: ["error": "\(error)"])

@@ -6,16 +6,28 @@ extension PairEngine {
     func watchPeer() async {
         // Subscribe first, then look: a change between the two is not missed.
         let changes = transport.peerChanges()
-        peerPresence = await transport.peerPresence()
+        await refreshPeerPresence()
         updateReachability()
         contentSignal.fire()
         for await _ in changes {
-            peerPresence = await transport.peerPresence()
+            await refreshPeerPresence()
             reconnect.reset()
             holdOff = nil
             updateReachability()
             contentSignal.fire()
         }
+    }
+
+    /// Asks the transport whether the peer app is installed and running. The watcher and the driver
+    /// ask concurrently: an older probe that answers last must not overwrite a newer answer (the phone
+    /// would then believe a watch app that just started is not running, until something else changes).
+    func refreshPeerPresence() async {
+        presenceProbesStarted += 1
+        let probe = presenceProbesStarted
+        let presence = await transport.peerPresence()
+        guard probe > presenceProbeApplied else { return }
+        presenceProbeApplied = probe
+        peerPresence = presence
     }
 
     /// Connects to the peer whenever the link is needed and missing, backing off with full jitter while
@@ -34,7 +46,7 @@ extension PairEngine {
             }
             // Presence alone never justifies launching the peer: check it is still running.
             if !(outstandingCount > 0 || sentContextVersion > peerContextAck) {
-                peerPresence = await transport.peerPresence()
+                await refreshPeerPresence()
                 guard wantsPresenceLink, current == nil else { continue }
             }
             if await attemptLink() { continue }
@@ -90,7 +102,7 @@ extension PairEngine {
             _ = await opening.established.wait()
         }
         if current == nil {
-            peerPresence = await transport.peerPresence()
+            await refreshPeerPresence()
             switch role {
             case .phone:
                 guard peerPresence.running else {

@@ -24,8 +24,8 @@ extension PairEngine {
         await runLink(makeLink(connection, initiator: role.peer))
     }
 
-    /// Serves one link from hello to close: the reader loop runs here; the handshake watchdog,
-    /// outbox pump, keep-alive and message handlers run as children and end with it.
+    /// Serves one link from hello to close: the reader loop runs here; the handshake watchdog, control
+    /// writer, keep-alive and message handlers run as children and end with it.
     func runLink(_ link: Link) async {
         let resume: ResumeState
         do {
@@ -49,6 +49,7 @@ extension PairEngine {
         }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.watchHandshake(link) }
+            group.addTask { await link.writeControlFrames() }
             await readFrames(link, group: &group)
             group.cancelAll()
         }
@@ -124,8 +125,33 @@ extension PairEngine {
     /// Reports a frame that breaks the protocol, tells the peer, and closes the link.
     func reject(_ reason: String, code: WCErrorCode, on link: Link) async {
         emit(.frameRejected, "rejected a frame from the peer: \(reason)", errorCode: code)
-        try? await link.send(.error(relatesTo: 0, code: code, reason: reason))
-        await link.close(.frameRejected(code))
+        await close(link, telling: .error(relatesTo: 0, code: code, reason: reason), as: .frameRejected(code))
+    }
+
+    /// Sends a last frame (the peer's reason to stop) and closes the link. The reader calls this, so the
+    /// write is given at most `finalWriteTimeout`: a peer that no longer reads cannot hold the reader.
+    func close(_ link: Link, telling frame: Frame, as reason: CloseReason) async {
+        let clock = self.clock
+        let timeout = configuration.finalWriteTimeout
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                do {
+                    try await clock.sleep(for: timeout)
+                    // Closing fails the pending write, which ends the other child.
+                    await link.close(reason)
+                } catch {}
+            }
+            // What the reader posted goes first, e.g. the ack for transfers stored before a gap.
+            for next in link.takeControlFrames() + [frame] {
+                do {
+                    try await link.send(next)
+                } catch {
+                    break
+                }
+            }
+            group.cancelAll()
+        }
+        await link.close(reason)
     }
 
     /// Processes decoded frames in order; returns false when the link must close.
@@ -182,7 +208,7 @@ extension PairEngine {
         case .contextAck(let version):
             return await contextAcknowledged(version)
         case .ping(let nonce):
-            try? await link.send(.pong(nonce: nonce))
+            link.post(.pong(nonce: nonce))
         case .pong:
             break
         case .userInfo:
@@ -209,7 +235,7 @@ extension PairEngine {
             try await resumeOutbox(peerResume: hello.resume)
             if preferred(link, over: current) {
                 current = link
-                try await resumeContext(on: link, peerResume: hello.resume)
+                try await resumeContext(peerResume: hello.resume)
             }
         } catch {
             logger.warning("resuming the link failed", metadata: ["error": "\(error)"])
@@ -249,8 +275,8 @@ extension PairEngine {
     }
 
     func refuse(_ link: Link, _ reason: String) async {
-        try? await link.send(.error(relatesTo: 0, code: .invalidParameter, reason: reason))
-        await reportHandshakeFailure(link, reason)
+        emit(.handshakeFailed, "handshake with peer failed on \(link): \(reason)", errorCode: .invalidParameter)
+        await close(link, telling: .error(relatesTo: 0, code: .invalidParameter, reason: reason), as: .handshakeFailed)
     }
 
     /// Bookkeeping once a link has closed: fail its messages, and let the driver reconnect if needed.

@@ -172,8 +172,7 @@ extension PairEngine {
         } catch {
             // Nothing was acknowledged, so the sender keeps everything and resends after backing off.
             emit(.queueFull, "could not store received userInfo: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
-            try? await link.send(.error(relatesTo: 0, code: error.wcCode, reason: error.message))
-            await link.close(.peerError(error.wcCode))
+            await close(link, telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: .peerError(error.wcCode))
             return false
         }
         peerHeldUpTo = max(peerHeldUpTo, receipt.lastSeq)
@@ -181,11 +180,7 @@ extension PairEngine {
             emit(.userInfoDelivered, "userInfo \(transfer.seq) received", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
         if !receipt.accepted.isEmpty { appSignal.fire() }
-        do {
-            try await link.send(.ack(upTo: receipt.lastSeq))
-        } catch {
-            return false
-        }
+        link.post(.ack(upTo: receipt.lastSeq))
         if let gap {
             await reject(
                 "userInfo \(gap.seq) follows \(gap.after) but \(receipt.lastSeq) is the last held: a transfer is missing",
@@ -196,8 +191,7 @@ extension PairEngine {
         if receipt.rejectedForSpace > 0 {
             let reason = "inbox full: \(receipt.rejectedForSpace) transfers not accepted until the app takes what it has"
             emit(.queueFull, reason, channel: .userInfo, errorCode: .insufficientSpace)
-            try? await link.send(.error(relatesTo: 0, code: .insufficientSpace, reason: reason))
-            await link.close(.peerError(.insufficientSpace))
+            await close(link, telling: .error(relatesTo: 0, code: .insufficientSpace, reason: reason), as: .peerError(.insufficientSpace))
             return false
         }
         return true

@@ -44,6 +44,8 @@ public actor PairEngine {
     var holdOff: Duration?
     var backoffUntilProgress = false
     var peerPresence = PeerPresence(installed: false, running: false)
+    var presenceProbesStarted: UInt64 = 0
+    var presenceProbeApplied: UInt64 = 0
     /// The peer store the links talk to, and what it has acknowledged of this side's outbox (sender side).
     var peerStoreId: UUID?
     var peerAckedUpTo: UInt64 = 0
@@ -93,7 +95,7 @@ public actor PairEngine {
     public func run() async throws {
         let (spawned, spawner) = AsyncStream.makeStream(of: Link.self, bufferingPolicy: .unbounded)
         self.spawner = spawner
-        peerPresence = await transport.peerPresence()
+        await refreshPeerPresence()
         emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
         do {
             // Every loop is a child, so the group ends (and run() returns or throws) when the task is
@@ -107,6 +109,7 @@ public actor PairEngine {
                 group.addTask { await self.watchPeer() }
                 group.addTask { await self.driveLink() }
                 group.addTask { await self.pumpOutbox() }
+                group.addTask { await self.pumpContext() }
                 // Links this side opens run here, as children of run(), so cancellation reaches them.
                 group.addTask {
                     await withDiscardingTaskGroup { links in

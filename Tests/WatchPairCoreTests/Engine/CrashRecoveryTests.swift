@@ -69,7 +69,7 @@ struct CrashRecoveryTests {
                     do {
                         let transfer = try await phone.transferUserInfo(["n": .integer(Int64(n))])
                         ledger.accepted(transfer.transferId)
-                        if n.isMultiple(of: 100) { try? await phone.updateApplicationContext(["n": .integer(Int64(n))]) }
+                        if n.isMultiple(of: 100) { _ = try? await phone.updateApplicationContext(["n": .integer(Int64(n))]) }
                         break
                     } catch {
                         // Its store was closed under it: a crash. Retry once the side is back.

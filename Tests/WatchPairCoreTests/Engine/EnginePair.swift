@@ -102,7 +102,7 @@ final class EnginePair: Sendable {
         case .inMemory: await network.waitForServing(role)
         case .unixSocket: await waitForSocket(path(role, "sock"))
         }
-        let beacon = kind == .unixSocket ? listen(at: path(role, "ctl")) : nil
+        let beacon = kind == .unixSocket ? try listen(at: path(role, "ctl")) : nil
         sides.withLock { $0[role] = RunningSide(engine: engine, store: store, task: task, beacon: beacon) }
         lifecycle.fire()
         return engine
@@ -129,20 +129,10 @@ final class EnginePair: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// A listening socket nobody accepts on: enough for "the app is running" (connect succeeds).
-    private func listen(at path: String) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        unlink(path)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        Glibc.listen(fd, 16)
-        return fd
+    /// A listening socket nobody accepts on: enough for "the app is running" (connect succeeds). Bound
+    /// as the daemons bind theirs, so it never appears before it listens.
+    private func listen(at path: String) throws -> Int32 {
+        try ListeningSocket.bind(path: path, mode: 0o600, logger: quietLogger).descriptor
     }
 
     private func waitForSocket(_ path: String) async {

@@ -57,6 +57,17 @@ struct LinkPolicyTests {
         await pair.tearDown()
     }
 
+    /// The watch app's control socket appearing is what tells the phone it runs; probed the instant it
+    /// appears, it must already listen (it once did not, and the phone missed the watch for good).
+    @Test("a foreground phone links to a watch app started after it", arguments: 0..<20)
+    func linksToLaterWatch(_ attempt: Int) async throws {
+        let pair = try EnginePair(.unixSocket)
+        let phone = try await pair.start(.phone)
+        try await pair.start(.watch)
+        try await until("phone sees the watch", on: phone.stateSignal, limit: .seconds(10)) { await phone.isReachable }
+        await pair.tearDown()
+    }
+
     @Test("a peer that stays away times the link out; its socket appearing retries at once")
     func givesUpThenRetriesOnAppearance() async throws {
         let clock = ManualClock()
