@@ -1,4 +1,5 @@
 import WatchPairDaemon
 
 // phoned: the iPhone app of the pair. Everything lives in WatchPairDaemon; see `phoned --help`.
+DaemonMain.runTasksOnEventLoops()
 await DaemonMain.run(role: .phone)

@@ -23,12 +23,10 @@ extension PairStore {
             let current = try Self.sentContext(database, path: path)
             if let current, current.payload == payload { return nil }
             let stored = StoredContext(version: (current?.version ?? 0) + 1, payload: payload)
-            try database.execute(
-                sql: """
+            try database.cachedStatement(sql: """
                     INSERT INTO context_sent(id, version, payload) VALUES (1, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET version = excluded.version, payload = excluded.payload
-                    """,
-                arguments: [StoreColumns.integer(stored.version), encoded])
+                    """).execute(arguments: [StoreColumns.integer(stored.version), encoded])
             return stored
         }
     }
@@ -40,9 +38,11 @@ extension PairStore {
     }
 
     /// The peer durably holds sent-context version `version` (monotonic: a lower value is ignored).
+    /// `.relaxed` commit: if a power failure loses it, the context is sent again and the peer, holding that
+    /// version, ignores it.
     public func setPeerContextAck(_ version: UInt64) async throws(StoreError) {
         let path = self.path
-        try await write("recording the context acknowledgement") { database in
+        try await write("recording the context acknowledgement", sync: .relaxed) { database in
             let current = UInt64(bitPattern: try StoreSchema.metaInteger(database, StoreSchema.Key.contextPeerAck, path: path))
             guard version > current else { return }
             try StoreSchema.setMeta(database, StoreSchema.Key.contextPeerAck, StoreColumns.integer(version))
@@ -74,13 +74,11 @@ extension PairStore {
             }
             peer.contextVersion = version
             try peer.save(database)
-            try database.execute(
-                sql: """
+            try database.cachedStatement(sql: """
                     INSERT INTO context_received(id, version, payload, revision) VALUES (1, ?, ?, 1)
                     ON CONFLICT(id) DO UPDATE SET version = excluded.version, payload = excluded.payload,
                         revision = revision + 1
-                    """,
-                arguments: [StoreColumns.integer(version), encoded])
+                    """).execute(arguments: [StoreColumns.integer(version), encoded])
             return (StoredContext(version: version, payload: payload), changed)
         }
         if changed { logger.info("now linked to peer store", metadata: ["peerStoreId": "\(peerStoreId)"]) }
@@ -132,7 +130,7 @@ extension PairStore {
     }
 
     private static func sentContext(_ database: Database, path: String) throws -> StoredContext? {
-        guard let row = try Row.fetchOne(database, sql: "SELECT version, payload FROM context_sent WHERE id = 1") else { return nil }
+        guard let row = try Row.fetchOne(database.cachedStatement(sql: "SELECT version, payload FROM context_sent WHERE id = 1")) else { return nil }
         return StoredContext(
             version: try row.decode(0, "sent context version", path: path, StoreColumns.unsigned),
             payload: try row.decode(1, "sent context", path: path, StoreColumns.payload))
@@ -140,7 +138,7 @@ extension PairStore {
 
     private static func receivedContext(_ database: Database, path: String) throws -> (context: StoredContext, revision: Int64)? {
         guard let row = try Row.fetchOne(
-            database, sql: "SELECT version, payload, revision FROM context_received WHERE id = 1")
+            database.cachedStatement(sql: "SELECT version, payload, revision FROM context_received WHERE id = 1"))
         else { return nil }
         let context = StoredContext(
             version: try row.decode(0, "received context version", path: path, StoreColumns.unsigned),

@@ -32,7 +32,7 @@ extension PairStore {
         let now = Date()
         do {
             let (outcomes, peerChanges) = try await write("committing \(requests.count) queued writes") { database in
-                var batch = try BatchTransaction(database: database, path: path)
+                var batch = try BatchTransaction(database: database, path: path, lengths: self.queueLengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
                     case .enqueue(let transferId, let payload, let encoded, let createdAt):
@@ -46,6 +46,8 @@ extension PairStore {
                     }
                 }
                 try batch.finish()
+                let (outstanding, inbox) = (batch.outstanding, batch.inboxCount)
+                self.adjustQueueLengths(in: database) { $0 = QueueLengths(outstanding: outstanding, inbox: inbox) }
                 return (outcomes, batch.peerChanges)
             }
             var enqueued = 0
@@ -73,18 +75,20 @@ private struct BatchTransaction {
     let database: Database
     let path: String
     var lastSeq: Int64
+    /// Queue lengths as of the last commit, updated by this transaction.
     var outstanding: Int
+    var inboxCount: Int
     var seqChanged = false
-    var inboxCount: Int?
     var peer: PeerRecord?
     var peerChanged = false
     var peerChanges: [UUID] = []
 
-    init(database: Database, path: String) throws {
+    init(database: Database, path: String, lengths: QueueLengths) throws {
         self.database = database
         self.path = path
         lastSeq = try StoreSchema.metaInteger(database, StoreSchema.Key.lastSeq, path: path)
-        outstanding = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM outbox WHERE finished = 0") ?? 0
+        outstanding = lengths.outstanding
+        inboxCount = lengths.inbox
     }
 
     mutating func enqueue(
@@ -94,14 +98,14 @@ private struct BatchTransaction {
             return .failure(StoreError(.outboxFull, "the outbox holds \(outstanding) outstanding transfers (limit \(limit))", path: path))
         }
         let id = StoreColumns.blob(transferId)
-        if try Bool.fetchOne(database, sql: "SELECT 1 FROM outbox WHERE transfer_id = ?", arguments: [id]) == true {
+        if try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM outbox WHERE transfer_id = ?"), arguments: [id]) == true {
             return .failure(StoreError(.ioFailure, "transfer \(transferId) is already in the outbox", path: path, sqliteCode: 19))
         }
         lastSeq += 1
         seqChanged = true
-        try database.execute(
-            sql: "INSERT INTO outbox(seq, transfer_id, payload, created_at, finished) VALUES (?, ?, ?, ?, 0)",
-            arguments: [lastSeq, id, encoded, StoreColumns.real(createdAt)])
+        try database.cachedStatement(
+            sql: "INSERT INTO outbox(seq, transfer_id, payload, created_at, finished) VALUES (?, ?, ?, ?, 0)"
+        ).execute(arguments: [lastSeq, id, encoded, StoreColumns.real(createdAt)])
         outstanding += 1
         return .success(OutboxTransfer(seq: UInt64(lastSeq), transferId: transferId, payload: payload, createdAt: createdAt))
     }
@@ -116,7 +120,7 @@ private struct BatchTransaction {
             peerChanged = true
             peerChanges.append(peerStoreId)
         }
-        var count = try inboxCount ?? Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0
+        var count = inboxCount
         var accepted: [InboxTransfer] = []
         var rejected = 0
         for transfer in transfers where transfer.seq > peer.lastSeq {
@@ -125,12 +129,12 @@ private struct BatchTransaction {
                 rejected += 1
                 continue
             }
-            try database.execute(
-                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [
-                    StoreColumns.blob(peerStoreId), StoreColumns.integer(transfer.seq),
-                    StoreColumns.blob(transfer.transferId), transfer.encoded, StoreColumns.real(receivedAt),
-                ])
+            try database.cachedStatement(
+                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [
+                StoreColumns.blob(peerStoreId), StoreColumns.integer(transfer.seq),
+                StoreColumns.blob(transfer.transferId), transfer.encoded, StoreColumns.real(receivedAt),
+            ])
             accepted.append(InboxTransfer(
                 deliveryId: UInt64(database.lastInsertedRowID), seq: transfer.seq, transferId: transfer.transferId,
                 payload: transfer.payload, receivedAt: receivedAt))

@@ -31,11 +31,10 @@ extension PairStore {
         let path = self.path
         return try await read("reading the inbox") { database in
             try Row.fetchAll(
-                database,
-                sql: """
+                database.cachedStatement(sql: """
                     SELECT delivery_id, seq, transfer_id, payload, received_at FROM inbox
                     WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
-                    """,
+                    """),
                 arguments: [Int64(deliveryId), limit]
             ).map { row throws(StoreError) in
                 InboxTransfer(
@@ -50,16 +49,17 @@ extension PairStore {
 
     /// The number of received transfers not yet taken by the app.
     public func inboxCount() async throws(StoreError) -> Int {
-        try await read("counting the inbox") { database in
-            try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0
-        }
+        try checkOpen()
+        return queueLengths.inbox
     }
 
     /// The app has taken every inbox transfer with deliveryId <= `upTo`: delete them. Idempotent.
     public func consumeInbox(upTo deliveryId: UInt64) async throws(StoreError) {
         let upTo = Int64(clamping: deliveryId)
         try await write("consuming the inbox") { database in
-            try database.execute(sql: "DELETE FROM inbox WHERE delivery_id <= ?", arguments: [upTo])
+            try database.cachedStatement(sql: "DELETE FROM inbox WHERE delivery_id <= ?").execute(arguments: [upTo])
+            let consumed = database.changesCount
+            if consumed > 0 { self.adjustQueueLengths(in: database) { $0.inbox -= consumed } }
         }
     }
 

@@ -42,18 +42,19 @@ extension PairStore {
             let synchronous = configuration.durability == .power ? "FULL" : "NORMAL"
             try await pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             try StoreSchema.migrator.migrate(pool)
-            let storeId = try await pool.read { database -> UUID in
+            let (storeId, queueLengths) = try await pool.read { database -> (UUID, QueueLengths) in
                 guard let value = try StoreSchema.meta(database, StoreSchema.Key.storeId),
                       let storeId = StoreColumns.uuid(value)
                 else { throw StoreError.undecodable("store id", path: path) }
-                return storeId
+                return (storeId, try QueueLengths.count(database))
             }
             logger.info(
                 existed ? "store opened" : "store created",
                 metadata: [
                     "path": "\(path)", "storeId": "\(storeId)", "durability": "\(configuration.durability.rawValue)",
                 ])
-            return PairStore(pool: pool, configuration: configuration, storeId: storeId, logger: logger)
+            return PairStore(
+                pool: pool, configuration: configuration, storeId: storeId, queueLengths: queueLengths, logger: logger)
         } catch {
             try? pool.close()
             throw StoreError(error, attempting: "setting up the database", path: path, duringOpen: true)

@@ -38,34 +38,41 @@ extension PairStore {
 
     /// The number of outstanding transfers.
     public func outstandingCount() async throws(StoreError) -> Int {
-        try await read("counting outstanding transfers") { database in
-            try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM outbox WHERE finished = 0") ?? 0
-        }
+        try checkOpen()
+        return queueLengths.outstanding
     }
 
     /// Removes an outstanding transfer. Returns false when it is not outstanding (unknown, finished or
     /// cancelled). Its seq is not reused.
     public func cancel(transferId: UUID) async throws(StoreError) -> Bool {
         try await write("cancelling a transfer") { database in
-            try database.execute(
-                sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 0",
-                arguments: [StoreColumns.blob(transferId)])
-            return database.changesCount > 0
+            try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 0")
+                .execute(arguments: [StoreColumns.blob(transferId)])
+            guard database.changesCount > 0 else { return false }
+            self.adjustQueueLengths(in: database) { $0.outstanding -= 1 }
+            return true
         }
     }
 
-    /// Marks every outstanding transfer with seq <= `upTo` as finished (durably, one transaction) and returns
-    /// those newly finished, in seq order. Idempotent: an acknowledgement already applied returns [].
+    /// Marks every outstanding transfer with seq <= `upTo` as finished (one transaction) and returns those
+    /// newly finished, in seq order. Idempotent: an acknowledgement already applied returns [].
+    ///
+    /// The commit is `.relaxed` (no fsync of its own): if a power failure loses it, the transfers are
+    /// outstanding again and resent, the receiver drops them as duplicates and acknowledges again, and their
+    /// didFinish is reported once more. Nothing is lost or delivered twice to the receiving app.
     public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [OutboxTransfer] {
         let upTo = Int64(clamping: seq)
         let path = self.path
-        return try await write("acknowledging transfers") { database in
+        return try await write("acknowledging transfers", sync: .relaxed) { database in
             let finished = try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
                 arguments: [upTo])
             if !finished.isEmpty {
-                try database.execute(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?", arguments: [upTo])
+                try database.cachedStatement(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?")
+                    .execute(arguments: [upTo])
+                let count = finished.count
+                self.adjustQueueLengths(in: database) { $0.outstanding -= count }
             }
             return finished
         }
@@ -85,11 +92,12 @@ extension PairStore {
     }
 
     /// The app has been told that these transfers finished: forget them (one transaction). Ids that are not
-    /// finished (outstanding or unknown) are ignored.
+    /// finished (outstanding or unknown) are ignored. `.relaxed` commit: after a power failure a didFinish
+    /// may be reported again.
     public func markFinishedReported(_ transferIds: [UUID]) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
-        try await write("forgetting reported transfers") { database in
-            let statement = try database.makeStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 1")
+        try await write("forgetting reported transfers", sync: .relaxed) { database in
+            let statement = try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 1")
             for transferId in transferIds {
                 try statement.execute(arguments: [StoreColumns.blob(transferId)])
             }
@@ -99,7 +107,7 @@ extension PairStore {
     static func outboxTransfers(
         _ database: Database, path: String, sql: String, arguments: StatementArguments
     ) throws -> [OutboxTransfer] {
-        try Row.fetchAll(database, sql: sql, arguments: arguments).map { row throws(StoreError) in
+        try Row.fetchAll(database.cachedStatement(sql: sql), arguments: arguments).map { row throws(StoreError) in
             OutboxTransfer(
                 seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid),

@@ -22,6 +22,7 @@ public final class PairStore: Sendable {
     struct Counters: Sendable {
         var statistics = StoreStatistics()
         var closed = false
+        var queueLengths: QueueLengths
     }
 
     let pool: DatabasePool
@@ -29,14 +30,15 @@ public final class PairStore: Sendable {
     let logger: Logger
     /// The database file.
     let path: String
-    let counters = Mutex(Counters())
+    let counters: Mutex<Counters>
     let committer = GroupCommitter<BatchRequest, BatchResponse>(maxBatchSize: PairStore.maxBatchSize)
 
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.
     public let storeId: UUID
 
-    init(pool: DatabasePool, configuration: StoreConfiguration, storeId: UUID, logger: Logger) {
+    init(pool: DatabasePool, configuration: StoreConfiguration, storeId: UUID, queueLengths: QueueLengths, logger: Logger) {
+        self.counters = Mutex(Counters(queueLengths: queueLengths))
         self.pool = pool
         self.configuration = configuration
         self.storeId = storeId
@@ -94,21 +96,52 @@ public final class PairStore: Sendable {
         return try result.mapError { StoreError($0, attempting: what, path: self.path) }.get()
     }
 
-    /// Runs `body` in one write transaction and returns after it committed (durably, per `durability`).
-    /// Counts a commit when the transaction changed rows. Deliberately not cancellable: a write the caller
-    /// started either commits or fails as a whole.
+    /// How a write's commit reaches the disk.
+    enum CommitSync: Sendable {
+        /// As `durability` says: fsynced before the call returns under `.power`.
+        case durable
+        /// Not fsynced by its own commit under any durability: for bookkeeping whose loss in a power failure
+        /// only repeats work that is idempotent at the peer (an acknowledgement the sender forgets makes it
+        /// resend, and the receiver drops the duplicate by seq). A process crash never loses it (it is in the
+        /// WAL), and the WAL is sequential, so the next durable commit makes it durable too.
+        case relaxed
+    }
+
+    /// Runs `body` in one write transaction and returns after it committed (durably, per `sync` and
+    /// `durability`). Counts a commit when the transaction changed rows. Deliberately not cancellable: a write
+    /// the caller started either commits or fails as a whole.
     func write<T: Sendable>(
-        _ what: String, _ body: @escaping @Sendable (Database) throws -> T
+        _ what: String, sync: CommitSync = .durable, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
         try checkOpen()
+        // Under `.process` the connection already commits without fsync.
+        let relax = sync == .relaxed && configuration.durability == .power
+        let logger = self.logger
         let result: Result<(T, Bool), any Error> = await withCheckedContinuation { continuation in
-            pool.asyncWrite({ database in
-                let before = database.totalChangesCount
-                let value = try body(database)
-                return (value, database.totalChangesCount != before)
-            }, completion: { _, result in
-                continuation.resume(returning: result)
-            })
+            pool.asyncWriteWithoutTransaction { database in
+                continuation.resume(returning: Result {
+                    if relax { try database.execute(sql: "PRAGMA synchronous = NORMAL") }
+                    defer {
+                        if relax {
+                            do {
+                                try database.execute(sql: "PRAGMA synchronous = FULL")
+                            } catch {
+                                // Cannot happen short of a broken connection; say so loudly if it does.
+                                logger.error("restoring synchronous=FULL failed", metadata: ["error": "\(error)"])
+                            }
+                        }
+                    }
+                    var outcome: (T, Bool)?
+                    try database.inTransaction {
+                        let before = database.totalChangesCount
+                        let value = try body(database)
+                        outcome = (value, database.totalChangesCount != before)
+                        return .commit
+                    }
+                    guard let outcome else { preconditionFailure("a committed transaction produced no value") }
+                    return outcome
+                })
+            }
         }
         switch result {
         case .success(let (value, changed)):
@@ -121,7 +154,17 @@ public final class PairStore: Sendable {
         }
     }
 
-    private func checkOpen() throws(StoreError) {
+    /// The queue lengths as of the last commit.
+    var queueLengths: QueueLengths { counters.withLock { $0.queueLengths } }
+
+    /// Applies `change` to the cached queue lengths when the transaction running on `database` commits;
+    /// a rollback leaves them as they were. Commits are serial on the writer, so the cache always equals
+    /// the committed rows.
+    func adjustQueueLengths(in database: Database, _ change: @escaping @Sendable (inout QueueLengths) -> Void) {
+        database.afterNextTransaction { _ in self.counters.withLock { change(&$0.queueLengths) } }
+    }
+
+    func checkOpen() throws(StoreError) {
         if counters.withLock({ $0.closed }) { throw .closed(path: path) }
     }
 

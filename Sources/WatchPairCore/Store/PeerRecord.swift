@@ -19,17 +19,15 @@ struct PeerRecord: Sendable, Hashable {
     mutating func switchTo(_ peerStoreId: UUID, in database: Database, path: String) throws -> Bool {
         guard storeId != peerStoreId else { return false }
         if let storeId {
-            try database.execute(
-                sql: """
+            try database.cachedStatement(sql: """
                     INSERT INTO peer_history(store_id, last_seq, context_version) VALUES (?, ?, ?)
                     ON CONFLICT(store_id) DO UPDATE SET last_seq = excluded.last_seq,
                         context_version = excluded.context_version
-                    """,
-                arguments: [StoreColumns.blob(storeId), StoreColumns.integer(lastSeq), StoreColumns.integer(contextVersion)])
+                    """).execute(arguments: [StoreColumns.blob(storeId), StoreColumns.integer(lastSeq), StoreColumns.integer(contextVersion)])
         }
         self = PeerRecord(storeId: peerStoreId)
         if let row = try Row.fetchOne(
-            database, sql: "SELECT last_seq, context_version FROM peer_history WHERE store_id = ?",
+            database.cachedStatement(sql: "SELECT last_seq, context_version FROM peer_history WHERE store_id = ?"),
             arguments: [StoreColumns.blob(peerStoreId)])
         {
             lastSeq = try row.decode(0, "peer history last seq", path: path, StoreColumns.unsigned)
@@ -41,7 +39,7 @@ struct PeerRecord: Sendable, Hashable {
     /// Loads the row; no row means never heard from a peer.
     static func load(_ database: Database, path: String) throws -> PeerRecord {
         guard let row = try Row.fetchOne(
-            database, sql: "SELECT store_id, last_seq, context_version FROM peer WHERE id = 1")
+            database.cachedStatement(sql: "SELECT store_id, last_seq, context_version FROM peer WHERE id = 1"))
         else { return PeerRecord() }
         return PeerRecord(
             storeId: try row.decode(0, "peer store id", path: path, StoreColumns.uuid),
@@ -52,12 +50,10 @@ struct PeerRecord: Sendable, Hashable {
     /// Writes the row (a record with no peer store is not written).
     func save(_ database: Database) throws {
         guard let storeId else { return }
-        try database.execute(
-            sql: """
+        try database.cachedStatement(sql: """
                 INSERT INTO peer(id, store_id, last_seq, context_version) VALUES (1, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET store_id = excluded.store_id, last_seq = excluded.last_seq,
                     context_version = excluded.context_version
-                """,
-            arguments: [StoreColumns.blob(storeId), StoreColumns.integer(lastSeq), StoreColumns.integer(contextVersion)])
+                """).execute(arguments: [StoreColumns.blob(storeId), StoreColumns.integer(lastSeq), StoreColumns.integer(contextVersion)])
     }
 }

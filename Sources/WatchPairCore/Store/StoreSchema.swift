@@ -107,7 +107,7 @@ enum StoreSchema {
 
     /// Reads one meta value, or nil when the key is absent.
     static func meta(_ db: Database, _ key: String) throws -> DatabaseValue? {
-        try DatabaseValue.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
     }
 
     /// Reads an integer meta value; absent means 0.
@@ -119,8 +119,8 @@ enum StoreSchema {
 
     /// Writes one meta value.
     static func setMeta(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
-        try db.execute(
-            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [key, value])
+        try db.cachedStatement(
+            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        ).execute(arguments: [key, value])
     }
 }

@@ -1,0 +1,19 @@
+import GRDB
+
+/// The lengths of the two bounded queues, kept in memory so that the limit checks of every group commit
+/// and `status` cost nothing, instead of a `COUNT(*)` over the whole backlog per batch (9% of phoned's CPU
+/// in the profile, and growing with the queue). Counted once at open; afterwards changed only by committed
+/// transactions (`PairStore.adjustQueueLengths`).
+struct QueueLengths: Sendable, Equatable {
+    /// Outbox rows not yet acknowledged by the peer (`finished = 0`).
+    var outstanding: Int
+    /// Inbox rows not yet taken by the app.
+    var inbox: Int
+
+    /// Counts both queues in `database`.
+    static func count(_ database: Database) throws -> QueueLengths {
+        QueueLengths(
+            outstanding: try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM outbox WHERE finished = 0") ?? 0,
+            inbox: try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0)
+    }
+}
