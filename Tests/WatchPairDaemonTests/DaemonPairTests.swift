@@ -136,6 +136,36 @@ struct DaemonPairTests {
         }
     }
 
+    /// More notices than one page (256) wait unacknowledged: a following stream still shows every one,
+    /// once, in seq order, and then only what finishes later.
+    @Test func aFollowingStreamShowsEveryDidFinishOnceBeyondAPage() async throws {
+        let total = ControlHandler.receivePageSize + 44
+        try await withDaemonPair { pair in
+            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+                let follow = try await phoneApp.call(["id": 1, "op": "receive", "follow": true, "channels": ["didFinish"]])
+                #expect(follow["ok"] == .bool(true))
+                var sent: [JSONValue] = []
+                for index in 0..<total {
+                    let response = try await phoneApp.call(["id": .integer(Int64(10 + index)), "op": "transfer", "userInfo": ["n": .integer(Int64(index))]])
+                    sent.append(try #require(response["result"]?["transferId"]))
+                }
+                var shown: [JSONValue] = []
+                var seqs: [Int64] = []
+                for _ in 0..<total {
+                    let notice = try await phoneApp.event("didFinish")
+                    shown.append(notice["data"]?["transferId"] ?? .null)
+                    seqs.append(notice["data"]?["seq"]?.int ?? -1)
+                }
+                #expect(shown == sent)
+                #expect(seqs == Array(1...Int64(total)))
+                // Nothing was acknowledged; a later transfer shows only itself.
+                let later = try await phoneApp.call(["id": 5, "op": "transfer", "userInfo": ["n": "later"]])
+                let notice = try await phoneApp.event("didFinish")
+                #expect(notice["data"]?["transferId"] == later["result"]?["transferId"])
+            }
+        }
+    }
+
     @Test func aHandlerThatLeavesFailsItsMessagesWith7014() async throws {
         try await withDaemonPair { pair in
             try await ControlTestClient.with(pair.phoneControl) { phoneApp in

@@ -25,10 +25,11 @@ extension PairEngine {
         contentSignal.fire()
     }
 
-    /// Transfers the peer acknowledged whose didFinish the app has not been told about, oldest first.
-    public func pendingFinished(limit: Int = 256) async throws(WCFailure) -> [OutboxTransfer] {
+    /// Transfers the peer acknowledged whose didFinish the app has not been told about, with seq > `after`,
+    /// oldest first. Transfers finish in seq order, so a reader keeps the last seq it showed as its cursor.
+    public func pendingFinished(after seq: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [OutboxTransfer] {
         do {
-            return try await store.unreportedFinished(limit: limit)
+            return try await store.unreportedFinished(after: seq, limit: limit)
         } catch {
             throw error.failure
         }
@@ -41,8 +42,6 @@ extension PairEngine {
         } catch {
             throw error.failure
         }
-        // Readers page through notices without a cursor: the next page is now readable.
-        appSignal.fire()
     }
 
     /// The received context, if the app has not been given this version yet.

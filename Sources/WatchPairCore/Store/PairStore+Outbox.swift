@@ -78,16 +78,19 @@ extension PairStore {
         }
     }
 
-    /// Finished transfers whose didFinish has not yet been reported to the app, in seq order, at most `limit`.
-    /// They survive restarts until `markFinishedReported`.
-    public func unreportedFinished(limit: Int) async throws(StoreError) -> [OutboxTransfer] {
-        guard limit > 0 else { return [] }
+    /// Finished transfers whose didFinish has not yet been reported to the app, with seq > `after`, in seq
+    /// order, at most `limit`. They survive restarts until `markFinishedReported`.
+    ///
+    /// Acknowledgements are cumulative, so transfers finish in seq order: a reader that remembers the last
+    /// seq it showed sees each newly finished transfer once by reading after it.
+    public func unreportedFinished(after seq: UInt64 = 0, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
+        guard limit > 0, seq < UInt64(Int64.max) else { return [] }
         let path = self.path
         return try await read("reading finished transfers") { database in
             try Self.outboxTransfers(
                 database, path: path,
-                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 1 ORDER BY seq LIMIT ?",
-                arguments: [limit])
+                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 1 AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [Int64(seq), limit])
         }
     }
 
@@ -107,12 +110,15 @@ extension PairStore {
     static func outboxTransfers(
         _ database: Database, path: String, sql: String, arguments: StatementArguments
     ) throws -> [OutboxTransfer] {
-        try Row.fetchAll(database.cachedStatement(sql: sql), arguments: arguments).map { row throws(StoreError) in
-            OutboxTransfer(
+        let rows = try Row.fetchCursor(database.cachedStatement(sql: sql), arguments: arguments)
+        var transfers: [OutboxTransfer] = []
+        while let row = try rows.next() {
+            transfers.append(OutboxTransfer(
                 seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid),
                 payload: try row.decode(2, "outbox payload", path: path, StoreColumns.payload),
-                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date))
+                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date)))
         }
+        return transfers
     }
 }

@@ -67,8 +67,8 @@ extension ControlHandler {
         if let registration { await router.attach(registration) }
 
         var cursor: UInt64 = 0
+        var finishedCursor: UInt64 = 0
         var shownContext: StoredContext?
-        var shownFinished: Set<UUID> = []
         let appSignal = engine.appSignal
         while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
             let seen = appSignal.generation
@@ -89,12 +89,15 @@ extension ControlHandler {
                     shownContext = context
                 }
                 if channels.didFinish {
-                    let finished = try await engine.pendingFinished(limit: Self.receivePageSize)
-                    for transfer in finished where !shownFinished.contains(transfer.transferId) {
-                        guard await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer))) else { return }
+                    // Transfers finish in seq order, so a seq cursor shows each notice once.
+                    while true {
+                        let page = try await engine.pendingFinished(after: finishedCursor, limit: Self.receivePageSize)
+                        for transfer in page {
+                            guard await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer))) else { return }
+                            finishedCursor = transfer.seq
+                        }
+                        if page.count < Self.receivePageSize { break }
                     }
-                    // Only what is still unacknowledged needs remembering: the set stays within one page.
-                    shownFinished = Set(finished.map(\.transferId))
                 }
             } catch {
                 // A store failure: tell the client, then try again on the next change.
