@@ -30,25 +30,28 @@ extension PairStore {
         guard limit > 0, deliveryId < UInt64(Int64.max) else { return [] }
         let path = self.path
         return try await read("reading the inbox") { database in
-            // A cursor decodes each row in place; a plain loop also keeps clear of a Swift 6.3.1 optimizer
-            // crash (CopyPropagation) on a typed-throws `map` closure here in release builds.
-            let rows = try Row.fetchCursor(
-                database.cachedStatement(sql: """
-                    SELECT delivery_id, seq, transfer_id, payload, received_at FROM inbox
-                    WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
-                    """),
-                arguments: [Int64(deliveryId), limit])
-            var transfers: [InboxTransfer] = []
-            while let row = try rows.next() {
-                transfers.append(InboxTransfer(
-                    deliveryId: try row.decode(0, "inbox delivery id", path: path, StoreColumns.unsigned),
-                    seq: try row.decode(1, "inbox seq", path: path, StoreColumns.unsigned),
-                    transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
-                    payload: try row.decode(3, "inbox payload", path: path, StoreColumns.payload),
-                    receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date)))
-            }
-            return transfers
+            try Self.inboxTransfers(database, path: path, after: deliveryId, limit: limit)
         }
+    }
+
+    /// At most `limit` inbox rows after `deliveryId`, decoded row by row through a cursor.
+    static func inboxTransfers(_ database: Database, path: String, after deliveryId: UInt64, limit: Int) throws -> [InboxTransfer] {
+        let rows = try Row.fetchCursor(
+            database.cachedStatement(sql: """
+                SELECT delivery_id, seq, transfer_id, payload, received_at FROM inbox
+                WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
+                """),
+            arguments: [Int64(deliveryId), limit])
+        var transfers: [InboxTransfer] = []
+        while let row = try rows.next() {
+            transfers.append(InboxTransfer(
+                deliveryId: try row.decode(0, "inbox delivery id", path: path, StoreColumns.unsigned),
+                seq: try row.decode(1, "inbox seq", path: path, StoreColumns.unsigned),
+                transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
+                payload: try row.decode(3, "inbox payload", path: path, StoreColumns.payload),
+                receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date)))
+        }
+        return transfers
     }
 
     /// The number of received transfers not yet taken by the app.
