@@ -20,7 +20,6 @@ extension PairEngine {
             emit(.queueFull, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
             throw error.failure
         }
-        outstandingCount += 1
         emit(.userInfoQueued, "userInfo \(transfer.seq) queued", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         contentSignal.fire()
         return transfer
@@ -47,7 +46,6 @@ extension PairEngine {
             throw error.failure
         }
         if cancelled {
-            outstandingCount -= 1
             emit(.userInfoCancelled, "userInfo \(transferId) cancelled", channel: .userInfo, transferId: transferId)
             contentSignal.fire()
         }
@@ -139,7 +137,6 @@ extension PairEngine {
             backoffUntilProgress = false
             reconnect.reset()
         }
-        outstandingCount = max(0, outstandingCount - finished.count)
         for transfer in finished {
             emit(.userInfoFinished, "userInfo \(transfer.seq) finished", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }

@@ -59,8 +59,12 @@ public actor PairEngine {
     var messageHandler: MessageHandler?
     var incomingInFlight = 0
 
+    /// Transfers not yet acknowledged by the peer: the store's count as of its last commit. Derived, not
+    /// kept here: a counter bumped after `enqueue` returned could miss an acknowledgement that the
+    /// pump and the peer completed while the enqueue was still resuming, and stay above zero for good.
+    var outstandingCount: Int { store.queueLengths.outstanding }
+
     // Caches of durable counters, so status and link decisions do not hit the store.
-    var outstandingCount: Int
     var sentContextVersion: UInt64
     var peerContextAck: UInt64
     var receivedContextVersion: UInt64
@@ -83,7 +87,6 @@ public actor PairEngine {
         self.logger = logger
         self.jitter = jitter
         self.reconnect = ReconnectStateMachine(policy: configuration.backoff)
-        self.outstandingCount = try await store.outstandingCount()
         self.sentContextVersion = try await store.sentContext()?.version ?? 0
         self.peerContextAck = try await store.peerContextAck()
         self.receivedContextVersion = try await store.receivedContext()?.version ?? 0

@@ -73,16 +73,14 @@ extension ControlHandler {
         while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
             let seen = appSignal.generation
             do throws(WCFailure) {
+                // Page through everything after each cursor; acknowledged or not, each item is shown once.
                 if channels.userInfo {
-                    // Page through everything after the cursor; acknowledged or not, each is shown once.
-                    while true {
-                        let page = try await engine.pendingUserInfo(after: cursor, limit: Self.receivePageSize)
-                        for transfer in page {
-                            guard await connection.writer.send(.streamEvent(request.id, "userInfo", Self.userInfoData(transfer))) else { return }
-                            cursor = transfer.deliveryId
-                        }
-                        if page.count < Self.receivePageSize { break }
+                    let shown = try await Self.showPages(after: &cursor, position: \.deliveryId) { after throws(WCFailure) in
+                        try await engine.pendingUserInfo(after: after, limit: Self.receivePageSize)
+                    } show: { transfer in
+                        await connection.writer.send(.streamEvent(request.id, "userInfo", Self.userInfoData(transfer)))
                     }
+                    guard shown else { return }
                 }
                 if channels.applicationContext, let context = try await engine.pendingContext(), context != shownContext {
                     guard await connection.writer.send(.streamEvent(request.id, "applicationContext", Self.contextData(context))) else { return }
@@ -90,14 +88,12 @@ extension ControlHandler {
                 }
                 if channels.didFinish {
                     // Transfers finish in seq order, so a seq cursor shows each notice once.
-                    while true {
-                        let page = try await engine.pendingFinished(after: finishedCursor, limit: Self.receivePageSize)
-                        for transfer in page {
-                            guard await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer))) else { return }
-                            finishedCursor = transfer.seq
-                        }
-                        if page.count < Self.receivePageSize { break }
+                    let shown = try await Self.showPages(after: &finishedCursor, position: \.seq) { after throws(WCFailure) in
+                        try await engine.pendingFinished(after: after, limit: Self.receivePageSize)
+                    } show: { transfer in
+                        await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer)))
                     }
+                    guard shown else { return }
                 }
             } catch {
                 // A store failure: tell the client, then try again on the next change.
@@ -106,6 +102,24 @@ extension ControlHandler {
                 ])))
             }
             await Waiting.any([(appSignal, seen), (connection.closing, 0)])
+        }
+    }
+
+    /// Reads pages after `cursor` until a short one, showing each item and moving `cursor` past it.
+    /// Returns false when `show` could not write (the client is gone).
+    private static func showPages<Item>(
+        after cursor: inout UInt64,
+        position: (Item) -> UInt64,
+        read: (UInt64) async throws(WCFailure) -> [Item],
+        show: (Item) async -> Bool
+    ) async throws(WCFailure) -> Bool {
+        while true {
+            let page = try await read(cursor)
+            for item in page {
+                guard await show(item) else { return false }
+                cursor = position(item)
+            }
+            if page.count < receivePageSize { return true }
         }
     }
 
