@@ -31,6 +31,11 @@ let package = Package(
                 "WatchPairWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [
+                // Swift 6.3.1's optimizer crashes on this module in CopyPropagation (the SIL ownership
+                // verifier, on the store's inbox reader); without this pass `swift build -c release` works.
+                .unsafeFlags(["-Xfrontend", "-enable-copy-propagation=false"], .when(configuration: .release)),
             ]
         ),
         // Unix-domain-socket transport on swift-nio; the only module importing NIOPosix.
