@@ -179,11 +179,15 @@ struct ClientEndToEndTests {
     }
 
     @Test func sendDataReadsStandardInput() throws {
-        let input = InterruptPipe()  // Any pipe will do.
-        _ = write(input.writeEnd, "hi", 2)
-        close(input.writeEnd)
+        // A pipe of our own, each end closed exactly once: closing an end a second time (as a deinit would)
+        // can close another concurrent test's descriptor that reused the number.
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        _ = write(ends[1], "hi", 2)
+        close(ends[1])
         try withServer({ request in [Reply.ok(request)] }) { server in
-            let result = runWcctl(["send-data", "-", "--no-reply"], server: server, standardInput: input.readEnd)
+            let result = runWcctl(["send-data", "-", "--no-reply"], server: server, standardInput: ends[0])
             #expect(result.status == 0 && result.outBytes.isEmpty)
             #expect(server.requests.map(shape) == [#"{"data":"aGk=","noReply":true,"op":"sendData"}"#])
         }

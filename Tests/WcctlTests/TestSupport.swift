@@ -43,7 +43,9 @@ func runWcctl(
     let env = CommandEnvironment(
         variables: variables, streams: streams, standardInput: standardInput,
         interruptDescriptor: { () throws(CLIError) -> Int32 in fd })
-    let status = WcctlMain.run(arguments: arguments, environment: env)
+    // The pipe must outlive the run: released early, its descriptors would be closed while wcctl still
+    // polls `fd`, and the number could meanwhile belong to another test's socket.
+    let status = withExtendedLifetime(interrupt) { WcctlMain.run(arguments: arguments, environment: env) }
     return RunResult(status: status, out: streams.out, outBytes: streams.outBytes, err: streams.err)
 }
 

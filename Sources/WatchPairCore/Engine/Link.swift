@@ -43,6 +43,14 @@ final class Link: Sendable, CustomStringConvertible {
         try await connection.write(FrameEncoder.encode(frame))
     }
 
+    /// About the most bytes of encoded frames the outbox pump hands to one write call.
+    static let maxCoalescedBytes = 256 * 1024
+
+    /// Writes frames encoded together, in one write call.
+    func send(_ frames: EncodedFrames) async throws {
+        try await connection.write(frames.bytes)
+    }
+
     /// Queues a control frame for ``writeControlFrames()`` without waiting for the socket.
     func post(_ control: ControlFrame) {
         state.withLock { $0.control.merge(control) }
@@ -156,4 +164,17 @@ enum CloseReason: Sendable, Hashable {
         case .endOfStream, .unresponsive, .shutdown: false
         }
     }
+}
+
+/// Frames encoded back to back, to be written with one write call: the outbox pump sends a page of
+/// transfers this way, so a page costs one system call instead of one per transfer.
+struct EncodedFrames: Sendable {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func append(_ frame: Frame) {
+        bytes += FrameEncoder.encode(frame)
+    }
+
+    /// Whether the chunk has reached ``Link/maxCoalescedBytes`` and should be written.
+    var isFull: Bool { bytes.count >= Link.maxCoalescedBytes }
 }

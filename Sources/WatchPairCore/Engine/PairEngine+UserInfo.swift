@@ -92,17 +92,18 @@ extension PairEngine {
                 await contentSignal.wait(after: seen)
                 continue
             }
-            for transfer in batch {
-                guard current === target else { break }
-                do {
-                    try await target.send(
-                        .userInfo(seq: transfer.seq, after: previous, transferId: transfer.transferId, payload: transfer.payload)
-                    )
-                } catch {
-                    break
-                }
-                previous = transfer.seq
-                cursor = transfer.seq
+            // Written in chunks of frames, each one write call; the cursor moves only past what was written.
+            var chunk = EncodedFrames()
+            var chunkLast = previous
+            for (index, transfer) in batch.enumerated() {
+                chunk.append(
+                    .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.payload))
+                chunkLast = transfer.seq
+                guard chunk.isFull || index == batch.count - 1 else { continue }
+                guard current === target, (try? await target.send(chunk)) != nil else { break }
+                previous = chunkLast
+                cursor = chunkLast
+                chunk = EncodedFrames()
             }
         }
     }

@@ -9,8 +9,10 @@ import WatchPairWire
 @Suite("link faults", .timeLimit(.minutes(1)))
 struct LinkFaultTests {
     /// Queues three transfers at the phone, arms `fault` for the phone's first userInfo write (its second
-    /// write on the first link, after the hello), starts the watch in the background, and checks delivery.
-    func deliverThrough(_ fault: Fault, expect rejection: DiagnosticEvent.Kind?) async throws {
+    /// write on the first link, after the hello: the three frames, written together), starts the watch in
+    /// the background, and checks delivery. With `laterTransfer`, one more transfer is queued once the fault
+    /// took effect (a lost write is only noticed by the gap before the next frame).
+    func deliverThrough(_ fault: Fault, expect rejection: DiagnosticEvent.Kind?, laterTransfer: Bool = false) async throws {
         let pair = try EnginePair(.inMemory)
         let faulty = FaultInjectingTransport(wrapping: pair.network.transport(for: .phone), clock: ContinuousClock())
         let phone = try await pair.start(.phone, transport: faulty)
@@ -22,15 +24,17 @@ struct LinkFaultTests {
 
         let watch = try await pair.start(.watch, launch: .background)
         let watchEvents = watch.diagnostics.subscribe()
-        try await until("delivered", on: watch.appSignal) { ((try? await watch.pendingUserInfo()) ?? []).count >= 3 }
-        let received = try await watch.pendingUserInfo()
-        #expect(received.map(\.transferId) == accepted)
-        #expect(received.map { $0.payload } == (0..<3).map { ["n": .integer(Int64($0))] })
         let firstApplied = try await within(.seconds(5), "applied fault") {
             for await entry in applied where entry.fault != .none { return entry }
             throw TimedOut(what: "fault")
         }
         #expect(firstApplied.fault == fault)
+        if laterTransfer { accepted.append(try await phone.transferUserInfo(["n": .integer(3)]).transferId) }
+        let total = accepted.count
+        try await until("delivered", on: watch.appSignal) { ((try? await watch.pendingUserInfo()) ?? []).count >= total }
+        let received = try await watch.pendingUserInfo()
+        #expect(received.map(\.transferId) == accepted)
+        #expect(received.map { $0.payload } == (0..<total).map { ["n": .integer(Int64($0))] })
         if let rejection {
             _ = try await watchEvents.first(rejection)
         }
@@ -48,9 +52,9 @@ struct LinkFaultTests {
         try await deliverThrough(.disconnectMidFrame, expect: nil)
     }
 
-    @Test("a lost frame is noticed as a gap and resent")
+    @Test("a lost write is noticed as a gap before the next frame, and resent")
     func droppedFrame() async throws {
-        try await deliverThrough(.drop, expect: .frameRejected)
+        try await deliverThrough(.drop, expect: .frameRejected, laterTransfer: true)
     }
 
     @Test("garbage instead of a hello is rejected with an error frame")
