@@ -8,7 +8,9 @@ import Musl
 #endif
 
 /// Tests that change process-wide state (environment variables, fd 3, fds visible to `poll`) run one at
-/// a time: setenv racing getenv on another thread is undefined, and fd 3 is a single slot.
+/// a time: setenv racing getenv on another thread is undefined, and fd 3 is a single slot. Other suites
+/// must not run beside them either (fd 3 may be another test's socket): scripts/test.sh runs them in a
+/// `swift test` of their own (`--filter ProcessStateTests`) and skips them in the parallel run.
 @Suite(.serialized) enum ProcessStateTests {}
 
 /// A short temporary directory (sun_path is 108 bytes), removed with everything in it by `remove()`.
