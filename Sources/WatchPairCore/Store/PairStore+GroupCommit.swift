@@ -2,18 +2,21 @@ import Foundation
 import GRDB
 import WatchPairWire
 
-/// One `enqueue` or `receive` call waiting for a group commit.
+/// One `enqueue`, `receive` or `consumeInbox` call waiting for a group commit.
 enum BatchRequest: Sendable {
     /// Append one transfer to the outbox; the payload is encoded by the caller, outside the transaction.
     case enqueue(transferId: UUID, payload: PlistDictionary, encoded: Data, createdAt: Date)
     /// Store transfers received from a peer store.
     case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary, encoded: Data)])
+    /// Delete the inbox rows the app has taken, up to a delivery id.
+    case consume(upTo: UInt64)
 }
 
 /// The outcome of one `BatchRequest`.
 enum BatchResponse: Sendable {
     case enqueued(OutboxTransfer)
     case received(InboxReceipt)
+    case consumed
 }
 
 extension PairStore {
@@ -43,6 +46,9 @@ extension PairStore {
                     case .receive(let peerStoreId, let transfers):
                         return .success(.received(try batch.receive(
                             from: peerStoreId, transfers, receivedAt: now, limit: inboxLimit)))
+                    case .consume(let upTo):
+                        try batch.consume(upTo: upTo)
+                        return .success(.consumed)
                     }
                 }
                 try batch.finish()
@@ -56,6 +62,7 @@ extension PairStore {
                 switch response {
                 case .enqueued: enqueued += 1
                 case .received(let receipt): received += receipt.accepted.count
+                case .consumed: break
                 }
             }
             counters.withLock {
@@ -145,6 +152,13 @@ private struct BatchTransaction {
         self.peer = peer
         inboxCount = count
         return InboxReceipt(accepted: accepted, lastSeq: peer.lastSeq, rejectedForSpace: rejected)
+    }
+
+    /// Deletes the inbox rows up to `deliveryId` (idempotent).
+    mutating func consume(upTo deliveryId: UInt64) throws {
+        try database.cachedStatement(sql: "DELETE FROM inbox WHERE delivery_id <= ?")
+            .execute(arguments: [Int64(clamping: deliveryId)])
+        inboxCount -= database.changesCount
     }
 
     /// Writes back what changed, inside the same transaction.

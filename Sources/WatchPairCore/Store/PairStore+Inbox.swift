@@ -61,12 +61,12 @@ extension PairStore {
     }
 
     /// The app has taken every inbox transfer with deliveryId <= `upTo`: delete them. Idempotent.
+    ///
+    /// Durable (an acknowledged transfer must not reach the app again after a power failure), and group
+    /// committed with `receive` and `enqueue`: an app acknowledging while transfers arrive shares their fsync.
     public func consumeInbox(upTo deliveryId: UInt64) async throws(StoreError) {
-        let upTo = Int64(clamping: deliveryId)
-        try await write("consuming the inbox") { database in
-            try database.cachedStatement(sql: "DELETE FROM inbox WHERE delivery_id <= ?").execute(arguments: [upTo])
-            let consumed = database.changesCount
-            if consumed > 0 { self.adjustQueueLengths(in: database) { $0.inbox -= consumed } }
+        guard case .consumed = try await submit(.consume(upTo: deliveryId)) else {
+            preconditionFailure("group commit answered a consume with another response")
         }
     }
 

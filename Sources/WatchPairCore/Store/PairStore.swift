@@ -9,8 +9,9 @@ import WatchPairWire
 ///
 /// Every mutating call returns only after its transaction has committed: with `.power` durability that
 /// includes an fsync of the WAL (`synchronous=FULL`), with `.process` the data is in the WAL (survives a
-/// process crash). `enqueue` and `receive` use group commit: concurrent calls share one transaction (at most
-/// `maxBatchSize` requests each). Other writes are one transaction each. Reads never load a whole queue:
+/// process crash); a few bookkeeping writes are `.relaxed` (``CommitSync``). `enqueue`, `receive` and
+/// `consumeInbox` use group commit: concurrent calls share one transaction (at most `maxBatchSize` requests
+/// each). Other writes are one transaction each. Reads never load a whole queue:
 /// they page (`outstanding(after:limit:)`, `inbox(after:limit:)`). The on-disk format and what survives what
 /// are in docs/Store.md and at the top of StoreSchema.swift.
 ///

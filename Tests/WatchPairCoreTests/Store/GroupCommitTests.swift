@@ -129,4 +129,30 @@ struct GroupCommitTests {
             #expect(store.statistics.received == inbox.count)
         }
     }
+
+    @Test("the app's inbox acknowledgements join the receives' transactions")
+    func consumeJoinsBatch() async throws {
+        try await Support.withStore(durability: .power) { store, _ throws in
+            let peer = UUID()
+            _ = try await store.receive(from: peer, Support.incoming(1...10))
+            let held = try await store.inbox(after: 0, limit: 10)
+            let before = store.statistics.commits
+            let sizes = Self.gateFirstCommit(store, total: 6)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<3 {
+                    group.addTask { _ = try await store.receive(from: peer, Support.incoming([UInt64(11 + index)])) }
+                    group.addTask { try await store.consumeInbox(upTo: held[2 * index + 1].deliveryId) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(sizes.all.reduce(0, +) == 6, "every consume went through the group committer")
+            #expect(store.statistics.commits - before <= 2)
+            // The three receives may commit in any order (a lower seq after a higher one is a duplicate);
+            // the consumes took seqs 1...6 in every order.
+            let remaining = try await store.inbox(after: 0, limit: 20).map(\.seq)
+            #expect(Array(remaining.prefix(4)) == [7, 8, 9, 10])
+            #expect(remaining.dropFirst(4).allSatisfy { (11...13).contains($0) })
+            #expect(try await store.inboxCount() == remaining.count)
+        }
+    }
 }
