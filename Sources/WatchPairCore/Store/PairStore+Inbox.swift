@@ -34,24 +34,23 @@ extension PairStore {
         }
     }
 
-    /// At most `limit` inbox rows after `deliveryId`, decoded row by row through a cursor.
+    /// At most `limit` inbox rows after `deliveryId`, in order.
     static func inboxTransfers(_ database: Database, path: String, after deliveryId: UInt64, limit: Int) throws -> [InboxTransfer] {
-        let rows = try Row.fetchCursor(
-            database.cachedStatement(sql: """
+        try Row.decodeAll(
+            database,
+            sql: """
                 SELECT delivery_id, seq, transfer_id, payload, received_at FROM inbox
                 WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
-                """),
-            arguments: [Int64(deliveryId), limit])
-        var transfers: [InboxTransfer] = []
-        while let row = try rows.next() {
-            transfers.append(InboxTransfer(
+                """,
+            arguments: [Int64(deliveryId), limit]
+        ) { row in
+            InboxTransfer(
                 deliveryId: try row.decode(0, "inbox delivery id", path: path, StoreColumns.unsigned),
                 seq: try row.decode(1, "inbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
                 payload: try row.decode(3, "inbox payload", path: path, StoreColumns.payload),
-                receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date)))
+                receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date))
         }
-        return transfers
     }
 
     /// The number of received transfers not yet taken by the app.

@@ -110,15 +110,12 @@ extension PairStore {
     static func outboxTransfers(
         _ database: Database, path: String, sql: String, arguments: StatementArguments
     ) throws -> [OutboxTransfer] {
-        let rows = try Row.fetchCursor(database.cachedStatement(sql: sql), arguments: arguments)
-        var transfers: [OutboxTransfer] = []
-        while let row = try rows.next() {
-            transfers.append(OutboxTransfer(
+        try Row.decodeAll(database, sql: sql, arguments: arguments) { row in
+            OutboxTransfer(
                 seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid),
                 payload: try row.decode(2, "outbox payload", path: path, StoreColumns.payload),
-                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date)))
+                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date))
         }
-        return transfers
     }
 }

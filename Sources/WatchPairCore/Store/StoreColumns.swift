@@ -54,6 +54,17 @@ enum StoreColumns {
 }
 
 extension Row {
+    /// The rows of the cached statement `sql`, each turned into a value by `decode` as the cursor reaches it
+    /// (no intermediate array of rows). The store's paged reads all go through here.
+    static func decodeAll<T>(
+        _ database: Database, sql: String, arguments: StatementArguments, _ decode: (Row) throws -> T
+    ) throws -> [T] {
+        let rows = try Row.fetchCursor(database.cachedStatement(sql: sql), arguments: arguments)
+        var values: [T] = []
+        while let row = try rows.next() { values.append(try decode(row)) }
+        return values
+    }
+
     /// The value at `index`, converted by `convert`; a missing or malformed value means a damaged store.
     func decode<T>(_ index: Int, _ what: String, path: String, _ convert: (DatabaseValue) -> T?) throws(StoreError) -> T {
         let value: DatabaseValue = self[index]
