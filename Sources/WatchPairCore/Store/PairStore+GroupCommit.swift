@@ -34,8 +34,8 @@ extension PairStore {
         let path = self.path
         let now = Date()
         do {
-            let (outcomes, peerChanges) = try await write("committing \(requests.count) queued writes") { database in
-                var batch = try BatchTransaction(database: database, path: path, lengths: self.queueLengths)
+            let (outcomes, peerChanges) = try await write("committing \(requests.count) queued writes") { database, lengths in
+                var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
                     case .enqueue(let transferId, let payload, let encoded, let createdAt):
@@ -52,8 +52,8 @@ extension PairStore {
                     }
                 }
                 try batch.finish()
-                let (outstanding, inbox) = (batch.outstanding, batch.inboxCount)
-                self.adjustQueueLengths(in: database) { $0 = QueueLengths(outstanding: outstanding, inbox: inbox) }
+                if batch.seqChanged { self.noteAssigned(upTo: UInt64(batch.lastSeq)) }
+                lengths = QueueLengths(outstanding: batch.outstanding, inbox: batch.inboxCount)
                 return (outcomes, batch.peerChanges)
             }
             var enqueued = 0

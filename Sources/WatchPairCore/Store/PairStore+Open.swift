@@ -42,11 +42,12 @@ extension PairStore {
             let synchronous = configuration.durability == .power ? "FULL" : "NORMAL"
             try await pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             try StoreSchema.migrator.migrate(pool)
-            let (storeId, queueLengths) = try await pool.read { database -> (UUID, QueueLengths) in
+            let (storeId, queueLengths, lastSeq) = try await pool.read { database -> (UUID, QueueLengths, Int64) in
                 guard let value = try StoreSchema.meta(database, StoreSchema.Key.storeId),
                       let storeId = StoreColumns.uuid(value)
                 else { throw StoreError.undecodable("store id", path: path) }
-                return (storeId, try QueueLengths.count(database))
+                let lastSeq = try StoreSchema.metaInteger(database, StoreSchema.Key.lastSeq, path: path)
+                return (storeId, try QueueLengths.count(database), lastSeq)
             }
             logger.info(
                 existed ? "store opened" : "store created",
@@ -54,7 +55,8 @@ extension PairStore {
                     "path": "\(path)", "storeId": "\(storeId)", "durability": "\(configuration.durability.rawValue)",
                 ])
             return PairStore(
-                pool: pool, configuration: configuration, storeId: storeId, queueLengths: queueLengths, logger: logger)
+                pool: pool, configuration: configuration, storeId: storeId, queueLengths: queueLengths,
+                highestSeq: UInt64(clamping: lastSeq), logger: logger)
         } catch {
             try? pool.close()
             throw StoreError(error, attempting: "setting up the database", path: path, duringOpen: true)

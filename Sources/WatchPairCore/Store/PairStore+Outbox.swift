@@ -45,11 +45,11 @@ extension PairStore {
     /// Removes an outstanding transfer. Returns false when it is not outstanding (unknown, finished or
     /// cancelled). Its seq is not reused.
     public func cancel(transferId: UUID) async throws(StoreError) -> Bool {
-        try await write("cancelling a transfer") { database in
+        try await write("cancelling a transfer") { database, lengths in
             try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 0")
                 .execute(arguments: [StoreColumns.blob(transferId)])
             guard database.changesCount > 0 else { return false }
-            self.adjustQueueLengths(in: database) { $0.outstanding -= 1 }
+            lengths.outstanding -= 1
             return true
         }
     }
@@ -63,7 +63,7 @@ extension PairStore {
     public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [OutboxTransfer] {
         let upTo = Int64(clamping: seq)
         let path = self.path
-        return try await write("acknowledging transfers", sync: .relaxed) { database in
+        return try await write("acknowledging transfers", sync: .relaxed) { database, lengths in
             let finished = try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
@@ -71,8 +71,7 @@ extension PairStore {
             if !finished.isEmpty {
                 try database.cachedStatement(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?")
                     .execute(arguments: [upTo])
-                let count = finished.count
-                self.adjustQueueLengths(in: database) { $0.outstanding -= count }
+                lengths.outstanding -= finished.count
             }
             return finished
         }

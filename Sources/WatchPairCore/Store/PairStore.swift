@@ -24,6 +24,8 @@ public final class PairStore: Sendable {
         var statistics = StoreStatistics()
         var closed = false
         var queueLengths: QueueLengths
+        /// The highest outbox seq ever assigned, committed or being committed: no peer can hold more.
+        var highestSeq: UInt64
     }
 
     let pool: DatabasePool
@@ -38,8 +40,11 @@ public final class PairStore: Sendable {
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.
     public let storeId: UUID
 
-    init(pool: DatabasePool, configuration: StoreConfiguration, storeId: UUID, queueLengths: QueueLengths, logger: Logger) {
-        self.counters = Mutex(Counters(queueLengths: queueLengths))
+    init(
+        pool: DatabasePool, configuration: StoreConfiguration, storeId: UUID, queueLengths: QueueLengths,
+        highestSeq: UInt64, logger: Logger
+    ) {
+        self.counters = Mutex(Counters(queueLengths: queueLengths, highestSeq: highestSeq))
         self.pool = pool
         self.configuration = configuration
         self.storeId = storeId
@@ -114,6 +119,21 @@ public final class PairStore: Sendable {
     func write<T: Sendable>(
         _ what: String, sync: CommitSync = .durable, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
+        try await write(what, sync: sync) { database, _ in try body(database) }
+    }
+
+    /// As `write(_:sync:_:)`, for a transaction that changes the queues: `body` gets the queue lengths as
+    /// of the last commit and updates them with its rows. The new lengths replace the cached ones only
+    /// once the COMMIT has succeeded, on the writer, before the next transaction starts.
+    ///
+    /// Not `Database.afterNextTransaction`: when SQLite rolls a transaction back by itself because its
+    /// COMMIT failed (SQLITE_FULL, an I/O error), GRDB tells no transaction observer, so such a callback
+    /// stayed registered and ran at the next commit, applying the failed transaction's counts (the inbox
+    /// count drifted after a full disk, both up and below zero).
+    func write<T: Sendable>(
+        _ what: String, sync: CommitSync = .durable,
+        counting body: @escaping @Sendable (Database, inout QueueLengths) throws -> T
+    ) async throws(StoreError) -> T {
         try checkOpen()
         // Under `.process` the connection already commits without fsync.
         let relax = sync == .relaxed && configuration.durability == .power
@@ -133,13 +153,17 @@ public final class PairStore: Sendable {
                             }
                         }
                     }
+                    let before = self.queueLengths
+                    var lengths = before
                     var outcome: (T, Bool)?
                     try database.inTransaction {
-                        let before = database.totalChangesCount
-                        let value = try body(database)
-                        outcome = (value, database.totalChangesCount != before)
+                        let changes = database.totalChangesCount
+                        let value = try body(database, &lengths)
+                        outcome = (value, database.totalChangesCount != changes)
                         return .commit
                     }
+                    // Reached only when the COMMIT succeeded.
+                    if lengths != before { self.counters.withLock { $0.queueLengths = lengths } }
                     guard let outcome else { preconditionFailure("a committed transaction produced no value") }
                     return outcome
                 })
@@ -159,11 +183,14 @@ public final class PairStore: Sendable {
     /// The queue lengths as of the last commit.
     var queueLengths: QueueLengths { counters.withLock { $0.queueLengths } }
 
-    /// Applies `change` to the cached queue lengths when the transaction running on `database` commits;
-    /// a rollback leaves them as they were. Commits are serial on the writer, so the cache always equals
-    /// the committed rows.
-    func adjustQueueLengths(in database: Database, _ change: @escaping @Sendable (inout QueueLengths) -> Void) {
-        database.afterNextTransaction { _ in self.counters.withLock { change(&$0.queueLengths) } }
+    /// The highest outbox seq this store has assigned (an upper bound: it may belong to a transaction
+    /// still committing). An acknowledgement beyond it acknowledges something never sent.
+    public var highestAssignedSeq: UInt64 { counters.withLock { $0.highestSeq } }
+
+    /// Raises ``highestAssignedSeq``; called inside the transaction, before its commit, so a transfer
+    /// can never be read (and sent, and acknowledged) before the bound covers it.
+    func noteAssigned(upTo seq: UInt64) {
+        counters.withLock { $0.highestSeq = max($0.highestSeq, seq) }
     }
 
     func checkOpen() throws(StoreError) {
