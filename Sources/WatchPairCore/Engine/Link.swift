@@ -156,12 +156,14 @@ enum CloseReason: Sendable, Hashable {
     case unresponsive
     /// The engine is shutting down.
     case shutdown
+    /// This side refused the peer's content for lack of space (7015) and will link back when it has room.
+    case refusedForSpace
 
     /// Whether reconnecting at once would likely fail the same way (so back off first).
     var warrantsBackoff: Bool {
         switch self {
         case .frameRejected, .peerError, .handshakeFailed: true
-        case .endOfStream, .unresponsive, .shutdown: false
+        case .endOfStream, .unresponsive, .shutdown, .refusedForSpace: false
         }
     }
 }

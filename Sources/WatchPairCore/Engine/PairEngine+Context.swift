@@ -21,10 +21,10 @@ extension PairEngine {
             throw error.failure
         }
         guard let stored else { return nil }
-        sentContextVersion = max(sentContextVersion, stored.version)
+        _ = contextSender.event(.updated(version: stored.version))
         emit(.contextUpdated, "application context version \(stored.version) set", channel: .applicationContext, seq: stored.version)
         // `pumpContext` sends it (or a newer one, if more updates come first).
-        contentSignal.fire()
+        contentArrived()
         return stored
     }
 
@@ -46,36 +46,29 @@ extension PairEngine {
         }
     }
 
-    /// On a new link, learns from the peer's hello which context it holds: `pumpContext` then sends the
-    /// current one unless the peer has it.
-    func resumeContext(peerResume: ResumeState) async throws {
-        let held = peerResume.peerStoreId == store.storeId ? peerResume.contextVersion : 0
-        if held >= sentContextVersion {
-            try await contextHeldByPeer(sentContextVersion)
-        } else {
-            // A peer that lost its store (or never got it) is owed the context again.
-            peerContextAck = min(peerContextAck, held)
-            contentSignal.fire()
-        }
+    /// On a new current link, learns from the peer's hello which context it holds (`held`, already
+    /// checked against what was sent): `pumpContext` then sends the current one unless the peer has it.
+    func resumeContext(held: UInt64) async throws {
+        try await apply(contextSender.event(.hello(holds: held)))
+        contentSignal.fire()
     }
 
     /// Sends the newest context on the current link whenever the peer lacks it, one frame in flight at a
-    /// time: the last value wins, so a burst of updates costs one frame per round trip, not one per update.
+    /// time (``ContextSender``): the last value wins, so a burst of updates costs one frame per round trip.
     func pumpContext() async {
         var link: Link?
-        var inFlight: UInt64 = 0
         while !Task.isCancelled {
             let seen = contentSignal.generation
             if let target = current, target.isOpen {
                 if target !== link {
                     link = target
-                    inFlight = 0
+                    _ = contextSender.event(.linkChanged)
                 }
-                if sentContextVersion > peerContextAck, inFlight <= peerContextAck {
+                if contextSender.wantsToSend {
                     do {
-                        if let sent = try await store.sentContext(), sent.version > peerContextAck, current === target {
-                            try await target.send(.context(version: sent.version, payload: sent.payload))
-                            inFlight = sent.version
+                        if let sent = try await store.sentContext(), current === target,
+                           case .send(let version) = contextSender.event(.readyToSend(newest: sent.version)) {
+                            try await target.send(.context(version: version, payload: sent.payload))
                             continue
                         }
                     } catch {
@@ -106,24 +99,30 @@ extension PairEngine {
         }
     }
 
-    func contextAcknowledged(_ version: UInt64) async -> Bool {
+    /// A contextAck: recorded when newer; one for a version never sent closes the link, applying nothing.
+    func contextAcknowledged(_ version: UInt64, on link: Link) async -> Bool {
         do {
-            try await contextHeldByPeer(version)
-            return true
+            return try await apply(contextSender.event(.ack(version: version)), on: link)
         } catch {
             logger.error("recording a context acknowledgement failed", metadata: ["error": "\(error)"])
             return false
         }
     }
 
-    func contextHeldByPeer(_ version: UInt64) async throws {
-        guard version > peerContextAck else { return }
-        try await store.setPeerContextAck(version)
-        peerContextAck = version
-        if backoffUntilProgress {
-            backoffUntilProgress = false
-            reconnect.reset()
+    /// Executes a ``ContextSender`` action; false when the link must close.
+    @discardableResult
+    func apply(_ action: ContextSender.Action, on link: Link? = nil) async throws -> Bool {
+        switch action {
+        case .none, .send:
+            return true
+        case .reject(let reason):
+            if let link { await reject(reason, code: .invalidParameter, on: link) }
+            return false
+        case .recordHeld(let version):
+            try await store.setPeerContextAck(version)
+            madeProgress()
+            contentSignal.fire()
+            return true
         }
-        contentSignal.fire()
     }
 }

@@ -14,6 +14,7 @@ extension PairEngine {
             reconnect.reset()
             holdOff = nil
             updateReachability()
+            retrySignal.fire()
             contentSignal.fire()
         }
     }
@@ -41,13 +42,18 @@ extension PairEngine {
             }
             if let delay = holdOff {
                 holdOff = nil
-                await waitForChange(after: seen, atMost: delay)
+                if reconnect.isRefused {
+                    // Back pressure: new content must not cut the wait short, or a full peer is hammered.
+                    await waitForChange(of: retrySignal, after: retrySignal.generation, atMost: delay)
+                } else {
+                    await waitForChange(after: seen, atMost: delay)
+                }
                 continue
             }
-            // Presence alone never justifies launching the peer: check it is still running.
-            if !(outstandingCount > 0 || sentContextVersion > peerContextAck) {
+            // Presence (or room) alone never justifies launching the peer: check it is still running.
+            if !hasContentForPeer {
                 await refreshPeerPresence()
-                guard wantsPresenceLink, current == nil else { continue }
+                guard wantsPresenceLink || owesRoomNow, current == nil else { continue }
             }
             if await attemptLink() { continue }
             switch reconnect.attemptFailed(jitter: jitter()) {
@@ -77,9 +83,23 @@ extension PairEngine {
         }
     }
 
-    /// Waits until `contentSignal` fires after `seen` or `delay` passes on the engine's clock.
-    func waitForChange(after seen: UInt64, atMost delay: Duration) async {
-        let signal = contentSignal
+    /// New content was accepted: after a give-up, content is a reason to try the peer again at once.
+    func contentArrived() {
+        if reconnect.isTimedOut { reconnect.reset() }
+        contentSignal.fire()
+    }
+
+    /// The peer acknowledged something: after a link it closed with an error, only this ends the backoff.
+    func madeProgress() {
+        guard backoffUntilProgress else { return }
+        backoffUntilProgress = false
+        reconnect.reset()
+    }
+
+    /// Waits until `signal` (by default `contentSignal`) fires after `seen` or `delay` passes on the
+    /// engine's clock.
+    func waitForChange(of signal: AsyncSignal? = nil, after seen: UInt64, atMost delay: Duration) async {
+        let signal = signal ?? contentSignal
         let clock = self.clock
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -91,45 +111,64 @@ extension PairEngine {
         }
     }
 
-    /// The link for a live message, made on demand where the wake rules allow it (DESIGN.md §3):
-    /// a watch message may launch the phone app; a phone message never launches the watch app.
-    func linkForMessage() async throws(WCFailure) -> Link {
-        guard spawner != nil else {
-            throw WCFailure(.sessionNotActivated, "the session is not activated")
+    /// The link for a live message, made on demand where the wake rules allow it (``MessageWakeRule``),
+    /// within `limit` (link set-up and handshake included): past it, 7007.
+    func linkForMessage(within limit: Duration) async -> Result<Link, WCFailure> {
+        if let link = current {
+            return usableForMessage(link)
         }
-        // A link already handshaking (opened by either side) is the one to use.
+        let clock = self.clock
+        let peer = role.peer.daemonName
+        return await withTaskGroup(of: Result<Link, WCFailure>?.self) { group in
+            group.addTask {
+                guard (try? await clock.sleep(for: limit)) != nil else { return nil }
+                return .failure(WCFailure(.notReachable, "no link to \(peer) within \(limit)"))
+            }
+            group.addTask { await self.makeLinkForMessage() }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(WCFailure(.notReachable, "the message was cancelled before a link to \(peer) was made"))
+        }
+    }
+
+    /// Waits for a link already handshaking (opened by either side), else opens one; no deadline of its
+    /// own (``linkForMessage(within:)`` bounds it) but stops at cancellation.
+    private func makeLinkForMessage() async -> Result<Link, WCFailure> {
         if current == nil, let opening = links.values.first(where: { $0.established.current == nil }) {
             _ = await opening.established.wait()
         }
-        if current == nil {
+        if current == nil, !Task.isCancelled {
             await refreshPeerPresence()
-            switch role {
-            case .phone:
-                guard peerPresence.running else {
-                    throw WCFailure(.notReachable, "the watch app is not running")
-                }
-            case .watch:
-                guard peerPresence.installed else {
-                    throw WCFailure(.notReachable, "the phone app is not installed")
-                }
+            if let refusal = MessageWakeRule.mayConnect(role: role, peer: peerPresence) {
+                return .failure(refusal)
             }
             let connection: any TransportConnection
             do {
                 connection = try await transport.connect()
             } catch {
-                throw WCFailure(.notReachable, "cannot connect to \(role.peer.daemonName): \(error)")
+                return .failure(WCFailure(.notReachable, "cannot connect to \(role.peer.daemonName): \(error)"))
             }
-            let link = try spawnLink(connection)
+            let link: Link
+            do {
+                link = try spawnLink(connection)
+            } catch {
+                await connection.close()
+                return .failure(error)
+            }
             guard await link.established.wait() ?? false else {
-                throw WCFailure(.notReachable, "the link to \(role.peer.daemonName) could not be established")
+                return .failure(WCFailure(.notReachable, "the link to \(role.peer.daemonName) could not be established"))
             }
         }
         guard let link = current else {
-            throw WCFailure(.notReachable, "the link to \(role.peer.daemonName) closed")
+            return .failure(WCFailure(.notReachable, "the link to \(role.peer.daemonName) closed"))
         }
-        if role == .phone, link.peerHello?.launch != .foreground {
-            throw WCFailure(.notReachable, "the watch app is not running in the foreground")
+        return usableForMessage(link)
+    }
+
+    private func usableForMessage(_ link: Link) -> Result<Link, WCFailure> {
+        if let refusal = MessageWakeRule.mayUse(role: role, peerLaunch: link.peerHello?.launch) {
+            return .failure(refusal)
         }
-        return link
+        return .success(link)
     }
 }

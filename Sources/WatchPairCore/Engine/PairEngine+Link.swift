@@ -194,9 +194,9 @@ extension PairEngine {
         case .message(let id, let wantsReply, let body):
             receiveMessage(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, group: &group)
         case .reply(let id, let body):
-            resolve(id, .success(body))
+            messageEvent(id, .answered(.success(body)))
         case .error(let relatesTo, let code, let reason) where relatesTo != 0:
-            resolve(relatesTo, .failure(WCFailure(code, reason)))
+            messageEvent(relatesTo, .answered(.failure(WCFailure(code, reason))))
         case .error(_, let code, let reason):
             emit(.peerDisconnected, "peer closed the link with error \(code.rawValue): \(reason)", errorCode: code)
             await link.close(.peerError(code))
@@ -206,7 +206,7 @@ extension PairEngine {
         case .context(let version, let payload):
             return await receiveContext(version: version, payload: payload, on: link)
         case .contextAck(let version):
-            return await contextAcknowledged(version)
+            return await contextAcknowledged(version, on: link)
         case .ping(let nonce):
             link.post(.pong(nonce: nonce))
         case .pong:
@@ -218,30 +218,48 @@ extension PairEngine {
     }
 
     /// Validates the peer's hello, settles a duplicate link, and resumes the durable channels.
+    ///
+    /// Nothing the hello claims is applied before all of it is checked: a hello claiming transfers or a
+    /// context version this side never sent is refused (`handshakeFailed`) and changes nothing.
     func establish(_ link: Link, hello: Hello, group: inout DiscardingTaskGroup) async -> Bool {
-        guard hello.role == role.peer else {
-            await refuse(link, "peer says it is \(hello.role.rawValue), expected \(role.peer.rawValue)")
+        if let refusal = LinkPolicy.refusal(of: hello, role: role, pairId: configuration.pairId)
+            ?? contextSender.violation(holding: contextHeld(by: hello.resume)) {
+            await refuse(link, refusal)
             return false
         }
-        guard hello.pairId == configuration.pairId else {
-            await refuse(link, "peer belongs to pair '\(hello.pairId)', this side to '\(configuration.pairId)'")
+        var probe = userInfoSender
+        if case .reject(let reason) = probe.event(helloEvent(hello)) {
+            await refuse(link, reason)
             return false
         }
         do {
             try await store.notePeerStore(hello.storeId)
             let held = try await store.resumeState().lastUserInfoSeq
             link.peerHello = hello
-            adoptPeer(hello, held: held)
-            try await resumeOutbox(peerResume: hello.resume)
+            _ = userInfoReceiver.event(.linked(heldUpTo: held))
+            // Checked above; the store's bound only grows, so this cannot reject now.
+            if case .finish(let upTo) = userInfoSender.event(helloEvent(hello)) {
+                try await finish(upTo: upTo)
+            }
+            contentSignal.fire()
             if preferred(link, over: current) {
                 current = link
-                try await resumeContext(peerResume: hello.resume)
+                try await resumeContext(held: contextHeld(by: hello.resume))
             }
         } catch {
             logger.warning("resuming the link failed", metadata: ["error": "\(error)"])
             await link.close(.endOfStream)
             return false
         }
+        if link.initiator == role.peer, reconnect.isRefused {
+            // The peer opened this link: it is alive and has room (a refusing peer links back once its
+            // app made room), so a wait for back pressure ends now.
+            backoffUntilProgress = false
+            reconnect.reset()
+            retrySignal.fire()
+        }
+        // Linking is the room signal this side owed the peer.
+        owesRoom = false
         // After a link the peer closed with an error, only real progress ends the backoff: a peer that
         // keeps refusing (e.g. its inbox is full) must not be reconnected to in a tight loop.
         if !backoffUntilProgress { reconnect.reset() }
@@ -260,18 +278,19 @@ extension PairEngine {
     /// opened, else the newer. The other stays open and still serves whatever arrives on it, so a message
     /// in flight on it is answered; nothing is cut off by a race between two connects.
     func preferred(_ candidate: Link, over existing: Link?) -> Bool {
-        guard let existing, existing !== candidate else { return true }
-        if existing.initiator == candidate.initiator { return candidate.id > existing.id }
-        return candidate.initiator == .phone
+        LinkPolicy.prefers(
+            LinkPolicy.Candidate(initiator: candidate.initiator, id: candidate.id),
+            over: existing.map { LinkPolicy.Candidate(initiator: $0.initiator, id: $0.id) })
     }
 
-    /// Learns the peer's store and what each side holds of the other's userInfo.
-    func adoptPeer(_ hello: Hello, held: UInt64) {
-        if peerStoreId != hello.storeId {
-            peerStoreId = hello.storeId
-            peerAckedUpTo = 0
-        }
-        peerHeldUpTo = held
+    /// The userInfo sender's view of a hello.
+    func helloEvent(_ hello: Hello) -> UserInfoSender.Event {
+        .hello(peerStoreId: hello.storeId, resume: hello.resume, ownStoreId: store.storeId, highestAssigned: store.highestAssignedSeq)
+    }
+
+    /// The version of this side's context the peer says it holds (0 when it speaks of another store).
+    func contextHeld(by resume: ResumeState) -> UInt64 {
+        resume.peerStoreId == store.storeId ? resume.contextVersion : 0
     }
 
     func refuse(_ link: Link, _ reason: String) async {
@@ -283,8 +302,8 @@ extension PairEngine {
     func linkClosed(_ link: Link) {
         guard links.removeValue(forKey: link.id) != nil else { return }
         link.established.complete(false)
-        for (id, message) in pending where message.linkId == link.id {
-            resolve(id, .failure(WCFailure(.deliveryFailed, "the link to the peer closed before an answer arrived")))
+        for id in pending.keys {
+            messageEvent(id, .linkClosed(linkId: link.id))
         }
         if current === link {
             // Another established link (two can form when both sides connect at once) takes over.
@@ -296,9 +315,9 @@ extension PairEngine {
             }
             updateReachability()
         }
-        if let reason = link.closeReason, reason.warrantsBackoff {
+        if let reason = link.closeReason, let delay = reconnect.linkClosed(reason, jitter: jitter()) {
             backoffUntilProgress = true
-            if case .retry(let delay) = reconnect.attemptFailed(jitter: jitter()) { holdOff = delay }
+            holdOff = delay
         }
         stateSignal.fire()
         contentSignal.fire()

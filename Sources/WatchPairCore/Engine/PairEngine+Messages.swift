@@ -6,7 +6,9 @@ extension PairEngine {
     /// Fails at once with 7007 when the peer is not reachable. Otherwise exactly one outcome is reported:
     /// the reply (`wantsReply`), nil (delivered, no reply wanted), or an error — 7014 when the receiver has no
     /// handler for this variant or the link drops first, 7012 when nothing arrives within `timeout`
-    /// (default `configuration.replyTimeout`), or the receiver's own error.
+    /// (default `configuration.replyTimeout`), or the receiver's own error. The timeout counts from the
+    /// call's start and bounds link set-up and handshake too (``MessageCall``): a peer that accepts but
+    /// never completes a handshake gives 7007 within the handshake timeout or `timeout`, the shorter.
     public func sendMessage(
         _ body: MessageBody,
         wantsReply: Bool,
@@ -19,24 +21,19 @@ extension PairEngine {
             emit(.payloadRejected, "message refused: \(error.message)", channel: channel, errorCode: error.code)
             throw error
         }
-        let link: Link
-        do {
-            link = try await linkForMessage()
-        } catch {
-            emit(.messageFailed, "message not sent: \(error.message)", channel: channel, errorCode: error.code)
-            throw error
+        guard spawner != nil else {
+            let failure = WCFailure(.sessionNotActivated, "the session is not activated")
+            emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
+            throw failure
         }
         nextMessageId += 1
         let id = nextMessageId
         let outcome = OneShot<Result<MessageBody, WCFailure>>()
-        pending[id] = PendingMessage(outcome: outcome, linkId: link.id)
+        pending[id] = PendingMessage(outcome: outcome)
+        let deadlines = MessageCall.Deadlines(
+            timeout: timeout ?? configuration.replyTimeout, handshakeTimeout: configuration.handshakeTimeout)
         let started = ContinuousClock.now
-        do {
-            try await link.send(.message(id: id, wantsReply: wantsReply, body: body))
-        } catch {
-            resolve(id, .failure(WCFailure(.notReachable, "the link closed while sending: \(error)")))
-        }
-        let result = await awaitOutcome(id, outcome, timeout: timeout ?? configuration.replyTimeout)
+        let result = await runCall(id, outcome, .message(id: id, wantsReply: wantsReply, body: body), deadlines)
         let elapsed = ContinuousClock.now - started
         switch result {
         case .success(let reply):
@@ -51,32 +48,62 @@ extension PairEngine {
         }
     }
 
-    /// Waits for message `id`'s outcome, completing it with 7012 if `timeout` passes first.
-    func awaitOutcome(
+    /// Runs call `id` until its machine completes it: the deadline and the delivery race, and whichever
+    /// the machine accepts first is the outcome.
+    func runCall(
         _ id: UInt64,
         _ outcome: OneShot<Result<MessageBody, WCFailure>>,
-        timeout: Duration
+        _ frame: Frame,
+        _ deadlines: MessageCall.Deadlines
     ) async -> Result<MessageBody, WCFailure> {
         let clock = self.clock
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                guard (try? await clock.sleep(for: timeout)) != nil else { return }
-                await self.resolve(id, .failure(WCFailure(.messageReplyTimedOut, "no reply within \(timeout)")))
+                guard (try? await clock.sleep(for: deadlines.reply)) != nil else { return }
+                await self.messageEvent(id, .deadline(deadlines.reply))
             }
+            group.addTask { await self.deliver(id, frame, linkWithin: deadlines.link) }
             let result = await outcome.wait()
-                ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
             group.cancelAll()
-            return result
+            if let result { return result }
+            messageEvent(id, .cancelled)
+            return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
         }
     }
 
-    /// Completes message `id` once; later outcomes for the same id are ignored.
-    func resolve(_ id: UInt64, _ result: Result<MessageBody, WCFailure>) {
-        guard let message = pending.removeValue(forKey: id) else {
-            logger.debug("late or unknown answer ignored", metadata: ["message": "\(id)"])
+    /// Finds or makes the link for call `id` and writes its frame, as its machine says.
+    func deliver(_ id: UInt64, _ frame: Frame, linkWithin limit: Duration) async {
+        let link: Link
+        switch await linkForMessage(within: limit) {
+        case .success(let found): link = found
+        case .failure(let failure):
+            messageEvent(id, .linkUnavailable(failure))
             return
         }
-        message.outcome.complete(result)
+        guard case .send = messageEvent(id, .linkReady(linkId: link.id)) else { return }
+        do {
+            try await link.send(frame)
+        } catch {
+            messageEvent(id, .sendFailed("\(error)"))
+        }
+    }
+
+    /// Feeds `event` to call `id`'s machine and completes the call when it says so. Unknown ids (calls
+    /// already over) are ignored: a late reply changes nothing.
+    @discardableResult
+    func messageEvent(_ id: UInt64, _ event: MessageCall.Event) -> MessageCall.Action {
+        guard var message = pending[id] else {
+            logger.debug("late or unknown answer ignored", metadata: ["message": "\(id)"])
+            return .none
+        }
+        let action = message.call.event(event)
+        if case .complete(let result) = action {
+            pending[id] = nil
+            message.outcome.complete(result)
+        } else {
+            pending[id] = message
+        }
+        return action
     }
 
     /// Hands an incoming message to the app's handler in its own task, and answers it on the link.

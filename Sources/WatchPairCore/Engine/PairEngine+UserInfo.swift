@@ -21,7 +21,7 @@ extension PairEngine {
             throw error.failure
         }
         emit(.userInfoQueued, "userInfo \(transfer.seq) queued", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
-        contentSignal.fire()
+        contentArrived()
         return transfer
     }
 
@@ -68,6 +68,7 @@ extension PairEngine {
                 await contentSignal.wait(after: seen)
                 continue
             }
+            let peerAckedUpTo = userInfoSender.ackedUpTo
             if target !== link || cursor < peerAckedUpTo {
                 // A new current link, or a peer that holds more than was sent (it said so in a hello):
                 // continue from what it acknowledged.
@@ -108,36 +109,33 @@ extension PairEngine {
         }
     }
 
-    /// What the peer already holds from this store, as its hello says: finished, and not sent again.
-    func resumeOutbox(peerResume: ResumeState) async throws {
-        guard peerResume.peerStoreId == store.storeId else { return }
-        peerAckedUpTo = max(peerAckedUpTo, peerResume.lastUserInfoSeq)
-        try await finish(upTo: peerResume.lastUserInfoSeq)
-        contentSignal.fire()
-    }
-
-    /// The peer acknowledged everything up to `upTo`.
+    /// The peer acknowledged everything up to `upTo` (``UserInfoSender`` rejects an acknowledgement of
+    /// a seq never sent: the link is closed and nothing is marked finished).
     func acknowledged(upTo: UInt64, on link: Link) async -> Bool {
-        do {
-            try await finish(upTo: upTo)
-        } catch {
-            logger.error("recording an acknowledgement failed", metadata: ["error": "\(error)"])
-            await link.close(.endOfStream)
+        switch userInfoSender.event(.ack(upTo: upTo, highestAssigned: store.highestAssignedSeq)) {
+        case .reject(let reason):
+            await reject(reason, code: .invalidParameter, on: link)
             return false
+        case .none:
+            return true
+        case .finish(let seq):
+            do {
+                try await finish(upTo: seq)
+            } catch {
+                logger.error("recording an acknowledgement failed", metadata: ["error": "\(error)"])
+                await link.close(.endOfStream)
+                return false
+            }
+            contentSignal.fire()
+            return true
         }
-        peerAckedUpTo = max(peerAckedUpTo, upTo)
-        contentSignal.fire()
-        return true
     }
 
     /// Marks transfers finished durably and tells the app (didFinish).
     func finish(upTo seq: UInt64) async throws {
         let finished = try await store.acknowledge(upTo: seq)
         guard !finished.isEmpty else { return }
-        if backoffUntilProgress {
-            backoffUntilProgress = false
-            reconnect.reset()
-        }
+        madeProgress()
         for transfer in finished {
             emit(.userInfoFinished, "userInfo \(transfer.seq) finished", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
@@ -145,35 +143,21 @@ extension PairEngine {
     }
 
     /// Stores received transfers (deduplicated, one transaction), acknowledges them, and tells the app.
-    ///
-    /// Only a contiguous chain is accepted: each transfer must name the last one held in `after`, or be
-    /// a duplicate. A gap means a frame was lost; what came before it is stored and acknowledged, then the
-    /// link is closed so the sender resumes from what this side holds.
+    /// ``UserInfoReceiver`` decides what is stored: the chain up to a gap, if any.
     func receiveUserInfo(_ batch: [ReceivedUserInfo], on link: Link) async -> Bool {
         guard let peer = link.peerHello?.storeId else { return false }
-        var held = peerHeldUpTo
-        var chain: [(seq: UInt64, transferId: UUID, payload: PlistDictionary)] = []
-        var gap: ReceivedUserInfo?
-        for transfer in batch {
-            if transfer.seq > held {
-                guard transfer.after == held else {
-                    gap = transfer
-                    break
-                }
-                held = transfer.seq
-            }
-            chain.append((transfer.seq, transfer.transferId, transfer.payload))
-        }
+        guard case .store(let chain, let gap) = userInfoReceiver.event(.frames(batch)) else { return true }
         let receipt: InboxReceipt
         do {
-            receipt = try await store.receive(from: peer, chain)
+            receipt = try await store.receive(from: peer, chain.map { (seq: $0.seq, transferId: $0.transferId, payload: $0.payload) })
         } catch {
             // Nothing was acknowledged, so the sender keeps everything and resends after backing off.
             emit(.queueFull, "could not store received userInfo: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
-            await close(link, telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: .peerError(error.wcCode))
+            let reason: CloseReason = error.wcCode == .insufficientSpace ? .refusedForSpace : .peerError(error.wcCode)
+            await close(link, telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: reason)
             return false
         }
-        peerHeldUpTo = max(peerHeldUpTo, receipt.lastSeq)
+        _ = userInfoReceiver.event(.stored(lastSeq: receipt.lastSeq))
         for transfer in receipt.accepted {
             emit(.userInfoDelivered, "userInfo \(transfer.seq) received", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
@@ -189,17 +173,11 @@ extension PairEngine {
         if receipt.rejectedForSpace > 0 {
             let reason = "inbox full: \(receipt.rejectedForSpace) transfers not accepted until the app takes what it has"
             emit(.queueFull, reason, channel: .userInfo, errorCode: .insufficientSpace)
-            await close(link, telling: .error(relatesTo: 0, code: .insufficientSpace, reason: reason), as: .peerError(.insufficientSpace))
+            // Back pressure: the sender waits; this side links back once the app has made room.
+            owesRoom = true
+            await close(link, telling: .error(relatesTo: 0, code: .insufficientSpace, reason: reason), as: .refusedForSpace)
             return false
         }
         return true
     }
-}
-
-/// A userInfo frame as the receiver checks it.
-struct ReceivedUserInfo: Sendable {
-    let seq: UInt64
-    let after: UInt64
-    let transferId: UUID
-    let payload: PlistDictionary
 }

@@ -46,15 +46,20 @@ public actor PairEngine {
     var peerPresence = PeerPresence(installed: false, running: false)
     var presenceProbesStarted: UInt64 = 0
     var presenceProbeApplied: UInt64 = 0
-    /// The peer store the links talk to, and what it has acknowledged of this side's outbox (sender side).
-    var peerStoreId: UUID?
-    var peerAckedUpTo: UInt64 = 0
-    /// Highest userInfo seq this side durably holds from the peer store (receiver side).
-    var peerHeldUpTo: UInt64 = 0
+    /// Fires when a wait for back pressure should end early: the peer's endpoints changed, or the peer
+    /// opened a link (it has room again). New content does not end it: a full peer would be hammered.
+    let retrySignal = AsyncSignal()
+    /// The userInfo channel: what the peer store acknowledged (sender), the chain held (receiver).
+    var userInfoSender = UserInfoSender()
+    var userInfoReceiver = UserInfoReceiver()
+    /// This side refused the peer's transfers for lack of inbox room: once the app has made room, it
+    /// links to the (running) peer, which tells the peer to resume at once.
+    var owesRoom = false
     var lastReachable = false
 
     // Messages.
     var nextMessageId: UInt64 = 0
+    /// Calls in progress, each with its own ``MessageCall`` machine.
     var pending: [UInt64: PendingMessage] = [:]
     var messageHandler: MessageHandler?
     var incomingInFlight = 0
@@ -64,9 +69,8 @@ public actor PairEngine {
     /// pump and the peer completed while the enqueue was still resuming, and stay above zero for good.
     var outstandingCount: Int { store.queueLengths.outstanding }
 
-    // Caches of durable counters, so status and link decisions do not hit the store.
-    var sentContextVersion: UInt64
-    var peerContextAck: UInt64
+    // The context channel (caches of durable counters, so status and link decisions do not hit the store).
+    var contextSender: ContextSender
     var receivedContextVersion: UInt64
 
     /// Loads the caches from `store`. Throws when the store cannot be read.
@@ -87,8 +91,8 @@ public actor PairEngine {
         self.logger = logger
         self.jitter = jitter
         self.reconnect = ReconnectStateMachine(policy: configuration.backoff)
-        self.sentContextVersion = try await store.sentContext()?.version ?? 0
-        self.peerContextAck = try await store.peerContextAck()
+        self.contextSender = ContextSender(
+            sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck())
         self.receivedContextVersion = try await store.receivedContext()?.version ?? 0
     }
 
@@ -151,12 +155,12 @@ public actor PairEngine {
             paired: true,
             peerInstalled: peerPresence.installed || current != nil,
             peerRunning: peerPresence.running || current != nil,
-            link: linkDescription,
+            link: linkState.description,
             peerLaunch: current?.peerHello?.launch,
             outstandingTransfers: outstandingCount,
             inboxPending: inbox,
-            contextSentVersion: sentContextVersion,
-            contextAckedVersion: peerContextAck,
+            contextSentVersion: contextSender.sentVersion,
+            contextAckedVersion: contextSender.peerAck,
             contextReceivedVersion: receivedContextVersion
         )
     }
@@ -164,19 +168,12 @@ public actor PairEngine {
     /// `isReachable` (DESIGN.md §3): the phone needs a handshaken link to a foreground watch app;
     /// the watch needs the phone app installed (its link can be made, launching it if needed).
     public var isReachable: Bool {
-        switch role {
-        case .phone:
-            return current?.peerHello?.launch == .foreground
-        case .watch:
-            return current != nil || peerPresence.installed
-        }
+        LinkPolicy.isReachable(
+            role: role, linkedPeerLaunch: current?.peerHello?.launch, linked: current != nil, presence: peerPresence)
     }
 
-    var linkDescription: String {
-        if current != nil { return "connected" }
-        if connecting || links.isEmpty == false { return "connecting" }
-        if reconnect.isTimedOut { return "disconnected: timed out" }
-        return "disconnected"
+    var linkState: LinkState {
+        LinkState(established: current != nil, opening: connecting || !links.isEmpty, gaveUp: reconnect.isTimedOut)
     }
 
     /// Installs (or removes, with nil) the app's handler for live messages.
@@ -184,15 +181,25 @@ public actor PairEngine {
         messageHandler = handler
     }
 
-    /// Whether the peer has something waiting from this side or is owed a link for presence.
+    /// Whether the peer has something waiting from this side, or is owed a link for presence or room.
     var needsLink: Bool {
-        outstandingCount > 0 || sentContextVersion > peerContextAck || wantsPresenceLink
+        hasContentForPeer || wantsPresenceLink || owesRoomNow
     }
 
-    /// A foreground phone app links to a running watch app so both see each other as reachable.
-    /// Only the phone does this, so two apps starting together do not race to open two links.
+    /// Whether background content waits for the peer (such content may launch it).
+    var hasContentForPeer: Bool {
+        outstandingCount > 0 || contextSender.sentVersion > contextSender.peerAck
+    }
+
+    /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.
     var wantsPresenceLink: Bool {
-        role == .phone && configuration.launch == .foreground && peerPresence.running
+        LinkPolicy.wantsPresenceLink(role: role, launch: configuration.launch, presence: peerPresence)
+    }
+
+    /// This side refused the peer for inbox room, the app has since taken at least half of it, and the
+    /// peer runs (a stopped peer resumes by itself when it starts; it is never launched for this).
+    var owesRoomNow: Bool {
+        owesRoom && peerPresence.running && store.queueLengths.inbox <= store.configuration.inboxLimit / 2
     }
 
     /// Records a diagnostic event and logs it.
@@ -222,10 +229,10 @@ public actor PairEngine {
     }
 }
 
-/// A message waiting for its reply, error, timeout or the loss of its link.
+/// A message call in progress: its machine, and where its one outcome is delivered.
 struct PendingMessage: Sendable {
     let outcome: OneShot<Result<MessageBody, WCFailure>>
-    let linkId: UInt64
+    var call = MessageCall()
 }
 
 extension StoreError {

@@ -1,0 +1,56 @@
+import Foundation
+import WatchPairWire
+
+/// The sending side of the userInfo channel, as a pure state machine: which peer store it talks to,
+/// what that store has acknowledged, and whether an acknowledgement can be believed.
+///
+/// An acknowledgement (an `ack` frame, or a hello's `resume.lastUserInfoSeq` for this store) of a seq
+/// this store never assigned is a protocol violation: applying it would mark queued transfers finished
+/// (and report didFinish) though the peer never got them. It is rejected, never applied.
+struct UserInfoSender: Sendable, Hashable {
+    enum Event: Sendable, Hashable {
+        /// A hello from peer store `peerStoreId`, holding `resume` (what it has of whose store).
+        /// `highestAssigned` is the highest seq this store ever assigned.
+        case hello(peerStoreId: UUID, resume: ResumeState, ownStoreId: UUID, highestAssigned: UInt64)
+        /// An `ack` frame on an established link.
+        case ack(upTo: UInt64, highestAssigned: UInt64)
+    }
+
+    enum Action: Sendable, Hashable {
+        /// Mark the outbox finished up to this seq (durably) and tell the app; already-finished is a no-op.
+        case finish(upTo: UInt64)
+        /// Nothing to apply (the peer holds nothing of this store).
+        case none
+        /// A protocol violation: close the link, apply nothing.
+        case reject(String)
+    }
+
+    /// The peer store the links talk to.
+    private(set) var peerStoreId: UUID?
+    /// What that store has acknowledged of this side's outbox.
+    private(set) var ackedUpTo: UInt64 = 0
+
+    mutating func event(_ event: Event) -> Action {
+        switch event {
+        case .hello(let peerStoreId, let resume, let ownStoreId, let highestAssigned):
+            let claim = resume.peerStoreId == ownStoreId ? resume.lastUserInfoSeq : 0
+            // Checked before anything changes: a refused hello leaves no trace.
+            if claim > highestAssigned {
+                return .reject("the peer claims userInfo up to \(claim) received, but only \(highestAssigned) were ever sent")
+            }
+            if self.peerStoreId != peerStoreId {
+                self.peerStoreId = peerStoreId
+                ackedUpTo = 0
+            }
+            guard claim > 0 else { return .none }
+            ackedUpTo = max(ackedUpTo, claim)
+            return .finish(upTo: claim)
+        case .ack(let upTo, let highestAssigned):
+            if upTo > highestAssigned {
+                return .reject("the peer acknowledges userInfo up to \(upTo), but only \(highestAssigned) were ever sent")
+            }
+            ackedUpTo = max(ackedUpTo, upTo)
+            return .finish(upTo: upTo)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import WatchPairWire
+
+/// The link's pure decisions: handshake validation, which of two links carries traffic, reachability,
+/// when a presence link is owed, and the backoff after a close.
+enum LinkPolicy {
+    /// Why a hello must be refused (role, pair), or nil. The channels check their own claims
+    /// (``UserInfoSender``, ``ContextSender``).
+    static func refusal(of hello: Hello, role: Role, pairId: String) -> String? {
+        if hello.role != role.peer {
+            return "peer says it is \(hello.role.rawValue), expected \(role.peer.rawValue)"
+        }
+        if hello.pairId != pairId {
+            return "peer belongs to pair '\(hello.pairId)', this side to '\(pairId)'"
+        }
+        return nil
+    }
+
+    /// One side's view of a link for preference: who opened it and its local id (higher is newer).
+    struct Candidate: Sendable, Hashable {
+        let initiator: Role
+        let id: UInt64
+    }
+
+    /// Whether `candidate` should carry new traffic instead of `existing`. Both sides choose alike: the
+    /// link the phone opened, else the newer. The other stays open and still serves what arrives on it.
+    static func prefers(_ candidate: Candidate, over existing: Candidate?) -> Bool {
+        guard let existing, existing != candidate else { return true }
+        if existing.initiator == candidate.initiator { return candidate.id > existing.id }
+        return candidate.initiator == .phone
+    }
+
+    /// `isReachable` (DESIGN.md §3): the phone needs a handshaken link to a foreground watch app; the
+    /// watch needs the phone app installed (its link can be made, launching it if needed).
+    static func isReachable(role: Role, linkedPeerLaunch: LaunchMode?, linked: Bool, presence: PeerPresence) -> Bool {
+        switch role {
+        case .phone: linkedPeerLaunch == .foreground
+        case .watch: linked || presence.installed
+        }
+    }
+
+    /// A foreground phone app links to a running watch app so both see each other as reachable. Only the
+    /// phone does this, so two apps starting together do not race to open two links.
+    static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence) -> Bool {
+        role == .phone && launch == .foreground && presence.running
+    }
+}
+
+extension ReconnectStateMachine {
+    /// Backoff on close: the delay before the next attempt after a link closed for `reason`, or nil to
+    /// reconnect as soon as content needs it. A refusal for space is back pressure (``peerRefused(jitter:)``,
+    /// no give-up); a rejected frame, a refused handshake or another link error would repeat at once, so
+    /// it counts as a failed attempt.
+    mutating func linkClosed(_ reason: CloseReason, jitter: Double) -> Duration? {
+        if case .peerError(.insufficientSpace) = reason {
+            guard case .retry(let delay) = peerRefused(jitter: jitter) else { return nil }
+            return delay
+        }
+        guard reason.warrantsBackoff, case .retry(let delay) = attemptFailed(jitter: jitter) else { return nil }
+        return delay
+    }
+}

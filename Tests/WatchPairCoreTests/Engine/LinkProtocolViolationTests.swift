@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import WatchPairCore
+import WatchPairTesting
+import WatchPairWire
+
+/// A peer that acknowledges what was never sent (a forged hello, ack or contextAck) is refused: the
+/// link closes with `handshakeFailed` / `frameRejected`, and nothing queued is marked finished.
+@Suite("protocol violations by the peer", .timeLimit(.minutes(1)))
+struct LinkProtocolViolationTests {
+    static func hello(claiming seq: UInt64, context: UInt64 = 0, of store: UUID?) -> Frame {
+        .hello(Hello(
+            role: .phone, pairId: "default", storeId: UUID(), launch: .foreground,
+            resume: ResumeState(peerStoreId: store, lastUserInfoSeq: seq, contextVersion: context)))
+    }
+
+    /// A watch engine with 20 queued transfers and a context, and the first connection it opened.
+    static func watchWithContent() async throws -> (SoloEngine, ScriptedPeerTransport, InMemoryConnection) {
+        let peer = ScriptedPeerTransport()
+        let solo = try await SoloEngine.start(.watch, transport: peer)
+        for n in 0..<20 { _ = try await solo.engine.transferUserInfo(["n": .integer(Int64(n))]) }
+        try await solo.engine.updateApplicationContext(["v": .integer(1)])
+        var connections = peer.connections.makeAsyncIterator()
+        let connection = try #require(await connections.next())
+        return (solo, peer, connection)
+    }
+
+    static func expectNothingFinished(_ solo: SoloEngine, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(await solo.engine.status().outstandingTransfers == 20, sourceLocation: sourceLocation)
+        #expect(try await solo.engine.pendingFinished().isEmpty, sourceLocation: sourceLocation)
+        #expect(try await solo.engine.outstandingUserInfoTransfers().count == 20, sourceLocation: sourceLocation)
+    }
+
+    @Test("a hello claiming every seq up to 2^63 received is refused and finishes nothing")
+    func forgedHello() async throws {
+        let (solo, _, connection) = try await Self.watchWithContent()
+        let events = solo.engine.diagnostics.subscribe()
+        try await connection.write(FrameEncoder.encode(Self.hello(claiming: UInt64(1) << 63, of: solo.store.storeId)))
+        let refused = try await events.first(.handshakeFailed)
+        #expect(refused.message.contains("only 20 were ever sent") == true)
+        try await Self.expectNothingFinished(solo)
+        await solo.stop()
+    }
+
+    @Test("a hello claiming a context version never sent is refused")
+    func forgedContextHello() async throws {
+        let (solo, _, connection) = try await Self.watchWithContent()
+        let events = solo.engine.diagnostics.subscribe()
+        try await connection.write(FrameEncoder.encode(Self.hello(claiming: 0, context: 99, of: solo.store.storeId)))
+        _ = try await events.first(.handshakeFailed)
+        #expect(await solo.engine.status().contextAckedVersion == 0)
+        await solo.stop()
+    }
+
+    @Test("an ack or a contextAck beyond what was sent is rejected and applies nothing", arguments: [true, false])
+    func forgedAck(context: Bool) async throws {
+        let (solo, _, connection) = try await Self.watchWithContent()
+        let events = solo.engine.diagnostics.subscribe()
+        try await connection.write(FrameEncoder.encode(Self.hello(claiming: 0, of: nil)))
+        _ = try await events.first(.peerConnected)
+        let forged: Frame = context ? .contextAck(version: 1_000) : .ack(upTo: 1_000)
+        try await connection.write(FrameEncoder.encode(forged))
+        let rejected = try await events.first(.frameRejected)
+        #expect(rejected.errorCode == .invalidParameter)
+        try await Self.expectNothingFinished(solo)
+        #expect(await solo.engine.status().contextAckedVersion == 0)
+        // The real acknowledgements still work on the next link.
+        await solo.stop()
+    }
+}

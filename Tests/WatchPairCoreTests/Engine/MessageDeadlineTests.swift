@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import WatchPairCore
+import WatchPairTesting
+import WatchPairWire
+
+/// DESIGN.md §2: a message call ends within its timeout, link set-up and handshake included. Through a
+/// peer that accepts but never answers (a black hole), 7007 comes at the shorter of the handshake
+/// timeout and the message timeout, also when a link was already handshaking when the call began.
+@Suite("message deadline through a black hole", .timeLimit(.minutes(1)))
+struct MessageDeadlineTests {
+    @Test("7007 at min(handshake timeout, message timeout)", arguments: [(3, 3), (8, 5)])
+    func blackHole(timeout: Int, expected: Int) async throws {
+        let clock = ManualClock()
+        let peer = ScriptedPeerTransport()
+        let solo = try await SoloEngine.start(.watch, transport: peer, clock: clock) {
+            $0.handshakeTimeout = .seconds(5)
+        }
+        // Queued content makes the engine open a link of its own, which the black hole never answers.
+        _ = try await solo.engine.transferUserInfo(["n": .integer(1)])
+        var connections = peer.connections.makeAsyncIterator()
+        _ = await connections.next()
+        await clock.waitForSleepers(count: 1)  // that link's handshake watchdog
+        let events = solo.engine.diagnostics.subscribe()
+        let sent = Task {
+            try await solo.engine.sendMessage(.dictionary(["ping": .integer(1)]), wantsReply: true, timeout: .seconds(timeout))
+        }
+        // The call's deadline and its link-set-up limit join the watchdog.
+        await clock.waitForSleepers(count: 3)
+        clock.advance(by: .seconds(expected))
+        let result = try await within(.seconds(20), "the call's outcome") { await sent.result }
+        switch result {
+        case .success: Issue.record("expected 7007")
+        case .failure(let error): #expect((error as? WCFailure)?.code == .notReachable, "\(error)")
+        }
+        #expect(clock.now.offset == .seconds(expected))
+        let failed = try await events.first(.messageFailed)
+        #expect(failed.errorCode == .notReachable)
+        await solo.stop()
+    }
+}

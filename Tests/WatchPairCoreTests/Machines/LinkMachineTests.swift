@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import WatchPairCore
+import WatchPairWire
+
+/// The link's pure decisions as tables: handshake, preference, reachability, state, backoff on close.
+@Suite("machine: link")
+struct LinkMachineTests {
+    static func hello(_ role: Role, pair: String = "default") -> Hello {
+        Hello(role: role, pairId: pair, storeId: UUID(), launch: .foreground,
+              resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 0))
+    }
+
+    @Test("a hello must come from the other role of the same pair")
+    func handshake() {
+        #expect(LinkPolicy.refusal(of: Self.hello(.watch), role: .phone, pairId: "default") == nil)
+        #expect(LinkPolicy.refusal(of: Self.hello(.phone), role: .phone, pairId: "default") != nil)
+        #expect(LinkPolicy.refusal(of: Self.hello(.watch, pair: "other"), role: .phone, pairId: "default") != nil)
+    }
+
+    @Test("of two links, the one the phone opened wins, else the newer", arguments: [
+        (Role.phone, UInt64(1), Role.watch, UInt64(2), true),
+        (.watch, 3, .phone, 1, false),
+        (.watch, 3, .watch, 2, true),
+        (.watch, 2, .watch, 3, false),
+    ])
+    func preference(candidate: Role, candidateId: UInt64, existing: Role, existingId: UInt64, wins: Bool) {
+        let result = LinkPolicy.prefers(
+            LinkPolicy.Candidate(initiator: candidate, id: candidateId),
+            over: LinkPolicy.Candidate(initiator: existing, id: existingId))
+        #expect(result == wins)
+        #expect(LinkPolicy.prefers(LinkPolicy.Candidate(initiator: candidate, id: candidateId), over: nil))
+    }
+
+    @Test("reachability and presence links")
+    func reachability() {
+        let none = PeerPresence(installed: false, running: false)
+        let installed = PeerPresence(installed: true, running: false)
+        let running = PeerPresence(installed: true, running: true)
+        #expect(LinkPolicy.isReachable(role: .phone, linkedPeerLaunch: .foreground, linked: true, presence: none))
+        #expect(!LinkPolicy.isReachable(role: .phone, linkedPeerLaunch: .background, linked: true, presence: running))
+        #expect(!LinkPolicy.isReachable(role: .phone, linkedPeerLaunch: nil, linked: false, presence: running))
+        #expect(LinkPolicy.isReachable(role: .watch, linkedPeerLaunch: nil, linked: false, presence: installed))
+        #expect(!LinkPolicy.isReachable(role: .watch, linkedPeerLaunch: nil, linked: false, presence: none))
+        #expect(LinkPolicy.wantsPresenceLink(role: .phone, launch: .foreground, presence: running))
+        #expect(!LinkPolicy.wantsPresenceLink(role: .phone, launch: .background, presence: running))
+        #expect(!LinkPolicy.wantsPresenceLink(role: .watch, launch: .foreground, presence: running))
+        #expect(!LinkPolicy.wantsPresenceLink(role: .phone, launch: .foreground, presence: installed))
+    }
+
+    @Test("link state keeps the strings users see")
+    func state() {
+        #expect(LinkState(established: true, opening: true, gaveUp: true).description == "connected")
+        #expect(LinkState(established: false, opening: true, gaveUp: true).description == "connecting")
+        #expect(LinkState(established: false, opening: false, gaveUp: true).description == "disconnected: timed out")
+        #expect(LinkState(established: false, opening: false, gaveUp: false).description == "disconnected")
+    }
+
+    static let policy = BackoffPolicy(initial: .milliseconds(100), multiplier: 2, maximum: .seconds(5), giveUpAfter: .seconds(10))
+
+    @Test("refusals for space back off up to the cap and never give up; other errors do")
+    func backoffOnClose() {
+        var machine = ReconnectStateMachine(policy: Self.policy)
+        var waited: Duration = .zero
+        for attempt in 0..<200 {
+            let delay = machine.linkClosed(.peerError(.insufficientSpace), jitter: 0.999_999)
+            #expect(delay != nil, "refusal \(attempt) must be retried")
+            waited += delay ?? .zero
+            #expect((delay ?? .zero) <= Self.policy.maximum)
+        }
+        #expect(waited > Self.policy.giveUpAfter * 10)
+        #expect(machine.isRefused)
+        #expect(!machine.isTimedOut)
+        // A refusing peer that then cannot be reached starts an ordinary schedule, which can give up.
+        #expect(machine.attemptFailed(jitter: 0.5) == .retry(after: .milliseconds(50)))
+        #expect(!machine.isRefused)
+        var rejecting = ReconnectStateMachine(policy: Self.policy)
+        var gaveUp = false
+        for _ in 0..<200 where !gaveUp {
+            gaveUp = rejecting.linkClosed(.frameRejected(.invalidParameter), jitter: 0.999_999) == nil
+        }
+        #expect(gaveUp && rejecting.isTimedOut)
+        var clean = ReconnectStateMachine(policy: Self.policy)
+        #expect(clean.linkClosed(.endOfStream, jitter: 0.5) == nil)
+        #expect(clean.linkClosed(.refusedForSpace, jitter: 0.5) == nil, "the refusing side does not back off")
+        #expect(clean.state == .idle)
+    }
+}
