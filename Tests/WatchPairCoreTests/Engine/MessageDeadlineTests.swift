@@ -28,7 +28,10 @@ struct MessageDeadlineTests {
         // The call's deadline and its link-set-up limit join the watchdog.
         await clock.waitForSleepers(count: 3)
         clock.advance(by: .seconds(expected))
-        let result = try await within(.seconds(20), "the call's outcome") { await sent.result }
+        // Cancellable, so a call that never ends fails this test at the bound instead of hanging it.
+        let result = try await within(.seconds(20), "the call's outcome") {
+            await withTaskCancellationHandler { await sent.result } onCancel: { sent.cancel() }
+        }
         switch result {
         case .success: Issue.record("expected 7007")
         case .failure(let error): #expect((error as? WCFailure)?.code == .notReachable, "\(error)")
