@@ -123,14 +123,16 @@ struct MessageChannelTests {
 
     @Test("the watch's message launches a phone app that is only installed")
     func watchLaunchesPhone() async throws {
-        let pair = try EnginePair(.inMemory)
+        // The launch (opening the phone's store) counts against the call's link set-up limit,
+        // min(handshake timeout, message timeout): generous here, so a loaded machine cannot fail it.
+        let pair = try EnginePair(.inMemory) { $0.handshakeTimeout = .seconds(30) }
         pair.network.setInstalled(.phone, true)
         pair.network.setActivationHandler(.phone) {
             let phone = try? await pair.start(.phone, launch: .background)
             await phone?.setMessageHandler(MessageChannelTests.echo)
         }
         let watch = try await pair.start(.watch)
-        let reply = try await watch.sendMessage(.dictionary(["wake": .bool(true)]), wantsReply: true)
+        let reply = try await watch.sendMessage(.dictionary(["wake": .bool(true)]), wantsReply: true, timeout: .seconds(30))
         #expect(reply == .dictionary(["wake": .bool(true)]))
         await pair.tearDown()
     }
