@@ -8,7 +8,12 @@ import WatchPairWire
 /// Kills and restarts both engines at random points while 2,000 userInfo transfers stream across real
 /// Unix sockets into real stores, then proves: none lost, none delivered twice, order kept, and the
 /// last context wins. Reproduce a run with WATCHPAIR_CRASH_SEED=<seed printed by the test>.
-@Suite("crash recovery", .timeLimit(.minutes(1)))
+///
+/// Its bounds are safety nets, not measurements: the run costs about 8 s of CPU (2.4 s of wall time
+/// alone on two cores), 10 s next to the process tests and 48 s inside a full parallel `swift test`;
+/// a machine also busy with builds stretches that further. No hang was found (issue 10), so the bounds
+/// leave room for a slow machine while a real hang still fails.
+@Suite("crash recovery", .timeLimit(.minutes(3)))
 struct CrashRecoveryTests {
     static let transfers = 2_000
     static let restartsPerSide = 12
@@ -34,7 +39,7 @@ struct CrashRecoveryTests {
                 try await pair.start(role)
             }
             ledger.chaosDone()
-            try await within(.seconds(40), "all transfers delivered") {
+            try await within(.seconds(150), "all transfers delivered") {
                 try await until("consumer has every accepted transfer", on: ledger.progress) {
                     ledger.isComplete
                 }
