@@ -21,7 +21,8 @@ extension PairEngine {
         } catch {
             throw error.failure
         }
-        // Space in the inbox may let a sender that was refused resume.
+        // Space in the inbox may let a sender that was refused resume: link back at once, no backoff.
+        if owesRoom, hasInboxRoom { holdOff = nil }
         contentSignal.fire()
     }
 

@@ -193,13 +193,19 @@ public actor PairEngine {
 
     /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.
     var wantsPresenceLink: Bool {
-        LinkPolicy.wantsPresenceLink(role: role, launch: configuration.launch, presence: peerPresence)
+        LinkPolicy.wantsPresenceLink(
+            role: role, launch: configuration.launch, presence: peerPresence, refusingForSpace: owesRoom && !hasInboxRoom)
     }
 
     /// This side refused the peer for inbox room, the app has since taken at least half of it, and the
     /// peer runs (a stopped peer resumes by itself when it starts; it is never launched for this).
     var owesRoomNow: Bool {
-        owesRoom && peerPresence.running && store.queueLengths.inbox <= store.configuration.inboxLimit / 2
+        owesRoom && peerPresence.running && hasInboxRoom
+    }
+
+    /// The inbox is at most half full: room enough to take the peer's transfers again.
+    var hasInboxRoom: Bool {
+        store.queueLengths.inbox <= store.configuration.inboxLimit / 2
     }
 
     /// Records a diagnostic event and logs it.

@@ -46,6 +46,8 @@ struct LinkMachineTests {
         #expect(!LinkPolicy.wantsPresenceLink(role: .phone, launch: .background, presence: running))
         #expect(!LinkPolicy.wantsPresenceLink(role: .watch, launch: .foreground, presence: running))
         #expect(!LinkPolicy.wantsPresenceLink(role: .phone, launch: .foreground, presence: installed))
+        #expect(!LinkPolicy.wantsPresenceLink(role: .phone, launch: .foreground, presence: running, refusingForSpace: true),
+                "a phone refusing the watch's transfers for room makes no presence links")
     }
 
     @Test("link state keeps the strings users see")
@@ -82,7 +84,9 @@ struct LinkMachineTests {
         #expect(gaveUp && rejecting.isTimedOut)
         var clean = ReconnectStateMachine(policy: Self.policy)
         #expect(clean.linkClosed(.endOfStream, jitter: 0.5) == nil)
-        #expect(clean.linkClosed(.refusedForSpace, jitter: 0.5) == nil, "the refusing side does not back off")
         #expect(clean.state == .idle)
+        var refusing = ReconnectStateMachine(policy: Self.policy)
+        #expect(refusing.linkClosed(.refusedForSpace, jitter: 0.5) == .milliseconds(50), "the refusing side backs off its own reconnects")
+        #expect(!refusing.isRefused)
     }
 }

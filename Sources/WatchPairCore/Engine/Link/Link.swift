@@ -162,8 +162,10 @@ enum CloseReason: Sendable, Hashable {
     /// Whether reconnecting at once would likely fail the same way (so back off first).
     var warrantsBackoff: Bool {
         switch self {
-        case .frameRejected, .peerError, .handshakeFailed: true
-        case .endOfStream, .unresponsive, .shutdown, .refusedForSpace: false
+        // Refusing for space: its own reconnects (for its own content) would bring the peer's transfers
+        // again; it backs off like after an error, and links back at once when its app made room.
+        case .frameRejected, .peerError, .handshakeFailed, .refusedForSpace: true
+        case .endOfStream, .unresponsive, .shutdown: false
         }
     }
 }

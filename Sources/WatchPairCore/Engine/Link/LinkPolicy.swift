@@ -39,9 +39,11 @@ enum LinkPolicy {
     }
 
     /// A foreground phone app links to a running watch app so both see each other as reachable. Only the
-    /// phone does this, so two apps starting together do not race to open two links.
-    static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence) -> Bool {
-        role == .phone && launch == .foreground && presence.running
+    /// phone does this, so two apps starting together do not race to open two links. Not while it refuses
+    /// the watch's transfers for lack of room: each presence link would bring them again, to be refused
+    /// again, in a loop; it links back once its app has made room.
+    static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence, refusingForSpace: Bool = false) -> Bool {
+        role == .phone && launch == .foreground && presence.running && !refusingForSpace
     }
 }
 
