@@ -96,3 +96,34 @@ struct MessageCallTests {
         #expect(MessageWakeRule.mayUse(role: .watch, peerLaunch: .background) == nil)
     }
 }
+
+/// The receiving side's answer as a table: message, the app's result, the frame sent back.
+@Suite("machine: message answer")
+struct MessageAnswerTests {
+    static let limits = PayloadLimits(message: 64)
+    static func message(_ body: MessageBody, reply: Bool) -> IncomingMessage {
+        IncomingMessage(id: 9, body: body, wantsReply: reply)
+    }
+
+    @Test("replies keep the message's kind and limit; errors pass through")
+    func answers() {
+        let dictionary = MessageBody.dictionary(["a": .integer(1)])
+        let data = MessageBody.data(.init([1, 2]))
+        let big = MessageBody.data(.init(repeating: 0, count: 65))
+        let rows: [(IncomingMessage, Result<MessageBody?, WCFailure>, Frame)] = [
+            (Self.message(dictionary, reply: false), .success(nil), .reply(id: 9, body: .dictionary([:]))),
+            (Self.message(dictionary, reply: true), .success(dictionary), .reply(id: 9, body: dictionary)),
+            (Self.message(dictionary, reply: true), .success(nil), .reply(id: 9, body: .dictionary([:]))),
+            (Self.message(data, reply: true), .success(nil), .reply(id: 9, body: .data(.init()))),
+            (Self.message(data, reply: true), .success(dictionary),
+             .error(relatesTo: 9, code: .messageReplyFailed, reason: "the reply's kind does not match the message's")),
+            (Self.message(data, reply: true), .success(big),
+             .error(relatesTo: 9, code: .messageReplyFailed, reason: "reply refused: message payload is 65 bytes; the limit is 64")),
+            (Self.message(dictionary, reply: true), .failure(WCFailure(.deliveryFailed, "no handler")),
+             .error(relatesTo: 9, code: .deliveryFailed, reason: "no handler")),
+        ]
+        for (index, (message, result, expected)) in rows.enumerated() {
+            #expect(MessageAnswer.frame(for: message, result: result, limits: Self.limits) == expected, "row \(index)")
+        }
+    }
+}

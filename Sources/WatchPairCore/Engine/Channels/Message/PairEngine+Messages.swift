@@ -139,38 +139,11 @@ extension PairEngine {
         try? await link.send(answerFrame(message, with: result))
     }
 
-    /// The reply or error frame for `message`, checking the reply's kind and size.
+    /// The reply or error frame for `message` (``MessageAnswer``); a refusal (7014) is logged.
     func answerFrame(_ message: IncomingMessage, with result: Result<MessageBody?, WCFailure>) -> Frame {
-        let frame: Frame
-        switch result {
-        case .success(let reply):
-            frame = replyFrame(for: message, reply: reply)
-        case .failure(let failure):
-            if failure.code == .deliveryFailed {
-                emit(.messageFailed, "message \(message.id) not handled: \(failure.message)", channel: .message, seq: message.id, errorCode: failure.code)
-            }
-            frame = .error(relatesTo: message.id, code: failure.code, reason: failure.message)
+        if case .failure(let failure) = result, failure.code == .deliveryFailed {
+            emit(.messageFailed, "message \(message.id) not handled: \(failure.message)", channel: .message, seq: message.id, errorCode: failure.code)
         }
-        return frame
-    }
-
-    func replyFrame(for message: IncomingMessage, reply: MessageBody?) -> Frame {
-        guard message.wantsReply else {
-            return .reply(id: message.id, body: .dictionary([:]))
-        }
-        let empty: MessageBody = if case .data = message.body { .data(.init()) } else { .dictionary([:]) }
-        let body = reply ?? empty
-        switch (message.body, body) {
-        case (.dictionary, .dictionary), (.data, .data):
-            break
-        default:
-            return .error(relatesTo: message.id, code: .messageReplyFailed, reason: "the reply's kind does not match the message's")
-        }
-        do {
-            try configuration.limits.check(body)
-        } catch {
-            return .error(relatesTo: message.id, code: .messageReplyFailed, reason: "reply refused: \(error.message)")
-        }
-        return .reply(id: message.id, body: body)
+        return MessageAnswer.frame(for: message, result: result, limits: configuration.limits)
     }
 }
