@@ -84,10 +84,13 @@ public final class WCSession: NSObject, @unchecked Sendable {
         self.init(configurationSource: .fixed(configuration), overrides: overrides)
     }
 
-    /// Whether this process can use Watch Connectivity: true when a role is configured
-    /// (`WATCHPAIR_ROLE`, see `WCSessionConfiguration`) and the configuration is valid.
+    /// Whether this process can use Watch Connectivity: always true on Linux, as on an iPhone.
+    ///
+    /// The role comes from `WATCHPAIR_ROLE` and defaults to `phone` when it is unset, so an app written
+    /// for iOS runs unchanged as the phone app. An invalid configuration does not make this false: it
+    /// fails `activate()` with 7002 (`sessionNotSupported`) naming the key at fault.
     public class func isSupported() -> Bool {
-        (try? WCSession.default.loadConfiguration()) != nil
+        true
     }
 
     /// The object that receives the session's callbacks, held weakly as on Apple's platforms.

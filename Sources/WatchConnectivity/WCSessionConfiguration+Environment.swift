@@ -13,7 +13,7 @@ extension WCSessionConfiguration {
     ///
     /// | key | variable | type | default |
     /// |---|---|---|---|
-    /// | `role` | `WATCHPAIR_ROLE` | `phone` or `watch` | required |
+    /// | `role` | `WATCHPAIR_ROLE` | `phone` or `watch` | `phone` |
     /// | `pairId` | `WATCHPAIR_PAIR_ID` | string | `default` |
     /// | `runDirectory` | `WATCHPAIR_RUN_DIR` | directory of the four sockets below | `/run/watchpair` |
     /// | `paths.link` | `WATCHPAIR_PATHS_LINK` or `WATCHPAIR_LINK` | socket path | `<run>/<d>.sock` |
@@ -35,7 +35,8 @@ extension WCSessionConfiguration {
     /// | `launch` | `WATCHPAIR_LAUNCH` | `auto`, `foreground` or `background` | `auto` |
     /// | `listenFDName` | `WATCHPAIR_LISTEN_FDNAME` | string | `<d>` |
     ///
-    /// `<d>` is `phoned` or `watchd` for this side, `<p>` the counterpart's.
+    /// `<d>` is `phoned` or `watchd` for this side, `<p>` the counterpart's. Without a role the app is
+    /// the phone app (`WATCHPAIR_ROLE` unset means `phone`).
     /// - Throws: `WCSessionConfigurationError` naming the first missing or invalid key.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(WCSessionConfigurationError) {
         try self.init(environment: environment, defaultFileDirectory: "/etc/watchpair")
@@ -47,9 +48,8 @@ extension WCSessionConfiguration {
         if let path = environment["WATCHPAIR_CONFIG"], !path.isEmpty {
             source.file = try Self.readFile(path)
         }
-        guard let roleName = try source.string("role") else {
-            throw WCSessionConfigurationError(key: "role", message: "not set: say which side this app is with WATCHPAIR_ROLE=phone or watch")
-        }
+        // An app is the iPhone app unless told otherwise, as an app built for iOS is.
+        let roleName = try source.string("role") ?? Role.phone.rawValue
         guard let role = Role(rawValue: roleName) else {
             throw WCSessionConfigurationError(key: "role", message: "'\(roleName)' is neither phone nor watch")
         }

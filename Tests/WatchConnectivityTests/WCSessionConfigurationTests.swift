@@ -102,6 +102,14 @@ struct WCSessionConfigurationTests {
         }
     }
 
+    @Test("the role defaults to phone when WATCHPAIR_ROLE is unset")
+    func roleDefaultsToPhone() throws {
+        let configuration = try load([:])
+        #expect(configuration.role == .phone)
+        #expect(configuration.linkSocketPath == "/run/watchpair/phoned.sock")
+        #expect(WCSession.isSupported())
+    }
+
     @Test("the default file is read when WATCHPAIR_CONFIG is not set")
     func defaultFile() throws {
         let directory = try TemporaryDirectory()
@@ -112,7 +120,6 @@ struct WCSessionConfigurationTests {
     }
 
     static let invalid: [([String: String], String)] = [
-        ([:], "role"),
         (["WATCHPAIR_ROLE": "tablet"], "role"),
         (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_LAUNCH": "later"], "launch"),
         (["WATCHPAIR_ROLE": "phone", "WATCHPAIR_DURABILITY": "maybe"], "durability"),
