@@ -1,4 +1,3 @@
-import NIOCore
 import WatchPairCore
 import WatchPairWire
 
@@ -31,7 +30,7 @@ final class ControlConnection: Sendable {
     /// Serves the connection until the client is done. `attached` is called before the first request
     /// runs; `stopped` once reading has stopped, before waiting for the requests still running.
     func run(
-        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>,
+        _ inbound: some AsyncSequence<[UInt8], any Error>,
         handler: ControlHandler,
         attached: @Sendable () -> Void,
         stopped: @Sendable () async -> Void
@@ -63,8 +62,8 @@ final class ControlConnection: Sendable {
                 return true
             }
             do {
-                reading: for try await buffer in inbound {
-                    for piece in splitter.append(buffer.readableBytesView) {
+                reading: for try await bytes in inbound {
+                    for piece in splitter.append(bytes) {
                         guard await dispatch(piece) else { break reading }
                     }
                 }
