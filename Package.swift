@@ -64,9 +64,10 @@ let package = Package(
         // Apple-style sync services on the WatchConnectivity module: one per side.
         .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
         .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
-        // Configuration, control socket, service lifecycle, wiring.
+        // The one host of an app: configuration, store, link listener, launch mode, engine, control
+        // socket, and one Service with the shutdown order. The daemons and WCSession build on it.
         .target(
-            name: "WatchPairDaemon",
+            name: "WatchPairHost",
             dependencies: [
                 "WatchPairWire",
                 "WatchPairCore",
@@ -74,6 +75,18 @@ let package = Package(
                 "Systemd",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The daemons' control operations (wcctl's requests) on top of WatchPairHost, and their main.
+        .target(
+            name: "WatchPairDaemon",
+            dependencies: [
+                "WatchPairHost",
+                "WatchPairWire",
+                "WatchPairCore",
+                "WatchPairTransport",
+                "Systemd",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -123,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "WatchPairDaemonTests",
             dependencies: [
-                "WatchPairDaemon", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
+                "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
