@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Systemd
+import WatchPairHost
 import WatchPairTransport
 import WatchPairWire
 

@@ -4,7 +4,7 @@ import Logging
 import WatchPairCore
 import WatchPairWire
 
-extension DaemonConfiguration {
+extension HostConfiguration {
     /// Reads the configuration of the daemon playing `role` from `config`, validating every value once.
     ///
     /// Keys are dotted (`paths.control`); in JSON they nest (`{"paths": {"control": "…"}}`); as environment

@@ -2,7 +2,7 @@ import Configuration
 import Foundation
 import WatchPairWire
 
-extension DaemonConfiguration {
+extension HostConfiguration {
     /// The variable naming the config file when `--config` is not given.
     public static let configFileVariable = "WATCHPAIR_CONFIG"
     /// The prefix of every environment override.
@@ -11,7 +11,7 @@ extension DaemonConfiguration {
     /// A loaded configuration and what looked wrong without being fatal.
     public struct Loaded: Sendable {
         /// The configuration.
-        public var configuration: DaemonConfiguration
+        public var configuration: HostConfiguration
         /// The config file that was read, or nil when the default file is absent.
         public var file: String?
         /// Unknown keys in the file or unknown `WATCHPAIR_*` variables (ignored; likely typos), one sentence each.
@@ -49,7 +49,7 @@ extension DaemonConfiguration {
             let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
             throw ConfigurationError(key: path, reason: why)
         }
-        let configuration = try DaemonConfiguration(role: role, config: ConfigReader(providers: providers))
+        let configuration = try HostConfiguration(role: role, config: ConfigReader(providers: providers))
         return Loaded(configuration: configuration, file: file, warnings: warnings)
     }
 

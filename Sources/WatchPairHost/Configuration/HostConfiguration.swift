@@ -6,10 +6,10 @@ import WatchPairWire
 /// Everything one daemon (`phoned` or `watchd`) needs to know, with DESIGN.md's defaults.
 ///
 /// Plain values only: `init(role:config:)` reads them from a `ConfigReader` (JSON file plus
-/// `WATCHPAIR_*` environment overrides, see ``DaemonConfiguration/load(role:options:environment:)``);
+/// `WATCHPAIR_*` environment overrides, see ``HostConfiguration/load(role:options:environment:)``);
 /// tests build one with ``init(role:)`` and change what they need. Every path defaults to the
 /// role's daemon name, e.g. `/run/watchpair/phoned.ctl`.
-public struct DaemonConfiguration: Sendable {
+public struct HostConfiguration: Sendable {
     /// Which app this daemon is; decided by the executable (`phoned` is the phone, `watchd` the watch).
     public var role: Role
     /// Identifies the pair; both daemons must use the same value. Default `"default"`.
@@ -145,7 +145,7 @@ public struct DaemonConfiguration: Sendable {
     }
 }
 
-extension DaemonConfiguration {
+extension HostConfiguration {
     /// The engine's configuration for a daemon started in `launch` mode.
     public func engineConfiguration(launch: LaunchMode) -> EngineConfiguration {
         EngineConfiguration(

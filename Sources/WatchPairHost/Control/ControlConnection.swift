@@ -8,16 +8,16 @@ import WatchPairWire
 /// the client closes its sending side (or the connection breaks, or the daemon stops), streams end,
 /// requests already running finish and write their responses, and the connection closes. A malformed
 /// line gets a 7008 response and the connection stays usable; a line over 1 MiB gets one and closes it.
-final class ControlConnection: Sendable {
+public final class ControlConnection: Sendable {
     /// Most requests running at once on one connection.
     static let maximumRequestsInFlight = 64
 
-    /// The connection's number, unique within the daemon.
-    let id: UInt64
+    /// The connection's number, unique within the host.
+    public let id: UInt64
     /// Where responses and stream events go.
-    let writer: ControlWriter
+    public let writer: ControlWriter
     /// Fires once when the connection stops reading; streams end then.
-    let closing = AsyncSignal()
+    public let closing = AsyncSignal()
 
     init(id: UInt64, writer: ControlWriter) {
         self.id = id
@@ -25,13 +25,13 @@ final class ControlConnection: Sendable {
     }
 
     /// Whether the connection is closing.
-    var isClosing: Bool { closing.generation > 0 }
+    public var isClosing: Bool { closing.generation > 0 }
 
     /// Serves the connection until the client is done. `attached` is called before the first request
     /// runs; `stopped` once reading has stopped, before waiting for the requests still running.
     func run(
         _ inbound: some AsyncSequence<[UInt8], any Error>,
-        handler: ControlHandler,
+        handler: any ControlRequestHandler,
         attached: @Sendable () -> Void,
         stopped: @Sendable () async -> Void
     ) async {

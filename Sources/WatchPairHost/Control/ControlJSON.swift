@@ -2,10 +2,10 @@ import Foundation
 import WatchPairWire
 
 /// Conversions between control-socket JSON and the engine's values.
-enum ControlJSON {
+public enum ControlJSON {
     /// A dictionary payload from a request field (`message`, `userInfo`, `context`).
     /// - Throws: 7010 for `null` inside, 7008 for a bad `$data`/`$date` or a non-dictionary.
-    static func dictionary(_ json: JSONValue, field: String) throws(WCFailure) -> PlistDictionary {
+    public static func dictionary(_ json: JSONValue, field: String) throws(WCFailure) -> PlistDictionary {
         guard case .dictionary(let dictionary) = try PlistValue(json: json) else {
             throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary, not a single $data, $date or $double value.")
         }
@@ -13,12 +13,12 @@ enum ControlJSON {
     }
 
     /// A dictionary as JSON.
-    static func json(_ dictionary: PlistDictionary) -> JSONValue {
+    public static func json(_ dictionary: PlistDictionary) -> JSONValue {
         PlistValue.dictionary(dictionary).json
     }
 
     /// An ISO 8601 UTC timestamp with milliseconds, the same text `{"$date": …}` uses.
-    static func timestamp(_ date: Date) -> JSONValue {
+    public static func timestamp(_ date: Date) -> JSONValue {
         if case .object(let object) = PlistValue.date(date).json, let text = object["$date"] {
             return text
         }
@@ -26,7 +26,7 @@ enum ControlJSON {
     }
 
     /// A non-negative counter as a JSON integer (clamped; counters never reach 2⁶³).
-    static func integer(_ value: UInt64) -> JSONValue {
+    public static func integer(_ value: UInt64) -> JSONValue {
         .integer(Int64(clamping: value))
     }
 }

@@ -25,8 +25,7 @@ final class ControlServer: Service, Sendable {
     static let maximumConnections = 128
 
     private let socket: ListeningSocket
-    private let handler: @Sendable (ControlServer) -> ControlHandler
-    private let router: MessageRouter
+    private let handler: @Sendable (ControlServer) -> any ControlRequestHandler
     private let logger: Logger
     private let transport: UnixSocketTransport
 
@@ -43,12 +42,10 @@ final class ControlServer: Service, Sendable {
     ///   server's client count).
     init(
         socket: ListeningSocket,
-        router: MessageRouter,
         logger: Logger,
-        handler: @escaping @Sendable (ControlServer) -> ControlHandler
+        handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
     ) {
         self.socket = socket
-        self.router = router
         self.logger = logger
         self.handler = handler
         self.transport = UnixSocketTransport(
@@ -92,12 +89,12 @@ final class ControlServer: Service, Sendable {
             return
         } catch {
             if Task.isCancelled { return }
-            throw DaemonError(.listen, "serving the control socket \(socket.path) failed: \(error)")
+            throw HostError(.listen, "serving the control socket \(socket.path) failed: \(error)")
         }
     }
 
     /// Serves one client; never throws, so one client cannot stop the server.
-    private func serve(_ client: any TransportConnection, handler: ControlHandler) async {
+    private func serve(_ client: any TransportConnection, handler: any ControlRequestHandler) async {
         let id = clients.withLock { clients -> UInt64 in
             clients.nextId += 1
             return clients.nextId
@@ -114,7 +111,7 @@ final class ControlServer: Service, Sendable {
                 self.clients.withLock { _ = $0.attached.insert(id) }
                 self.activity.fire()
             },
-            stopped: { await self.router.detach(clientId: id) }
+            stopped: { await handler.connectionStopped(id: id) }
         )
     }
 }

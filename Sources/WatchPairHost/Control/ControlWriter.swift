@@ -7,7 +7,7 @@ import WatchPairWire
 /// Each line is one write, so lines from concurrent requests never interleave. A client that stops
 /// reading makes writes wait (the socket buffer's back-pressure), which holds up only that client's own requests and
 /// streams. After the first failed write every later ``send(_:)`` returns false at once.
-final class ControlWriter: Sendable {
+public final class ControlWriter: Sendable {
     private let connection: any TransportConnection
     private let broken = Mutex(false)
 
@@ -17,7 +17,7 @@ final class ControlWriter: Sendable {
 
     /// Writes `response` as one line; false when the connection is gone.
     @discardableResult
-    func send(_ response: ControlResponse) async -> Bool {
+    public func send(_ response: ControlResponse) async -> Bool {
         guard !broken.withLock({ $0 }) else { return false }
         do {
             try await connection.write(Array((response.line + "\n").utf8))
@@ -29,5 +29,5 @@ final class ControlWriter: Sendable {
     }
 
     /// Whether a write has failed (the client went away).
-    var isBroken: Bool { broken.withLock { $0 } }
+    public var isBroken: Bool { broken.withLock { $0 } }
 }

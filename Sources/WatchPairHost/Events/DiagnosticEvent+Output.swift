@@ -50,7 +50,7 @@ extension DiagnosticEvent {
 
     /// The JSON object `wcctl events` prints: `timestamp`, `event`, `role`, `message`, `priority`,
     /// `messageId`, and `channel`, `transferId`, `seq`, `errorCode`, `durationUs` where set.
-    var controlJSON: JSONValue {
+    public var controlJSON: JSONValue {
         var object: [String: JSONValue] = [
             "timestamp": ControlJSON.timestamp(timestamp),
             "event": .string(kind.rawValue),

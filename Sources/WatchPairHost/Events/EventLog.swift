@@ -7,11 +7,11 @@ import WatchPairCore
 /// Every event gets a position (0, 1, 2, …); readers keep a cursor and read what follows it, so any
 /// number of followers share the one buffer, and a follower that falls more than ``capacity`` events
 /// behind is told how many it lost instead of slowing anyone down. ``signal`` fires on every append.
-final class EventLog: Sendable {
+public final class EventLog: Sendable {
     /// How many events are kept.
-    let capacity: Int
+    public let capacity: Int
     /// Fires after each append.
-    let signal = AsyncSignal()
+    public let signal = AsyncSignal()
 
     private struct State {
         var slots: [DiagnosticEvent?]
@@ -21,14 +21,14 @@ final class EventLog: Sendable {
 
     private let state: Mutex<State>
 
-    init(capacity: Int = 1000) {
+    public init(capacity: Int = 1000) {
         precondition(capacity > 0, "an event log holds at least one event")
         self.capacity = capacity
         self.state = Mutex(State(slots: Array(repeating: nil, count: capacity)))
     }
 
     /// Records `event`, overwriting the oldest when full, and wakes followers.
-    func append(_ event: DiagnosticEvent) {
+    public func append(_ event: DiagnosticEvent) {
         state.withLock { state in
             state.slots[Int(state.next % UInt64(capacity))] = event
             state.next += 1
@@ -37,13 +37,13 @@ final class EventLog: Sendable {
     }
 
     /// The position of the oldest event still held (the cursor for "everything kept").
-    var oldestPosition: UInt64 {
+    public var oldestPosition: UInt64 {
         state.withLock { $0.next > UInt64(capacity) ? $0.next - UInt64(capacity) : 0 }
     }
 
     /// The events from position `cursor` on, the cursor after them, and how many events between
     /// `cursor` and the oldest one held were overwritten before being read.
-    func read(from cursor: UInt64) -> (events: [DiagnosticEvent], next: UInt64, dropped: UInt64) {
+    public func read(from cursor: UInt64) -> (events: [DiagnosticEvent], next: UInt64, dropped: UInt64) {
         state.withLock { state in
             let oldest = state.next > UInt64(capacity) ? state.next - UInt64(capacity) : 0
             let start = max(cursor, oldest)
@@ -54,5 +54,5 @@ final class EventLog: Sendable {
     }
 
     /// Every event held, oldest first.
-    var recent: [DiagnosticEvent] { read(from: 0).events }
+    public var recent: [DiagnosticEvent] { read(from: 0).events }
 }

@@ -20,7 +20,7 @@ public struct EventWriter: Sendable {
     /// - `.stderr`: one line per event, `<identifier>[<pid>]: <event> <message> key=value…`.
     /// - `.auto`: `.journal` when the journal socket exists now, else `.stderr`.
     public static func standard(
-        destination: DaemonConfiguration.LogDestination, identifier: String, pid: Int32 = getpid()
+        destination: HostConfiguration.LogDestination, identifier: String, pid: Int32 = getpid()
     ) -> EventWriter {
         let useJournal = switch destination {
         case .auto: Journal.isAvailable

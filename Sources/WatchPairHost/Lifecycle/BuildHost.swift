@@ -6,11 +6,11 @@ import WatchPairCore
 import WatchPairTransport
 import WatchPairWire
 
-/// What a daemon takes from its surroundings; tests replace the parts they control.
-public struct DaemonEnvironment: Sendable {
+/// What a host takes from its surroundings; tests replace the parts they control.
+public struct HostEnvironment: Sendable {
     /// The clock of every timer (engine, idle exit, status, watchdog); tests pass a `ManualClock`.
     public var clock: any Clock<Duration>
-    /// Sockets passed by systemd; nil reads them from `LISTEN_FDS` (`ListenFileDescriptors.fromEnvironment()`).
+    /// Sockets passed by systemd; nil reads them from `LISTEN_FDS` (``LinkListener/passedBySystemd()``).
     public var listenFileDescriptors: ListenFileDescriptors?
     /// systemd notifications (skipped outside systemd).
     public var notifier: SystemdNotifications
@@ -19,7 +19,7 @@ public struct DaemonEnvironment: Sendable {
     /// The pid reported by `status` and in stderr event lines.
     public var pid: Int32
 
-    /// The daemons' real surroundings, or parts of them replaced.
+    /// The real surroundings, or parts of them replaced.
     public init(
         clock: any Clock<Duration> = ContinuousClock(),
         listenFileDescriptors: ListenFileDescriptors? = nil,
@@ -35,78 +35,48 @@ public struct DaemonEnvironment: Sendable {
     }
 }
 
-/// Builds a daemon from its configuration: everything `main` and the tests run.
+/// Builds the host of one app from its configuration: what `phoned`, `watchd` and the tests run.
 ///
-/// In order: opens the store; takes the link listener (the systemd fd named `listenFDName`, else binds
-/// `paths.link` itself, mode 0600); decides the launch mode (`launch` when not `auto`; else background
-/// iff systemd's listener already has a connection waiting, i.e. a peer started us; else foreground);
-/// builds the transport and the engine; emits `backgroundLaunch` or `foregroundLaunch`; binds the control
-/// socket (`paths.control`, mode 0600, a stale file removed); and assembles the services. Nothing runs
-/// until ``Daemon/run(handlingSignals:)``; on failure everything acquired so far is released.
-/// - Throws: ``DaemonError`` (`.store`, `.listen`, `.systemd`), each with what was attempted.
-public func buildDaemon(
-    configuration: DaemonConfiguration,
+/// In order: opens the store; takes the link listener (``LinkListener/open(_:passed:logger:)``);
+/// decides the launch mode (``LinkListener/launchMode(_:)``); builds the transport and the engine;
+/// emits `backgroundLaunch` or `foregroundLaunch`; binds the control socket (`paths.control`, mode
+/// 0600, a stale file removed) served by the handler `controlHandler` makes; and assembles the services.
+/// Nothing runs until ``Host/run(handlingSignals:)``; on failure everything acquired so far is released.
+/// - Throws: ``HostError`` (`.store`, `.listen`, `.systemd`), each with what was attempted.
+public func buildHost(
+    configuration: HostConfiguration,
     logger: Logger,
-    environment: DaemonEnvironment = DaemonEnvironment()
-) async throws(DaemonError) -> Daemon {
+    environment: HostEnvironment = HostEnvironment(),
+    controlHandler: @escaping @Sendable (HostContext) -> any ControlRequestHandler
+) async throws(HostError) -> Host {
     let name = configuration.daemonName
     let store: PairStore
     do {
         store = try await PairStore.open(configuration.storeConfiguration, logger: logger)
     } catch {
-        throw DaemonError(.store, "cannot open the store in \(configuration.paths.state): \(error)")
+        throw HostError(.store, "cannot open the store in \(configuration.paths.state): \(error)")
     }
 
     // Whatever is acquired below is released again if a later step fails.
-    var ownLinkSocket: ListeningSocket?
-    func abandon(_ error: DaemonError) async -> DaemonError {
-        if let socket = ownLinkSocket {
-            socket.removeOwnedFile()
-            _ = Glibc.close(socket.descriptor)
-        }
+    var listener: LinkListener?
+    func abandon(_ error: HostError) async -> HostError {
+        listener?.release()
         try? await store.close()
         return error
     }
 
-    let listenerFD: Int32
-    let adopted: Bool
-    do throws(DaemonError) {
-        let passed: ListenFileDescriptors
-        if let given = environment.listenFileDescriptors {
-            passed = given
-        } else {
-            do {
-                passed = try ListenFileDescriptors.fromEnvironment()
-            } catch {
-                throw DaemonError(.systemd, "reading the sockets passed by systemd failed: \(error)")
-            }
-        }
-        if let fd = passed.fd(named: configuration.listenFDName) {
-            (listenerFD, adopted) = (fd, true)
-            logger.info("adopted the link listener from systemd", metadata: ["fd": "\(fd)", "name": "\(configuration.listenFDName)"])
-        } else {
-            if !passed.isEmpty {
-                logger.warning(
-                    "systemd passed sockets but none named listenFDName; binding the link socket instead",
-                    metadata: ["listenFDName": "\(configuration.listenFDName)", "passed": "\(passed.all.map(\.name))"])
-            }
-            let socket = try ListeningSocket.bindOwned(configuration.paths.link, logger: logger)
-            ownLinkSocket = socket
-            (listenerFD, adopted) = (socket.descriptor, false)
-        }
+    let link: LinkListener
+    do throws(HostError) {
+        link = try LinkListener.open(configuration, passed: environment.listenFileDescriptors, logger: logger)
+        listener = link
     } catch {
         throw await abandon(error)
     }
-
-    let launch: LaunchMode = switch configuration.launch {
-    case .foreground: .foreground
-    case .background: .background
-    case .auto: adopted && hasPendingConnection(listeningFD: listenerFD) ? .background : .foreground
-    }
+    let launch = link.launchMode(configuration.launch)
 
     let transport = UnixSocketTransport(
         configuration: UnixSocketTransportConfiguration(
-            listener: .adopt(fileDescriptor: listenerFD),
+            listener: .adopt(fileDescriptor: link.descriptor),
             peerLinkPath: configuration.paths.peerLink,
             peerControlPath: configuration.paths.peerControl,
             allowedUIDs: configuration.allowedUIDs
@@ -123,12 +93,12 @@ public func buildDaemon(
             logger: logger
         )
     } catch {
-        throw await abandon(DaemonError(.store, "cannot read the store in \(configuration.paths.state): \(error)"))
+        throw await abandon(HostError(.store, "cannot read the store in \(configuration.paths.state): \(error)"))
     }
 
     // Subscribe before the first event so the sink sees every one.
     let subscription = engine.diagnostics.subscribe()
-    let how = adopted ? "socket activation" : "started directly"
+    let how = link.adopted ? "socket activation" : "started directly"
     engine.diagnostics.emit(
         DiagnosticEvent(
             launch == .background ? .backgroundLaunch : .foregroundLaunch, role: configuration.role,
@@ -142,29 +112,29 @@ public func buildDaemon(
     }
 
     let eventLog = EventLog()
-    let router = MessageRouter(engine: engine, clock: environment.clock)
     let pid = environment.pid
-    let controlServer = ControlServer(socket: controlSocket, router: router, logger: logger) { server in
-        ControlHandler(
-            engine: engine, store: store, router: router, events: eventLog, pid: pid,
-            clientCount: { server.attachedClients })
+    let clock = environment.clock
+    let controlServer = ControlServer(socket: controlSocket, logger: logger) { server in
+        controlHandler(
+            HostContext(
+                engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
+                clientCount: { server.attachedClients }))
     }
     let writer = environment.eventWriter ?? .standard(destination: configuration.log.destination, identifier: name, pid: pid)
-    let clock = environment.clock
     let notifier = environment.notifier
     let idleExit = configuration.timeouts.idleExit
 
-    return Daemon(
+    return Host(
         configuration: configuration, launch: launch, engine: engine, store: store,
-        controlServer: controlServer, ownLinkSocket: ownLinkSocket, logger: logger
-    ) { daemon in
+        controlServer: controlServer, link: link, logger: logger
+    ) { host in
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: EventSink(events: subscription, log: eventLog, writer: writer), serviceName: "events"),
             .init(service: EngineService(engine: engine), serviceName: "engine"),
         ]
         if launch == .background {
-            let monitor = IdleExitMonitor(engine: engine, server: controlServer, idleExit: idleExit, clock: clock) { [weak daemon] in
-                await daemon?.shutdown()
+            let monitor = IdleExitMonitor(engine: engine, server: controlServer, idleExit: idleExit, clock: clock) { [weak host] in
+                await host?.shutdown()
             }
             services.append(.init(service: monitor, serviceName: "idle-exit"))
         }

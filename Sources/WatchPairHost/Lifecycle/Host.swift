@@ -6,17 +6,18 @@ import WatchPairCore
 import WatchPairTransport
 import WatchPairWire
 
-/// A built daemon, ready to run: the store is open, the link listener and the control socket are bound.
+/// The host of one app (a daemon, or a `WCSession` app), built and ready to run: the store is open, the
+/// link listener and the control socket are bound.
 ///
-/// Made by ``buildDaemon(configuration:logger:environment:)``. ``run(handlingSignals:)`` runs its
+/// Made by ``buildHost(configuration:logger:environment:controlHandler:)``. ``run(handlingSignals:)`` runs its
 /// services in a `ServiceGroup` until SIGTERM/SIGINT (or ``shutdown()``, or the idle exit of a background
 /// launch), then closes the store. Services, in start order (graceful shutdown runs in reverse): the
 /// event sink, the engine, the idle-exit monitor (background launches only), the control server, the
 /// systemd notifier. So at shutdown systemd hears `STOPPING=1` first, then the control socket is
 /// unlinked and its clients closed, then the link stops, and the last events are still written.
-public final class Daemon: Sendable {
+public final class Host: Sendable {
     /// The configuration it was built with.
-    public let configuration: DaemonConfiguration
+    public let configuration: HostConfiguration
     /// How it was launched (decides reachability for the phone's messages and the idle exit).
     public let launch: LaunchMode
     /// The engine serving the link.
@@ -25,10 +26,10 @@ public final class Daemon: Sendable {
     public let store: PairStore
 
     let controlServer: ControlServer
-    /// Set when this daemon bound its own link socket (no systemd fd); unlinked and closed at exit.
-    let ownLinkSocket: ListeningSocket?
+    /// The link listener: a self-bound one is unlinked and closed at exit.
+    let link: LinkListener
     let logger: Logger
-    private let makeServices: @Sendable (Daemon) -> [ServiceGroupConfiguration.ServiceConfiguration]
+    private let makeServices: @Sendable (Host) -> [ServiceGroupConfiguration.ServiceConfiguration]
 
     private enum GroupState {
         case notStarted
@@ -40,21 +41,21 @@ public final class Daemon: Sendable {
     private let group = Mutex(GroupState.notStarted)
 
     init(
-        configuration: DaemonConfiguration,
+        configuration: HostConfiguration,
         launch: LaunchMode,
         engine: PairEngine,
         store: PairStore,
         controlServer: ControlServer,
-        ownLinkSocket: ListeningSocket?,
+        link: LinkListener,
         logger: Logger,
-        makeServices: @escaping @Sendable (Daemon) -> [ServiceGroupConfiguration.ServiceConfiguration]
+        makeServices: @escaping @Sendable (Host) -> [ServiceGroupConfiguration.ServiceConfiguration]
     ) {
         self.configuration = configuration
         self.launch = launch
         self.engine = engine
         self.store = store
         self.controlServer = controlServer
-        self.ownLinkSocket = ownLinkSocket
+        self.link = link
         self.logger = logger
         self.makeServices = makeServices
     }
@@ -67,7 +68,7 @@ public final class Daemon: Sendable {
     /// A graceful shutdown comes from SIGTERM or SIGINT (when `handlingSignals`; tests running several
     /// daemons in one process pass false), ``shutdown()``, or the idle exit. Cancelling the calling task stops everything at once instead. Runs once; a
     /// second call returns at once.
-    /// - Throws: the first error of a failing service (e.g. ``DaemonError`` when the control socket
+    /// - Throws: the first error of a failing service (e.g. ``HostError`` when the control socket
     ///   cannot be served, `TransportError` when the link listener fails).
     public func run(handlingSignals: Bool = true) async throws {
         let serviceGroup = ServiceGroup(
@@ -118,12 +119,9 @@ public final class Daemon: Sendable {
         await running?.triggerGracefulShutdown()
     }
 
-    /// Unlinks and closes this daemon's own link socket and closes the store.
+    /// Unlinks and closes a self-bound link socket and closes the store.
     func release() async {
-        if let socket = ownLinkSocket {
-            socket.removeOwnedFile()
-            _ = Glibc.close(socket.descriptor)
-        }
+        link.release()
         do {
             try await store.close()
         } catch {

@@ -1,7 +1,7 @@
 /// Why a daemon could not start or had to stop: a runtime failure, not a `WCError`.
 ///
 /// `main` prints `<daemon>: <description>` on stderr and exits with ``exitStatus``.
-public struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed.
     public enum Kind: Sendable, Hashable {
         /// A configuration value is unusable (exit 78, `EX_CONFIG`).

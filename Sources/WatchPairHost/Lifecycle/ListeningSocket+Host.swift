@@ -2,12 +2,12 @@ import Logging
 import WatchPairTransport
 
 extension ListeningSocket {
-    /// Binds one of the daemon's own sockets (mode 0600), as a `DaemonError` naming the path on failure.
-    static func bindOwned(_ path: String, logger: Logger) throws(DaemonError) -> ListeningSocket {
+    /// Binds one of the daemon's own sockets (mode 0600), as a `HostError` naming the path on failure.
+    static func bindOwned(_ path: String, logger: Logger) throws(HostError) -> ListeningSocket {
         do {
             return try bind(path: path, mode: 0o600, logger: logger)
         } catch {
-            throw DaemonError(.listen, "cannot bind \(path): \(error)")
+            throw HostError(.listen, "cannot bind \(path): \(error)")
         }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Used where several paths race to finish one thing (an answer, a timeout, a disconnect) and exactly
 /// one must win.
-final class OnceValue<Value: Sendable>: Sendable {
+public final class OnceValue<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -12,11 +12,11 @@ final class OnceValue<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
     /// Sets the value unless one is set; returns whether this call set it.
     @discardableResult
-    func complete(_ value: Value) -> Bool {
+    public func complete(_ value: Value) -> Bool {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>]? in
             guard state.value == nil else { return nil }
             state.value = value
@@ -29,7 +29,7 @@ final class OnceValue<Value: Sendable>: Sendable {
     }
 
     /// Waits for the value. Not cancellable by itself: callers make sure some path completes it.
-    var value: Value {
+    public var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Value? in
@@ -48,7 +48,7 @@ final class OnceValue<Value: Sendable>: Sendable {
     /// For work that ignores cancellation but must not hold up a shutdown (a live message waiting for
     /// its reply): the result is not durable, so abandoning it is safe, and the engine completes it
     /// when its links close.
-    static func abandoningOnCancel<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T? {
+    public static func abandoningOnCancel<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T? {
         let result = OnceValue<T?>()
         // Deliberately unstructured: a child task would make the caller wait for it.
         Task { result.complete(await operation()) }

@@ -5,7 +5,7 @@ import WatchPairCore
 /// `WATCHDOG=1` pings, and `STOPPING=1` when shutdown begins. Outside systemd (no `NOTIFY_SOCKET`) it
 /// only waits for shutdown.
 ///
-/// It is started once the store is open and both sockets are bound (``buildDaemon(configuration:logger:environment:)``
+/// It is started once the store is open and both sockets are bound (``buildHost(configuration:logger:environment:)``
 /// does that before building the services), so `READY=1` means "connectable". It is the last service of
 /// the group, so its graceful shutdown, which sends `STOPPING=1`, comes first.
 struct SystemdNotifierService: Service {

@@ -1,0 +1,23 @@
+import Logging
+import WatchPairHost
+
+/// A daemon's configuration: the host's (the names the daemons' code and tests grew up with).
+public typealias DaemonConfiguration = HostConfiguration
+/// What a daemon takes from its surroundings.
+public typealias DaemonEnvironment = HostEnvironment
+/// Why a daemon could not start or had to stop.
+public typealias DaemonError = HostError
+/// A built daemon: a host serving the daemons' control operations.
+public typealias Daemon = Host
+
+/// Builds a daemon: the host of `configuration` whose control socket serves every wcctl request
+/// (``ControlHandler``, docs/ControlProtocol.md). See `buildHost(configuration:logger:environment:controlHandler:)`.
+public func buildDaemon(
+    configuration: DaemonConfiguration,
+    logger: Logger,
+    environment: DaemonEnvironment = DaemonEnvironment()
+) async throws(DaemonError) -> Daemon {
+    try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
+        ControlHandler(context: context, router: MessageRouter(engine: context.engine, clock: context.clock))
+    }
+}
