@@ -54,11 +54,12 @@ let package = Package(
             name: "Systemd",
             dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
-        // Apple-compatible WCSession API on top of the engine.
+        // Apple-compatible WCSession API on top of WatchPairHost.
         .target(
             name: "WatchConnectivity",
             dependencies: [
-                "WatchPairCore", "WatchPairWire", "WatchPairTransport", .product(name: "Logging", package: "swift-log"),
+                "WatchPairHost", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Apple-style sync services on the WatchConnectivity module: one per side.

@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import Synchronization
 import WatchPairCore
+import WatchPairHost
 import WatchPairTransport
 import WatchPairWire
 
-/// What one activation of a session owns: the store, the engine, the transport and the two sockets.
+/// What one activation of a session owns: the store, the engine, the transport, the host's link
+/// listener and its control server.
 ///
 /// Built by `start` (which fails activation with a clear error when a socket cannot be bound or the
 /// store cannot be opened) and released by `close()` when the session stops.
@@ -16,16 +18,16 @@ final class SessionRuntime: Sendable {
     let transport: MonitoredTransport
     /// How the app was started (configured, or detected from the passed link socket).
     let launch: LaunchMode
-    let linkSocket: BoundSocket?
-    let controlSocket: BoundSocket?
-    let beacon: ControlBeacon?
+    let linkListener: LinkListener?
+    /// The host's control server answering `status` (nil with an injected transport).
+    let controlServer: ControlServer?
     let clock: any Clock<Duration>
     let logger: Logger
     private let socketsClosed = Mutex((control: false, link: false))
 
     private init(
         configuration: WCSessionConfiguration, store: PairStore, engine: PairEngine, transport: MonitoredTransport,
-        launch: LaunchMode, linkSocket: BoundSocket?, controlSocket: BoundSocket?, beacon: ControlBeacon?,
+        launch: LaunchMode, linkListener: LinkListener?, controlServer: ControlServer?,
         clock: any Clock<Duration>, logger: Logger
     ) {
         self.configuration = configuration
@@ -33,9 +35,8 @@ final class SessionRuntime: Sendable {
         self.engine = engine
         self.transport = transport
         self.launch = launch
-        self.linkSocket = linkSocket
-        self.controlSocket = controlSocket
-        self.beacon = beacon
+        self.linkListener = linkListener
+        self.controlServer = controlServer
         self.clock = clock
         self.logger = logger
     }
@@ -46,35 +47,30 @@ final class SessionRuntime: Sendable {
     /// - Throws: `WCError` 7001 (`genericError`) saying what could not be set up; nothing stays open.
     static func start(_ configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger) async throws(WCError) -> SessionRuntime {
         var configuration = configuration
-        var linkSocket: BoundSocket?
-        var controlSocket: BoundSocket?
+        var linkListener: LinkListener?
+        var controlSocketPath: String?
         let base: any Transport
         var launch = configuration.launch ?? .foreground
-        do {
+        do throws(HostError) {
             if let injected = overrides.transport {
                 base = injected
             } else {
-                let bound: BoundSocket
-                if let passed = SystemdSockets.linkDescriptor(named: configuration.listenFDName) {
-                    bound = BoundSocket.adopt(passed, path: configuration.linkSocketPath)
-                    if configuration.launch == nil, bound.hasPendingConnection { launch = .background }
-                } else {
-                    bound = try BoundSocket.bind(path: configuration.linkSocketPath)
-                }
-                linkSocket = bound
+                let listener = try LinkListener.open(configuration.hostConfiguration, passed: nil, logger: logger)
+                linkListener = listener
+                if configuration.launch == nil { launch = listener.launchMode(.auto) }
                 base = UnixSocketTransport(
                     configuration: UnixSocketTransportConfiguration(
-                        listener: .adopt(fileDescriptor: bound.descriptor),
+                        listener: .adopt(fileDescriptor: listener.descriptor),
                         peerLinkPath: configuration.peerLinkSocketPath,
                         peerControlPath: configuration.peerControlSocketPath,
                         allowedUIDs: configuration.allowedUIDs
                     ),
                     logger: logger
                 )
-                controlSocket = try BoundSocket.bind(path: configuration.controlSocketPath)
+                controlSocketPath = configuration.controlSocketPath
             }
         } catch {
-            linkSocket?.close()
+            linkListener?.release()
             throw WCError(.genericError, message: "WatchConnectivity could not listen: \(error)")
         }
         configuration.launch = launch
@@ -86,8 +82,7 @@ final class SessionRuntime: Sendable {
                 logger: logger
             )
         } catch {
-            linkSocket?.close()
-            controlSocket?.close()
+            linkListener?.release()
             throw WCError(.genericError, message: "WatchConnectivity could not open its store: \(error)")
         }
         var engineConfiguration = configuration.engineConfiguration
@@ -100,16 +95,28 @@ final class SessionRuntime: Sendable {
             )
         } catch {
             try? await store.close()
-            linkSocket?.close()
-            controlSocket?.close()
+            linkListener?.release()
             throw WCError(.genericError, message: "WatchConnectivity could not read its store: \(error)")
         }
-        let beacon = controlSocket.map {
-            ControlBeacon(socket: $0, allowedUIDs: configuration.allowedUIDs, engine: engine, logger: logger)
+        var controlServer: ControlServer?
+        if let controlSocketPath {
+            do {
+                let events = EventLog(capacity: 1)
+                controlServer = try ControlServer.bind(path: controlSocketPath, logger: logger) { server in
+                    StatusControlHandler(
+                        context: HostContext(
+                            engine: engine, store: store, events: events, clock: clock, pid: getpid(),
+                            clientCount: { server.attachedClients }))
+                }
+            } catch {
+                try? await store.close()
+                linkListener?.release()
+                throw WCError(.genericError, message: "WatchConnectivity could not listen: \(error)")
+            }
         }
         return SessionRuntime(
             configuration: configuration, store: store, engine: engine, transport: transport, launch: launch,
-            linkSocket: linkSocket, controlSocket: controlSocket, beacon: beacon, clock: clock, logger: logger
+            linkListener: linkListener, controlServer: controlServer, clock: clock, logger: logger
         )
     }
 
@@ -119,7 +126,7 @@ final class SessionRuntime: Sendable {
         socketsClosed.withLock { closed in
             guard !closed.control else { return }
             closed.control = true
-            controlSocket?.close()
+            controlServer?.close()
         }
     }
 
@@ -129,7 +136,7 @@ final class SessionRuntime: Sendable {
         socketsClosed.withLock { closed in
             guard !closed.link else { return }
             closed.link = true
-            linkSocket?.close()
+            linkListener?.release()
         }
     }
 

@@ -53,10 +53,10 @@ extension WCSession {
         let engineFailure = await withTaskGroup(of: (any Error)?.self) { group -> (any Error)? in
             group.addTask { await engine.failure() }
             group.addTask { await runtime.transport.listenerFailure() }
-            if let beacon = runtime.beacon {
+            if let controlServer = runtime.controlServer {
                 group.addTask {
                     do {
-                        try await beacon.run()
+                        try await controlServer.run()
                         return nil
                     } catch {
                         return error

@@ -1,5 +1,6 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// Which side this app is and where its engine keeps its state and sockets.
@@ -78,6 +79,18 @@ public struct WCSessionConfiguration: Sendable, Hashable {
             role: role, pairId: pairId, launch: launch ?? .foreground, limits: limits, replyTimeout: replyTimeout,
             handshakeTimeout: handshakeTimeout, keepAlive: keepAlive
         )
+    }
+
+    /// The host's configuration of this app (its link listener's path and systemd name).
+    var hostConfiguration: HostConfiguration {
+        var host = HostConfiguration(role: role)
+        host.pairId = pairId
+        host.paths = HostConfiguration.Paths(
+            link: linkSocketPath, peerLink: peerLinkSocketPath, control: controlSocketPath,
+            peerControl: peerControlSocketPath, state: stateDirectory)
+        host.listenFDName = listenFDName
+        host.allowedUIDs = allowedUIDs
+        return host
     }
 
     /// The store's configuration for this app.

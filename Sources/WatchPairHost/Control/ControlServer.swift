@@ -20,7 +20,7 @@ import WatchPairTransport
 /// Shutdown (graceful or cancellation): the socket file is unlinked first, so the peer sees "not
 /// running" at once, then the listener closes and every client task is cancelled; streams end, running
 /// requests finish or are abandoned (a live message waiting for its reply).
-final class ControlServer: Service, Sendable {
+public final class ControlServer: Service, Sendable {
     /// Most control connections open at once.
     static let maximumConnections = 128
 
@@ -35,6 +35,7 @@ final class ControlServer: Service, Sendable {
     }
 
     private let clients = Mutex(Clients())
+    private let closed = Mutex(false)
     /// Fires when the number of attached clients changes.
     let activity = AsyncSignal()
 
@@ -61,19 +62,28 @@ final class ControlServer: Service, Sendable {
         )
     }
 
+    /// Binds the control socket at `path` (mode 0600, a stale file removed) for a server not yet running.
+    /// - Throws: ``HostError`` `.listen` naming the path.
+    public static func bind(
+        path: String,
+        logger: Logger,
+        handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
+    ) throws(HostError) -> ControlServer {
+        ControlServer(socket: try ListeningSocket.bindOwned(path, logger: logger), logger: logger, handler: handler)
+    }
+
     /// Clients that have sent a request and are still connected.
-    var attachedClients: Int { clients.withLock { $0.attached.count } }
+    public var attachedClients: Int { clients.withLock { $0.attached.count } }
 
     /// The socket's path.
     var path: String { socket.path }
 
-    func run() async throws {
+    /// Serves until graceful shutdown or cancellation, then ``close()``s the socket.
+    /// - Throws: ``HostError`` `.listen` when the socket cannot be served.
+    public func run() async throws {
         let socket = self.socket
         // The transport accepts on a duplicate: the descriptor bound at start-up is closed here.
-        defer {
-            socket.removeOwnedFile()
-            _ = Glibc.close(socket.descriptor)
-        }
+        defer { close() }
         logger.debug("control socket ready", metadata: ["path": "\(socket.path)"])
         let handler = self.handler(self)
         do {
@@ -91,6 +101,18 @@ final class ControlServer: Service, Sendable {
             if Task.isCancelled { return }
             throw HostError(.listen, "serving the control socket \(socket.path) failed: \(error)")
         }
+    }
+
+    /// Unlinks the socket file (if still this one) and closes the descriptor; for a server that never
+    /// ran, or after ``run()``. Idempotent.
+    public func close() {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        socket.removeOwnedFile()
+        _ = Glibc.close(socket.descriptor)
     }
 
     /// Serves one client; never throws, so one client cannot stop the server.

@@ -17,6 +17,19 @@ public struct HostContext: Sendable {
     /// The number of attached control clients.
     public let clientCount: @Sendable () -> Int
 
+    /// A context for a control handler.
+    public init(
+        engine: PairEngine, store: PairStore, events: EventLog, clock: any Clock<Duration>, pid: Int32,
+        clientCount: @escaping @Sendable () -> Int
+    ) {
+        self.engine = engine
+        self.store = store
+        self.events = events
+        self.clock = clock
+        self.pid = pid
+        self.clientCount = clientCount
+    }
+
     /// The `status` result (docs/ControlProtocol.md): the engine's status, `pid` and `controlClients`.
     public func statusJSON() async -> JSONValue {
         let status = await engine.status()
