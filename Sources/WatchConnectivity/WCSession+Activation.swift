@@ -34,7 +34,7 @@ extension WCSession {
         let configuration: WCSessionConfiguration
         let runtime: SessionRuntime
         do {
-            configuration = try loadConfiguration()
+            configuration = try await loadConfiguration()
         } catch {
             activationFailed(WCError(.sessionNotSupported, message: "WatchConnectivity is not configured: \(error)"))
             return

@@ -150,19 +150,26 @@ public final class WCSession: NSObject, @unchecked Sendable {
         PropertyListBridge.object(from: state.withLock { $0.receivedApplicationContext })
     }
 
-    /// The configuration, loaded once from its source.
-    func loadConfiguration() throws(WCSessionConfigurationError) -> WCSessionConfiguration {
-        let result = state.withLock { state in
-            if let loaded = state.configuration { return loaded }
-            let loaded: Result<WCSessionConfiguration, WCSessionConfigurationError>
-            switch configurationSource {
-            case .fixed(let configuration): loaded = .success(configuration)
-            case .environment: loaded = Result { () throws(WCSessionConfigurationError) in try WCSessionConfiguration() }
+    /// The configuration, loaded once from its source (a failure is kept too).
+    func loadConfiguration() async throws(WCSessionConfigurationError) -> WCSessionConfiguration {
+        if let loaded = state.withLock({ $0.configuration }) { return try loaded.get() }
+        let loaded: Result<WCSessionConfiguration, WCSessionConfigurationError>
+        switch configurationSource {
+        case .fixed(let configuration): loaded = .success(configuration)
+        case .environment:
+            do {
+                loaded = .success(try await WCSessionConfiguration())
+            } catch {
+                loaded = .failure(error)
             }
+        }
+        // The first load wins, so every caller sees the same configuration.
+        let kept = state.withLock { state in
+            if let earlier = state.configuration { return earlier }
             state.configuration = loaded
             return loaded
         }
-        return try result.get()
+        return try kept.get()
     }
 
     // MARK: Delegate calls
@@ -198,7 +205,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
 
     /// `<WCSession role activationState>`.
     public override var description: String {
-        let role = (try? loadConfiguration().role.rawValue) ?? "unconfigured"
+        let role = (try? state.withLock { $0.configuration }?.get().role.rawValue) ?? "unconfigured"
         return "<WCSession \(role) \(activationState)>"
     }
 }

@@ -22,17 +22,18 @@ extension HostConfiguration {
     ///
     /// Sources, highest priority first: `WATCHPAIR_*` environment variables (see
     /// ``environmentVariableName(for:)``), then the JSON file, then the defaults. The file is
-    /// `options.configPath`, else `$WATCHPAIR_CONFIG`, else `/etc/watchpair/<daemon>.json`; only the default
+    /// `options.configPath`, else `$WATCHPAIR_CONFIG`, else `<defaultFileDirectory>/<daemon>.json`; only the default
     /// file may be missing.
     /// - Throws: ``ConfigurationError`` for a missing explicit file, a file that is not a JSON object, or
     ///   any bad value (see ``init(role:config:)``).
     public static func load(
         role: Role,
         options: CommandLineOptions,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        defaultFileDirectory: String = "/etc/watchpair"
     ) async throws(ConfigurationError) -> Loaded {
         let explicit = options.configPath ?? environment[configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let path = explicit ?? "/etc/watchpair/\(role.daemonName).json"
+        let path = explicit ?? "\(defaultFileDirectory)/\(role.daemonName).json"
         var warnings: [String] = []
         var providers: [any ConfigProvider] = [environmentProvider(environment, warnings: &warnings)]
         var file: String?
