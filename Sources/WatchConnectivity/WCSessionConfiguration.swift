@@ -77,29 +77,29 @@ public struct WCSessionConfiguration: Sendable, Hashable {
         self.listenFDName = role.daemonName
     }
 
-    /// The engine's configuration for this app.
-    var engineConfiguration: EngineConfiguration {
-        EngineConfiguration(
-            role: role, pairId: pairId, launch: launch ?? .foreground, limits: limits, replyTimeout: replyTimeout,
-            handshakeTimeout: handshakeTimeout, backoff: backoff, keepAlive: keepAlive
-        )
-    }
-
-    /// The host's configuration of this app (its link listener's path and systemd name).
+    /// The host's configuration of this app.
     var hostConfiguration: HostConfiguration {
         var host = HostConfiguration(role: role)
         host.pairId = pairId
         host.paths = HostConfiguration.Paths(
             link: linkSocketPath, peerLink: peerLinkSocketPath, control: controlSocketPath,
             peerControl: peerControlSocketPath, state: stateDirectory)
-        host.listenFDName = listenFDName
+        host.durability = durability
+        host.limits = limits
+        host.queues.outbox = outboxLimit
+        host.queues.inbox = inboxLimit
+        host.timeouts.reply = replyTimeout
+        host.timeouts.handshake = handshakeTimeout
+        host.backoff = backoff
+        host.keepAlive = keepAlive
         host.allowedUIDs = allowedUIDs
+        host.launch = switch launch {
+        case nil: .auto
+        case .foreground?: .foreground
+        case .background?: .background
+        }
+        host.listenFDName = listenFDName
         return host
-    }
-
-    /// The store's configuration for this app.
-    var storeConfiguration: StoreConfiguration {
-        StoreConfiguration(directory: stateDirectory, durability: durability, outboxLimit: outboxLimit, inboxLimit: inboxLimit)
     }
 }
 

@@ -8,7 +8,7 @@ public typealias DaemonEnvironment = HostEnvironment
 /// Why a daemon could not start or had to stop.
 public typealias DaemonError = HostError
 /// A built daemon: a host serving the daemons' control operations.
-public typealias Daemon = Host
+public typealias Daemon = PairHost
 
 /// Builds a daemon: the host of `configuration` whose control socket serves every wcctl request
 /// (``ControlHandler``, docs/ControlProtocol.md). See `buildHost(configuration:logger:environment:controlHandler:)`.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// One dedicated thread that runs every engine task of every session in the process.
+/// One dedicated thread that runs every engine task of every `WCSession` in the process (the host's
+/// `HostEnvironment/taskExecutor` for an app).
 ///
 /// Apple's API is synchronous in places (`transferUserInfo` returns a durable transfer,
 /// `updateApplicationContext` throws), while the engine is async. Those calls block their caller until
@@ -14,9 +15,9 @@ import Synchronization
 ///
 /// Bound: jobs wait in an unbounded FIFO, one entry per runnable task; the number of tasks is bounded by
 /// the engine's own limits (links, incoming messages in flight, pending sends).
-final class EngineExecutor: TaskExecutor, @unchecked Sendable {
+public final class EngineExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor every session uses.
-    static let shared = EngineExecutor(name: "WatchConnectivity.engine")
+    public static let shared = EngineExecutor(name: "WatchConnectivity.engine")
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
@@ -31,7 +32,7 @@ final class EngineExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -40,7 +41,7 @@ final class EngineExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Whether the calling thread is the engine's.
-    var isCurrent: Bool {
+    public var isCurrent: Bool {
         threadId.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
@@ -58,7 +59,7 @@ final class EngineExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Starts `body` as a task on this executor.
     @discardableResult
-    func spawn<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> Task<T, Never> {
+    public func spawn<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> Task<T, Never> {
         Task(executorPreference: self) { await body() }
     }
 
@@ -66,7 +67,7 @@ final class EngineExecutor: TaskExecutor, @unchecked Sendable {
     ///
     /// Safe from any thread except this executor's own (the main thread, a `DispatchQueue`, a cooperative
     /// thread, the delegate queue): the work never needs the blocked thread.
-    func blockingCall<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    public func blockingCall<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
         precondition(!isCurrent, "WatchConnectivity: a synchronous WCSession call was made on the engine's own thread")
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<T?>(nil)

@@ -15,7 +15,7 @@ import WatchPairWire
 /// event sink, the engine, the idle-exit monitor (background launches only), the control server, the
 /// systemd notifier. So at shutdown systemd hears `STOPPING=1` first, then the control socket is
 /// unlinked and its clients closed, then the link stops, and the last events are still written.
-public final class Host: Sendable {
+public final class PairHost: Sendable {
     /// The configuration it was built with.
     public let configuration: HostConfiguration
     /// How it was launched (decides reachability for the phone's messages and the idle exit).
@@ -25,11 +25,15 @@ public final class Host: Sendable {
     /// The durable store (closed when ``run(handlingSignals:)`` returns).
     public let store: PairStore
 
-    let controlServer: ControlServer
-    /// The link listener: a self-bound one is unlinked and closed at exit.
-    let link: LinkListener
+    /// The link the engine serves (Unix sockets, or the in-memory transport it was built with).
+    public let transport: any Transport
+
+    /// The control server (nil with an in-memory transport).
+    let controlServer: ControlServer?
+    /// The link listener: a self-bound one is unlinked and closed at exit (nil with an in-memory transport).
+    let link: LinkListener?
     let logger: Logger
-    private let makeServices: @Sendable (Host) -> [ServiceGroupConfiguration.ServiceConfiguration]
+    private let makeServices: @Sendable (PairHost) -> [ServiceGroupConfiguration.ServiceConfiguration]
 
     private enum GroupState {
         case notStarted
@@ -45,15 +49,17 @@ public final class Host: Sendable {
         launch: LaunchMode,
         engine: PairEngine,
         store: PairStore,
-        controlServer: ControlServer,
-        link: LinkListener,
+        transport: any Transport,
+        controlServer: ControlServer?,
+        link: LinkListener?,
         logger: Logger,
-        makeServices: @escaping @Sendable (Host) -> [ServiceGroupConfiguration.ServiceConfiguration]
+        makeServices: @escaping @Sendable (PairHost) -> [ServiceGroupConfiguration.ServiceConfiguration]
     ) {
         self.configuration = configuration
         self.launch = launch
         self.engine = engine
         self.store = store
+        self.transport = transport
         self.controlServer = controlServer
         self.link = link
         self.logger = logger
@@ -61,7 +67,7 @@ public final class Host: Sendable {
     }
 
     /// The number of control clients attached (connected and having sent a request).
-    public var controlClients: Int { controlServer.attachedClients }
+    public var controlClients: Int { controlServer?.attachedClients ?? 0 }
 
     /// Runs until a graceful shutdown completes, then releases the sockets and closes the store.
     ///
@@ -121,7 +127,8 @@ public final class Host: Sendable {
 
     /// Unlinks and closes a self-bound link socket and closes the store.
     func release() async {
-        link.release()
+        link?.release()
+        controlServer?.close()
         do {
             try await store.close()
         } catch {

@@ -15,7 +15,8 @@ struct IdleExitMonitor: Service {
     static let busyPollInterval: Duration = .seconds(1)
 
     let engine: PairEngine
-    let server: ControlServer
+    /// The control server, whose attached clients keep the host busy (nil: none).
+    let server: ControlServer?
     let idleExit: Duration
     let clock: any Clock<Duration>
     /// Starts the graceful shutdown of the whole daemon.
@@ -37,8 +38,7 @@ struct IdleExitMonitor: Service {
             let signals = [
                 (engine.appSignal, engine.appSignal.generation),
                 (engine.stateSignal, engine.stateSignal.generation),
-                (server.activity, server.activity.generation),
-            ]
+            ] + (server.map { [($0.activity, $0.activity.generation)] } ?? [])
             if await isIdle() {
                 // Any signal ends the wait early and restarts the timer.
                 if await Waiting.any(signals, orAfter: idleExit, on: clock), await isIdle() {
@@ -52,7 +52,7 @@ struct IdleExitMonitor: Service {
     }
 
     private func isIdle() async -> Bool {
-        guard server.attachedClients == 0 else { return false }
+        guard (server?.attachedClients ?? 0) == 0 else { return false }
         let status = await engine.status()
         return status.outstandingTransfers == 0 && status.contextSentVersion <= status.contextAckedVersion
     }
