@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "wcbench", targets: ["wcbench"]),
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         .library(name: "WatchPairTesting", targets: ["WatchPairTesting"]),
+        .library(name: "WatchConnectivityTesting", targets: ["WatchConnectivityTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -58,8 +59,7 @@ let package = Package(
         .target(
             name: "WatchConnectivity",
             dependencies: [
-                "WatchPairHost", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
-                .product(name: "Logging", package: "swift-log"),
+                "WatchPairHost", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Apple-style sync services on the WatchConnectivity module: one per side.
@@ -114,6 +114,12 @@ let package = Package(
         ),
         // Test kit: in-memory transport pair, manual clock, fault-injecting transport.
         .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire"]),
+        // Test kit of WCSession apps: both apps' sessions in one process, in memory or over sockets.
+        .target(
+            name: "WatchConnectivityTesting",
+            dependencies: ["WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire"]
+        ),
+        .testTarget(name: "WatchConnectivityTestingTests", dependencies: ["WatchConnectivityTesting", "WatchConnectivity"]),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire"]),
         .testTarget(
             name: "WatchPairCoreTests",

@@ -18,19 +18,19 @@ struct SessionRuntime: Sendable {
 
 /// What tests replace in a session: the transport (in-memory), the clock, and a pause before activation
 /// completes. Apps never set these.
-struct SessionOverrides: Sendable {
+package struct SessionOverrides: Sendable {
     /// Used instead of Unix sockets; no socket is bound (presence comes from the transport).
-    var transport: (any Transport)?
+    package var transport: (any Transport)?
     /// The engine's clock and the session's reply timeout clock.
-    var clock: (any Clock<Duration>)?
+    package var clock: (any Clock<Duration>)?
     /// The engine's keep-alive policy.
-    var keepAlive: KeepAlivePolicy?
+    package var keepAlive: KeepAlivePolicy?
     /// Runs after the engine started serving and before `activationDidCompleteWith` is enqueued.
-    var beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)?
+    package var beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)?
     /// The session's logger.
-    var logger: Logger?
+    package var logger: Logger?
 
-    init(
+    package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,
         beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)? = nil, logger: Logger? = nil
     ) {

@@ -162,7 +162,7 @@ extension WCSession {
 
     /// Stops the session as if the app exited: no callback is made, nothing undelivered is acknowledged,
     /// sockets and store are closed. Returns once everything has stopped. (Tests; apps just exit.)
-    func shutdown() async {
+    package func shutdown() async {
         await beginShutdown()?.value
     }
 

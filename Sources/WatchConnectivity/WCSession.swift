@@ -68,7 +68,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Fires when a `transferUserInfo` call has registered its transfer object.
     let registrationSignal = AsyncSignal()
     /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
-    let snapshotSignal = AsyncSignal()
+    package let snapshotSignal = AsyncSignal()
     /// Set by a default (not implemented) message callback while the session calls it.
     private let missingCallback = Mutex(false)
 
@@ -79,9 +79,24 @@ public final class WCSession: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// A session with an explicit configuration (tests; apps use `WCSession.default`).
-    convenience init(configuration: WCSessionConfiguration, overrides: SessionOverrides = SessionOverrides()) {
+    /// A session with an explicit configuration and test overrides (the test kit and this package's tests).
+    package convenience init(configuration: WCSessionConfiguration, overrides: SessionOverrides) {
         self.init(configurationSource: .fixed(configuration), overrides: overrides)
+    }
+
+    /// A session of its own, configured by `configuration` instead of the environment: for tests that
+    /// hold both apps in one process, or a process hosting more than one app. `WCSession.default` stays
+    /// the app's session.
+    ///
+    /// - Parameters:
+    ///   - configuration: The role, paths and settings (`WCSessionConfiguration(role:runDirectory:stateRoot:)`).
+    ///   - link: The link to the counterpart instead of Unix sockets, e.g. `InMemoryNetwork.transport(for:)`
+    ///     of WatchPairTesting; then no socket is bound. Nil (the default): the configured sockets.
+    ///   - clock: The clock of the engine's timers and of reply timeouts, e.g. a `ManualClock`.
+    public convenience init(
+        configuration: WCSessionConfiguration, link: (any Transport)? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(configurationSource: .fixed(configuration), overrides: SessionOverrides(transport: link, clock: clock))
     }
 
     /// Whether this process can use Watch Connectivity: always true on Linux, as on an iPhone.
@@ -201,6 +216,15 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Called by the default implementations of the message callbacks.
     func callbackNotImplemented() {
         missingCallback.withLock { $0 = true }
+    }
+
+    /// Returns once `isReachable` is `reachable` (for tests; Apple's apps use `sessionReachabilityDidChange`).
+    package func waitForReachability(_ reachable: Bool = true) async {
+        while !Task.isCancelled {
+            let seen = snapshotSignal.generation
+            if isReachable == reachable { return }
+            await snapshotSignal.wait(after: seen)
+        }
     }
 
     /// `<WCSession role activationState>`.
