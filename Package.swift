@@ -133,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "WatchConnectivityTests",
             dependencies: [
-                "WatchConnectivity", "WatchPairCore", "WatchPairWire", "WatchPairTransport", "WatchPairTesting",
+                "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
+                "WatchPairTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
