@@ -33,7 +33,7 @@ public final class PairHost: Sendable {
     /// The link listener: a self-bound one is unlinked and closed at exit (nil with an in-memory transport).
     let link: LinkListener?
     let logger: Logger
-    private let makeServices: @Sendable (PairHost) -> [ServiceGroupConfiguration.ServiceConfiguration]
+    let makeServices: @Sendable (PairHost) -> [ServiceGroupConfiguration.ServiceConfiguration]
 
     private enum GroupState {
         case notStarted
