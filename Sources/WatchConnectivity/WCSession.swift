@@ -9,11 +9,14 @@ import WatchPairWire
 /// Use it as on Apple's platforms: set `WCSession.default.delegate`, call `activate()`, wait for
 /// `session(_:activationDidCompleteWith:error:)`, then send with `sendMessage`, `transferUserInfo` and
 /// `updateApplicationContext` and receive through the delegate. Which side the app is (phone or watch)
-/// and where its state and sockets live come from the environment (`WCSessionConfiguration`).
+/// and where its state and sockets live come from the environment (`WCSessionConfiguration`); the role
+/// defaults to `phone` when `WATCHPAIR_ROLE` is unset. `WCSession(configuration:link:clock:)` builds a
+/// session from an explicit configuration instead (tests, or an in-memory link).
 ///
-/// The session embeds WatchPair's engine in the app process: activation opens the durable store in the
-/// state directory, listens on the app's link socket (or adopts the one systemd passes) and on its
-/// control socket, and links to the counterpart — `phoned`/`watchd` or another app built on this module.
+/// Each activation builds and runs the same host as `phoned`/`watchd` (WatchPairHost): it opens the
+/// durable store in the state directory, listens on the app's link socket (or adopts the one systemd
+/// passes) and on its control socket (which answers `status`), and links to the counterpart —
+/// `phoned`/`watchd` or another app built on this module.
 ///
 /// Threading: every method and property may be used from any thread. Delegate callbacks, and the
 /// reply and error handlers of `sendMessage`, run serially on one private serial queue, never the main

@@ -3,7 +3,7 @@ import Glibc
 /// Where a ``UnixSocketTransport`` listens, where its peer is, and whom it lets in.
 ///
 /// Plain values only: reading config files and the systemd environment happens at the edge
-/// (`WatchPairDaemon`), which hands over paths and, under socket activation, a ready listening fd.
+/// (`WatchPairHost`), which hands over paths and, under socket activation, a ready listening fd.
 public struct UnixSocketTransportConfiguration: Sendable {
     /// Where this side accepts the peer's connections.
     public enum Listener: Sendable, Hashable {
