@@ -108,6 +108,39 @@ struct WCSessionPairTests {
         await pair.shutdown()
     }
 
+    @Test("in memory, transfers survive the watch's link breaking: each arrives once, in order")
+    func transfersSurviveAFault() async throws {
+        let (pair, phoneDelegate, watchDelegate) = try await activatedPair(.inMemory)
+        let clock = try #require(pair.clock)
+        // The watch's next write (an acknowledgement, or a keep-alive answer) closes its link instead.
+        pair.faults?.inject(.disconnect)
+        // Reconnecting waits for backoff delays on the manual clock: step it while the test waits.
+        let driver = Task {
+            while !Task.isCancelled {
+                await clock.waitForSleepers(count: 1)
+                clock.advance(by: .milliseconds(100))
+                await Task.yield()
+            }
+        }
+        defer { driver.cancel() }
+        let items = (0..<20).map { "item\($0)" }
+        for item in items {
+            _ = pair.phone.transferUserInfo(["item": item])
+        }
+        var received: [String] = []
+        while received.count < items.count, let seen = await watchDelegate.next() {
+            if case .userInfo(let item) = seen { received.append(item) }
+        }
+        #expect(received == items)
+        var finished: [String] = []
+        while finished.count < items.count, let seen = await phoneDelegate.next() {
+            if case .finished(let item, failed: false) = seen { finished.append(item) }
+        }
+        #expect(finished == items)
+        #expect(pair.faults?.pendingFaultCount == 0)  // the link did break
+        await pair.shutdown()
+    }
+
     @Test("in memory, the test owns the clock and the faults")
     func inMemoryHandles() async throws {
         let pair = try WCSessionPair(.inMemory)
