@@ -7,5 +7,6 @@ public enum WCSessionTestMode: String, Sendable, Hashable, CaseIterable, CustomS
     /// Real Unix sockets in a short temporary directory, and the real clock: what the app runs on.
     case unixSockets
 
+    /// `inMemory` or `unixSockets`, for test names.
     public var description: String { rawValue }
 }

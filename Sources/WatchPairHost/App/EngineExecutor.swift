@@ -32,6 +32,7 @@ public final class EngineExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
+    /// Queues `job` to run on the engine thread, after the jobs queued before it.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()

@@ -14,6 +14,7 @@ public struct StatusControlHandler: ControlRequestHandler {
         self.context = context
     }
 
+    /// Answers `status`; any other operation gets 7008.
     public func perform(_ request: ControlRequest, on connection: ControlConnection) async {
         guard request.op == .status else {
             let reason = "'\(request.op.rawValue)' is not served: this app's WCSession delegate is the app's logic; only status is answered"
@@ -23,5 +24,6 @@ public struct StatusControlHandler: ControlRequestHandler {
         await connection.writer.send(.success(request.id, await context.statusJSON()))
     }
 
+    /// Nothing to release: this handler keeps no per-connection state.
     public func connectionStopped(id: UInt64) async {}
 }

@@ -21,6 +21,7 @@ public final class EventLog: Sendable {
 
     private let state: Mutex<State>
 
+    /// An empty log keeping the newest `capacity` events (at least 1).
     public init(capacity: Int = 1000) {
         precondition(capacity > 0, "an event log holds at least one event")
         self.capacity = capacity

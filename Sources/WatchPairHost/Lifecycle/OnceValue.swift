@@ -12,6 +12,7 @@ public final class OnceValue<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// A value not set yet.
     public init() {}
 
     /// Sets the value unless one is set; returns whether this call set it.
