@@ -40,28 +40,24 @@ public struct HostConfiguration: Sendable {
 
     /// The defaults for `role`.
     public init(role: Role) {
-        let name = role.daemonName
-        let peer = role.peer.daemonName
         self.role = role
-        self.pairId = "default"
-        self.paths = Paths(
-            link: "/run/watchpair/\(name).sock",
-            peerLink: "/run/watchpair/\(peer).sock",
-            control: "/run/watchpair/\(name).ctl",
-            peerControl: "/run/watchpair/\(peer).ctl",
-            state: "/var/lib/watchpair/\(name)"
-        )
-        self.durability = .power
-        self.limits = PayloadLimits()
+        self.pairId = Self.engineDefaults.pairId
+        self.paths = Paths(role: role)
+        self.durability = Self.storeDefaults.durability
+        self.limits = Self.engineDefaults.limits
         self.queues = Queues()
         self.timeouts = Timeouts()
-        self.backoff = BackoffPolicy()
-        self.keepAlive = KeepAlivePolicy()
+        self.backoff = Self.engineDefaults.backoff
+        self.keepAlive = Self.engineDefaults.keepAlive
         self.allowedUIDs = [UInt32(getuid()), 0]
         self.launch = .auto
         self.log = LogSettings()
-        self.listenFDName = name
+        self.listenFDName = role.daemonName
     }
+
+    /// The engine's and the store's own defaults (WatchPairCore): each default is written once, there.
+    static let engineDefaults = EngineConfiguration(role: .phone)
+    static let storeDefaults = StoreConfiguration(directory: "")
 
     /// `phoned` or `watchd`: the syslog identifier, the prefix of stderr lines and of default paths.
     public var daemonName: String { role.daemonName }
@@ -91,10 +87,10 @@ public struct HostConfiguration: Sendable {
 
     /// Bounds of the durable queues; full queues refuse with 7015, never drop.
     public struct Queues: Sendable, Hashable {
-        /// Most outstanding outgoing userInfo transfers. Default 10,000.
-        public var outbox: Int = 10_000
-        /// Most received userInfo transfers the app has not taken. Default 10,000.
-        public var inbox: Int = 10_000
+        /// Most outstanding outgoing userInfo transfers. Default 10,000 (the store's).
+        public var outbox: Int = HostConfiguration.storeDefaults.outboxLimit
+        /// Most received userInfo transfers the app has not taken. Default 10,000 (the store's).
+        public var inbox: Int = HostConfiguration.storeDefaults.inboxLimit
 
         /// The defaults.
         public init() {}
@@ -102,10 +98,10 @@ public struct HostConfiguration: Sendable {
 
     /// Timeouts.
     public struct Timeouts: Sendable, Hashable {
-        /// How long a message waits for its reply (7012 after). Default 10 s.
-        public var reply: Duration = .seconds(10)
-        /// How long a new link may take to complete its handshake. Default 5 s.
-        public var handshake: Duration = .seconds(5)
+        /// How long a message waits for its reply (7012 after). Default 10 s (the engine's).
+        public var reply: Duration = HostConfiguration.engineDefaults.replyTimeout
+        /// How long a new link may take to complete its handshake. Default 5 s (the engine's).
+        public var handshake: Duration = HostConfiguration.engineDefaults.handshakeTimeout
         /// How long a background-launched daemon stays up with nothing to do. Default 10 s.
         public var idleExit: Duration = .seconds(10)
 
