@@ -55,26 +55,12 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     /// name); a single passed fd with systemd's default name is adopted too.
     public var listenFDName: String
 
-    /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`.
+    /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`, and the
+    /// host's defaults for everything else (docs/Configuration.md).
     public init(role: Role, runDirectory: String = "/run/watchpair", stateRoot: String = "/var/lib/watchpair") {
-        self.role = role
-        self.pairId = "default"
-        self.stateDirectory = stateRoot + "/" + role.daemonName
-        self.linkSocketPath = runDirectory + "/" + role.daemonName + ".sock"
-        self.peerLinkSocketPath = runDirectory + "/" + role.peer.daemonName + ".sock"
-        self.controlSocketPath = runDirectory + "/" + role.daemonName + ".ctl"
-        self.peerControlSocketPath = runDirectory + "/" + role.peer.daemonName + ".ctl"
-        self.launch = nil
-        self.durability = .power
-        self.replyTimeout = .seconds(10)
-        self.limits = PayloadLimits()
-        self.handshakeTimeout = .seconds(5)
-        self.keepAlive = KeepAlivePolicy()
-        self.backoff = BackoffPolicy()
-        self.outboxLimit = 10_000
-        self.inboxLimit = 10_000
-        self.allowedUIDs = [UInt32(getuid()), 0]
-        self.listenFDName = role.daemonName
+        var host = HostConfiguration(role: role)
+        host.paths = HostConfiguration.Paths(role: role, runDirectory: runDirectory, stateRoot: stateRoot)
+        self.init(host)
     }
 
     /// The host's configuration of this app.
@@ -130,7 +116,7 @@ extension WCSessionConfiguration {
 
     /// The app's share of the host's configuration.
     init(_ host: HostConfiguration) {
-        self.init(role: host.role)
+        role = host.role
         pairId = host.pairId
         stateDirectory = host.paths.state
         linkSocketPath = host.paths.link

@@ -44,9 +44,9 @@ public final class WCSessionPair: Sendable {
     ///
     /// - Parameters:
     ///   - mode: In memory or over Unix sockets.
-    ///   - replyTimeout: Both sessions' message reply timeout. Default 10 s.
+    ///   - replyTimeout: Both sessions' message reply timeout. Default: the configuration's (10 s).
     /// - Throws: `POSIXError` when the temporary directory cannot be made.
-    public init(_ mode: WCSessionTestMode, replyTimeout: Duration = .seconds(10)) throws {
+    public init(_ mode: WCSessionTestMode, replyTimeout: Duration = WCSessionConfiguration(role: .phone).replyTimeout) throws {
         var template = Array("/tmp/wcpair-XXXXXX".utf8CString)  // short: sun_path holds 108 bytes
         guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
         let directory = String(cString: made)

@@ -32,6 +32,17 @@ struct WCSessionConfigurationTests {
         #expect(watch.peerControlSocketPath == "/tmp/r/phoned.ctl")
     }
 
+    @Test("init(role:) is the host's defaults, the engine's reply timeout included, with the given directories")
+    func initWithRoleTakesTheHostsDefaults() async throws {
+        #expect(WCSessionConfiguration(role: .watch) == (try await load(["WATCHPAIR_ROLE": "watch"])))
+        let engine = EngineConfiguration(role: .phone)
+        let phone = WCSessionConfiguration(role: .phone, runDirectory: "/tmp/r", stateRoot: "/tmp/s")
+        #expect(phone.replyTimeout == engine.replyTimeout && phone.handshakeTimeout == engine.handshakeTimeout)
+        #expect(phone.backoff == engine.backoff && phone.keepAlive == engine.keepAlive && phone.limits == engine.limits)
+        #expect(phone.linkSocketPath == "/tmp/r/phoned.sock" && phone.peerControlSocketPath == "/tmp/r/watchd.ctl")
+        #expect(phone.stateDirectory == "/tmp/s/phoned")
+    }
+
     @Test("the daemons' variables are read, and the short aliases override them")
     func variables() async throws {
         let configuration = try await load([
