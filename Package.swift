@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "wcbench", targets: ["wcbench"]),
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         .library(name: "WatchPairTesting", targets: ["WatchPairTesting"]),
+        .library(name: "WatchConnectivityTesting", targets: ["WatchConnectivityTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -54,19 +55,20 @@ let package = Package(
             name: "Systemd",
             dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
-        // Apple-compatible WCSession API on top of the engine.
+        // Apple-compatible WCSession API on top of WatchPairHost.
         .target(
             name: "WatchConnectivity",
             dependencies: [
-                "WatchPairCore", "WatchPairWire", "WatchPairTransport", .product(name: "Logging", package: "swift-log"),
+                "WatchPairHost", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Apple-style sync services on the WatchConnectivity module: one per side.
         .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
         .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
-        // Configuration, control socket, service lifecycle, wiring.
+        // The one host of an app: configuration, store, link listener, launch mode, engine, control
+        // socket, and one Service with the shutdown order. The daemons and WCSession build on it.
         .target(
-            name: "WatchPairDaemon",
+            name: "WatchPairHost",
             dependencies: [
                 "WatchPairWire",
                 "WatchPairCore",
@@ -75,8 +77,18 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The daemons' control operations (wcctl's requests) on top of WatchPairHost, and their main.
+        .target(
+            name: "WatchPairDaemon",
+            dependencies: [
+                "WatchPairHost",
+                "WatchPairWire",
+                "WatchPairCore",
+                "WatchPairTransport",
+                "Systemd",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "phoned", dependencies: ["WatchPairDaemon"]),
@@ -102,6 +114,12 @@ let package = Package(
         ),
         // Test kit: in-memory transport pair, manual clock, fault-injecting transport.
         .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire"]),
+        // Test kit of WCSession apps: both apps' sessions in one process, in memory or over sockets.
+        .target(
+            name: "WatchConnectivityTesting",
+            dependencies: ["WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire"]
+        ),
+        .testTarget(name: "WatchConnectivityTestingTests", dependencies: ["WatchConnectivityTesting", "WatchConnectivity"]),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire"]),
         .testTarget(
             name: "WatchPairCoreTests",
@@ -115,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "WatchConnectivityTests",
             dependencies: [
-                "WatchConnectivity", "WatchPairCore", "WatchPairWire", "WatchPairTransport", "WatchPairTesting",
+                "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
+                "WatchPairTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -125,7 +144,8 @@ let package = Package(
         .testTarget(
             name: "WatchPairDaemonTests",
             dependencies: [
-                "WatchPairDaemon", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
+                "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,164 +1,36 @@
-import Foundation
 import Logging
-import Synchronization
 import WatchPairCore
-import WatchPairTransport
+import WatchPairHost
 import WatchPairWire
 
-/// What one activation of a session owns: the store, the engine, the transport and the two sockets.
-///
-/// Built by `start` (which fails activation with a clear error when a socket cannot be bound or the
-/// store cannot be opened) and released by `close()` when the session stops.
-final class SessionRuntime: Sendable {
+/// What one activation of a session holds: its host (store, link, control socket, engine, services)
+/// and the configuration it was built from.
+struct SessionRuntime: Sendable {
+    let host: PairHost
     let configuration: WCSessionConfiguration
-    let store: PairStore
-    let engine: PairEngine
-    let transport: MonitoredTransport
-    /// How the app was started (configured, or detected from the passed link socket).
-    let launch: LaunchMode
-    let linkSocket: BoundSocket?
-    let controlSocket: BoundSocket?
-    let beacon: ControlBeacon?
     let clock: any Clock<Duration>
     let logger: Logger
-    private let socketsClosed = Mutex((control: false, link: false))
 
-    private init(
-        configuration: WCSessionConfiguration, store: PairStore, engine: PairEngine, transport: MonitoredTransport,
-        launch: LaunchMode, linkSocket: BoundSocket?, controlSocket: BoundSocket?, beacon: ControlBeacon?,
-        clock: any Clock<Duration>, logger: Logger
-    ) {
-        self.configuration = configuration
-        self.store = store
-        self.engine = engine
-        self.transport = transport
-        self.launch = launch
-        self.linkSocket = linkSocket
-        self.controlSocket = controlSocket
-        self.beacon = beacon
-        self.clock = clock
-        self.logger = logger
-    }
-
-    /// Binds (or adopts) the link socket, opens the store, creates the engine and binds the control socket.
-    ///
-    /// With `overrides.transport` set (tests), no socket is bound: the given transport is used as is.
-    /// - Throws: `WCError` 7001 (`genericError`) saying what could not be set up; nothing stays open.
-    static func start(_ configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger) async throws(WCError) -> SessionRuntime {
-        var configuration = configuration
-        var linkSocket: BoundSocket?
-        var controlSocket: BoundSocket?
-        let base: any Transport
-        var launch = configuration.launch ?? .foreground
-        do {
-            if let injected = overrides.transport {
-                base = injected
-            } else {
-                let bound: BoundSocket
-                if let passed = SystemdSockets.linkDescriptor(named: configuration.listenFDName) {
-                    bound = BoundSocket.adopt(passed, path: configuration.linkSocketPath)
-                    if configuration.launch == nil, bound.hasPendingConnection { launch = .background }
-                } else {
-                    bound = try BoundSocket.bind(path: configuration.linkSocketPath)
-                }
-                linkSocket = bound
-                base = UnixSocketTransport(
-                    configuration: UnixSocketTransportConfiguration(
-                        listener: .adopt(fileDescriptor: bound.descriptor),
-                        peerLinkPath: configuration.peerLinkSocketPath,
-                        peerControlPath: configuration.peerControlSocketPath,
-                        allowedUIDs: configuration.allowedUIDs
-                    ),
-                    logger: logger
-                )
-                controlSocket = try BoundSocket.bind(path: configuration.controlSocketPath)
-            }
-        } catch {
-            linkSocket?.close()
-            throw WCError(.genericError, message: "WatchConnectivity could not listen: \(error)")
-        }
-        configuration.launch = launch
-        let transport = MonitoredTransport(base)
-        let store: PairStore
-        do {
-            store = try await PairStore.open(
-                configuration.storeConfiguration,
-                logger: logger
-            )
-        } catch {
-            linkSocket?.close()
-            controlSocket?.close()
-            throw WCError(.genericError, message: "WatchConnectivity could not open its store: \(error)")
-        }
-        var engineConfiguration = configuration.engineConfiguration
-        if let keepAlive = overrides.keepAlive { engineConfiguration.keepAlive = keepAlive }
-        let clock = overrides.clock ?? ContinuousClock()
-        let engine: PairEngine
-        do {
-            engine = try await PairEngine(
-                configuration: engineConfiguration, store: store, transport: transport, clock: clock, logger: logger
-            )
-        } catch {
-            try? await store.close()
-            linkSocket?.close()
-            controlSocket?.close()
-            throw WCError(.genericError, message: "WatchConnectivity could not read its store: \(error)")
-        }
-        let beacon = controlSocket.map {
-            ControlBeacon(socket: $0, allowedUIDs: configuration.allowedUIDs, engine: engine, logger: logger)
-        }
-        return SessionRuntime(
-            configuration: configuration, store: store, engine: engine, transport: transport, launch: launch,
-            linkSocket: linkSocket, controlSocket: controlSocket, beacon: beacon, clock: clock, logger: logger
-        )
-    }
-
-    /// Closes the control socket (its file is removed): the counterpart no longer sees the app running.
-    /// Idempotent.
-    func closeControlSocket() {
-        socketsClosed.withLock { closed in
-            guard !closed.control else { return }
-            closed.control = true
-            controlSocket?.close()
-        }
-    }
-
-    /// Closes both listening sockets; self-bound socket files are removed. Idempotent.
-    func closeSockets() {
-        closeControlSocket()
-        socketsClosed.withLock { closed in
-            guard !closed.link else { return }
-            closed.link = true
-            linkSocket?.close()
-        }
-    }
-
-    /// Closes the sockets and the store. Call after the engine stopped.
-    func close() async {
-        closeSockets()
-        do {
-            try await store.close()
-        } catch {
-            logger.info("closing the store failed", metadata: ["error": "\(error)"])
-        }
-    }
+    var engine: PairEngine { host.engine }
+    var transport: any Transport { host.transport }
+    var launch: LaunchMode { host.launch }
 }
 
 /// What tests replace in a session: the transport (in-memory), the clock, and a pause before activation
 /// completes. Apps never set these.
-struct SessionOverrides: Sendable {
+package struct SessionOverrides: Sendable {
     /// Used instead of Unix sockets; no socket is bound (presence comes from the transport).
-    var transport: (any Transport)?
+    package var transport: (any Transport)?
     /// The engine's clock and the session's reply timeout clock.
-    var clock: (any Clock<Duration>)?
+    package var clock: (any Clock<Duration>)?
     /// The engine's keep-alive policy.
-    var keepAlive: KeepAlivePolicy?
+    package var keepAlive: KeepAlivePolicy?
     /// Runs after the engine started serving and before `activationDidCompleteWith` is enqueued.
-    var beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)?
+    package var beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)?
     /// The session's logger.
-    var logger: Logger?
+    package var logger: Logger?
 
-    init(
+    package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,
         beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)? = nil, logger: Logger? = nil
     ) {

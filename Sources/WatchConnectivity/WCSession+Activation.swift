@@ -1,5 +1,6 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 extension WCSession {
@@ -28,39 +29,56 @@ extension WCSession {
         }
     }
 
-    /// One activation, from setup to stop: runs the engine, the control socket, the deliveries and the
-    /// state follower as children, until cancelled (`shutdown()`) or until the engine fails.
+    /// One activation, from setup to stop: builds the app's host (WatchPairHost: store, link listener,
+    /// control socket answering `status`, engine) and runs it, with the deliveries and the state follower
+    /// as children, until cancelled (`shutdown()`) or until the host fails (its listener broke).
     func runSession() async {
         let configuration: WCSessionConfiguration
-        let runtime: SessionRuntime
         do {
-            configuration = try loadConfiguration()
+            configuration = try await loadConfiguration()
         } catch {
             activationFailed(WCError(.sessionNotSupported, message: "WatchConnectivity is not configured: \(error)"))
             return
         }
         var logger = self.logger
         logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
+        let clock = overrides.clock ?? ContinuousClock()
+        var hostConfiguration = configuration.hostConfiguration
+        if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
+        let host: PairHost
         do {
-            runtime = try await SessionRuntime.start(configuration, overrides: overrides, logger: logger)
+            host = try await buildHost(
+                configuration: hostConfiguration, logger: logger,
+                environment: HostEnvironment(
+                    clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
+                    taskExecutor: EngineExecutor.shared)
+            ) { context in
+                StatusControlHandler(context: context)
+            }
         } catch {
-            activationFailed(error)
+            activationFailed(WCError(.genericError, message: "WatchConnectivity could not start: \(error)"))
             return
         }
+        let runtime = SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
         let activated = AsyncSignal()
         await runtime.engine.setMessageHandler(messageHandler(runtime: runtime, activated: activated))
-        let engine = EngineRunner(runtime.engine)
-        let engineFailure = await withTaskGroup(of: (any Error)?.self) { group -> (any Error)? in
-            group.addTask { await engine.failure() }
-            group.addTask { await runtime.transport.listenerFailure() }
-            if let beacon = runtime.beacon {
-                group.addTask {
-                    do {
-                        try await beacon.run()
-                        return nil
-                    } catch {
-                        return error
-                    }
+        // Not a child: on cancellation the host shuts down gracefully (control socket first, then the
+        // engine, then the link socket and the store, whose close checkpoints the WAL) in a task that is
+        // not cancelled itself.
+        let hostRun = EngineExecutor.shared.spawn { () -> (any Error)? in
+            do {
+                try await host.run(handlingSignals: false)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let hostFailure = await withTaskGroup(of: (any Error)?.self) { group -> (any Error)? in
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await hostRun.value
+                } onCancel: {
+                    EngineExecutor.shared.spawn { await host.shutdown() }
                 }
             }
             await overrides.beforeActivationCompletes?(runtime.engine)
@@ -76,23 +94,17 @@ extension WCSession {
                     return nil
                 }
             }
-            // The first child to end (a failure, or all of them on cancellation) ends the activation.
+            // The first child to end (the host failing, or all of them on cancellation) ends the activation.
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
-        // As the daemons do: the control socket first (the counterpart stops seeing a running app and does
-        // not link again), then the engine (its links close), then the link socket (not installed).
-        runtime.closeControlSocket()
-        await engine.stop(logger: logger)
         await runtime.engine.setMessageHandler(nil)
-        if let engineFailure, !Task.isCancelled {
-            logger.info("the session's engine stopped", metadata: ["error": "\(engineFailure)"])
+        if let hostFailure, !Task.isCancelled {
+            logger.info("the session's host stopped", metadata: ["error": "\(hostFailure)"])
             state.withLock { $0.activationState = .inactive }
             notifyDelegate { session, delegate in delegate.sessionDidBecomeInactive(session) }
         }
-        // Not in this (cancelled) task: closing the store checkpoints the WAL, which cancellation would skip.
-        await EngineExecutor.shared.spawn { await runtime.close() }.value
         let wasActive = state.withLock { state -> Bool in
             defer {
                 state.phase = .idle
@@ -101,7 +113,7 @@ extension WCSession {
             }
             return state.activationState != .notActivated
         }
-        if engineFailure != nil, wasActive, !Task.isCancelled {
+        if hostFailure != nil, wasActive, !Task.isCancelled {
             notifyDelegate { session, delegate in delegate.sessionDidDeactivate(session) }
         }
     }
@@ -150,7 +162,7 @@ extension WCSession {
 
     /// Stops the session as if the app exited: no callback is made, nothing undelivered is acknowledged,
     /// sockets and store are closed. Returns once everything has stopped. (Tests; apps just exit.)
-    func shutdown() async {
+    package func shutdown() async {
         await beginShutdown()?.value
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 extension WCSession {

@@ -9,11 +9,14 @@ import WatchPairWire
 /// Use it as on Apple's platforms: set `WCSession.default.delegate`, call `activate()`, wait for
 /// `session(_:activationDidCompleteWith:error:)`, then send with `sendMessage`, `transferUserInfo` and
 /// `updateApplicationContext` and receive through the delegate. Which side the app is (phone or watch)
-/// and where its state and sockets live come from the environment (`WCSessionConfiguration`).
+/// and where its state and sockets live come from the environment (`WCSessionConfiguration`); the role
+/// defaults to `phone` when `WATCHPAIR_ROLE` is unset. `WCSession(configuration:link:clock:)` builds a
+/// session from an explicit configuration instead (tests, or an in-memory link).
 ///
-/// The session embeds WatchPair's engine in the app process: activation opens the durable store in the
-/// state directory, listens on the app's link socket (or adopts the one systemd passes) and on its
-/// control socket, and links to the counterpart — `phoned`/`watchd` or another app built on this module.
+/// Each activation builds and runs the same host as `phoned`/`watchd` (WatchPairHost): it opens the
+/// durable store in the state directory, listens on the app's link socket (or adopts the one systemd
+/// passes) and on its control socket (which answers `status`), and links to the counterpart —
+/// `phoned`/`watchd` or another app built on this module.
 ///
 /// Threading: every method and property may be used from any thread. Delegate callbacks, and the
 /// reply and error handlers of `sendMessage`, run serially on one private serial queue, never the main
@@ -68,7 +71,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Fires when a `transferUserInfo` call has registered its transfer object.
     let registrationSignal = AsyncSignal()
     /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
-    let snapshotSignal = AsyncSignal()
+    package let snapshotSignal = AsyncSignal()
     /// Set by a default (not implemented) message callback while the session calls it.
     private let missingCallback = Mutex(false)
 
@@ -79,15 +82,33 @@ public final class WCSession: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// A session with an explicit configuration (tests; apps use `WCSession.default`).
-    convenience init(configuration: WCSessionConfiguration, overrides: SessionOverrides = SessionOverrides()) {
+    /// A session with an explicit configuration and test overrides (the test kit and this package's tests).
+    package convenience init(configuration: WCSessionConfiguration, overrides: SessionOverrides) {
         self.init(configurationSource: .fixed(configuration), overrides: overrides)
     }
 
-    /// Whether this process can use Watch Connectivity: true when a role is configured
-    /// (`WATCHPAIR_ROLE`, see `WCSessionConfiguration`) and the configuration is valid.
+    /// A session of its own, configured by `configuration` instead of the environment: for tests that
+    /// hold both apps in one process, or a process hosting more than one app. `WCSession.default` stays
+    /// the app's session.
+    ///
+    /// - Parameters:
+    ///   - configuration: The role, paths and settings (`WCSessionConfiguration(role:runDirectory:stateRoot:)`).
+    ///   - link: The link to the counterpart instead of Unix sockets, e.g. `InMemoryNetwork.transport(for:)`
+    ///     of WatchPairTesting; then no socket is bound. Nil (the default): the configured sockets.
+    ///   - clock: The clock of the engine's timers and of reply timeouts, e.g. a `ManualClock`.
+    public convenience init(
+        configuration: WCSessionConfiguration, link: (any Transport)? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(configurationSource: .fixed(configuration), overrides: SessionOverrides(transport: link, clock: clock))
+    }
+
+    /// Whether this process can use Watch Connectivity: always true on Linux, as on an iPhone.
+    ///
+    /// The role comes from `WATCHPAIR_ROLE` and defaults to `phone` when it is unset, so an app written
+    /// for iOS runs unchanged as the phone app. An invalid configuration does not make this false: it
+    /// fails `activate()` with 7002 (`sessionNotSupported`) naming the key at fault.
     public class func isSupported() -> Bool {
-        (try? WCSession.default.loadConfiguration()) != nil
+        true
     }
 
     /// The object that receives the session's callbacks, held weakly as on Apple's platforms.
@@ -147,19 +168,26 @@ public final class WCSession: NSObject, @unchecked Sendable {
         PropertyListBridge.object(from: state.withLock { $0.receivedApplicationContext })
     }
 
-    /// The configuration, loaded once from its source.
-    func loadConfiguration() throws(WCSessionConfigurationError) -> WCSessionConfiguration {
-        let result = state.withLock { state in
-            if let loaded = state.configuration { return loaded }
-            let loaded: Result<WCSessionConfiguration, WCSessionConfigurationError>
-            switch configurationSource {
-            case .fixed(let configuration): loaded = .success(configuration)
-            case .environment: loaded = Result { () throws(WCSessionConfigurationError) in try WCSessionConfiguration() }
+    /// The configuration, loaded once from its source (a failure is kept too).
+    func loadConfiguration() async throws(WCSessionConfigurationError) -> WCSessionConfiguration {
+        if let loaded = state.withLock({ $0.configuration }) { return try loaded.get() }
+        let loaded: Result<WCSessionConfiguration, WCSessionConfigurationError>
+        switch configurationSource {
+        case .fixed(let configuration): loaded = .success(configuration)
+        case .environment:
+            do {
+                loaded = .success(try await WCSessionConfiguration())
+            } catch {
+                loaded = .failure(error)
             }
+        }
+        // The first load wins, so every caller sees the same configuration.
+        let kept = state.withLock { state in
+            if let earlier = state.configuration { return earlier }
             state.configuration = loaded
             return loaded
         }
-        return try result.get()
+        return try kept.get()
     }
 
     // MARK: Delegate calls
@@ -193,9 +221,18 @@ public final class WCSession: NSObject, @unchecked Sendable {
         missingCallback.withLock { $0 = true }
     }
 
+    /// Returns once `isReachable` is `reachable` (for tests; Apple's apps use `sessionReachabilityDidChange`).
+    package func waitForReachability(_ reachable: Bool = true) async {
+        while !Task.isCancelled {
+            let seen = snapshotSignal.generation
+            if isReachable == reachable { return }
+            await snapshotSignal.wait(after: seen)
+        }
+    }
+
     /// `<WCSession role activationState>`.
     public override var description: String {
-        let role = (try? loadConfiguration().role.rawValue) ?? "unconfigured"
+        let role = (try? state.withLock { $0.configuration }?.get().role.rawValue) ?? "unconfigured"
         return "<WCSession \(role) \(activationState)>"
     }
 }

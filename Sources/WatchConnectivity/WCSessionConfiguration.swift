@@ -1,13 +1,15 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// Which side this app is and where its engine keeps its state and sockets.
 ///
-/// `WCSession.default` reads it from the environment and the daemons' JSON configuration file when it is
-/// first needed, so one binary can be built once and run as either side; see `init(environment:)` for
-/// every key. Keys, file format and defaults are the daemons' (docs/Configuration.md), so an app can take
-/// the place of `phoned` or `watchd` under the same systemd units and configuration.
+/// `WCSession.default` reads it at its first activation with the daemons' reader (WatchPairHost's
+/// `HostConfiguration.loadApp`): `WATCHPAIR_*` environment variables over the daemons' JSON file over the
+/// defaults, so one binary can be built once and run as either side. Keys, file format and defaults are
+/// the daemons' (docs/Configuration.md), `backoff.*` included, so an app can take the place of `phoned`
+/// or `watchd` under the same systemd units and configuration; see `init(environment:)`.
 public struct WCSessionConfiguration: Sendable, Hashable {
     /// This app's side: `.phone` (the iPhone app) or `.watch` (the watch app).
     public var role: Role
@@ -39,6 +41,8 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     public var handshakeTimeout: Duration
     /// Liveness checks of an established link.
     public var keepAlive: KeepAlivePolicy
+    /// Reconnection schedule while background content waits for an absent counterpart.
+    public var backoff: BackoffPolicy
     /// Most outstanding outgoing userInfo transfers (7015 beyond) and most received ones not yet handed
     /// to the delegate.
     public var outboxLimit: Int
@@ -51,44 +55,95 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     /// name); a single passed fd with systemd's default name is adopted too.
     public var listenFDName: String
 
-    /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`.
+    /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`, and the
+    /// host's defaults for everything else (docs/Configuration.md).
     public init(role: Role, runDirectory: String = "/run/watchpair", stateRoot: String = "/var/lib/watchpair") {
-        self.role = role
-        self.pairId = "default"
-        self.stateDirectory = stateRoot + "/" + role.daemonName
-        self.linkSocketPath = runDirectory + "/" + role.daemonName + ".sock"
-        self.peerLinkSocketPath = runDirectory + "/" + role.peer.daemonName + ".sock"
-        self.controlSocketPath = runDirectory + "/" + role.daemonName + ".ctl"
-        self.peerControlSocketPath = runDirectory + "/" + role.peer.daemonName + ".ctl"
-        self.launch = nil
-        self.durability = .power
-        self.replyTimeout = .seconds(10)
-        self.limits = PayloadLimits()
-        self.handshakeTimeout = .seconds(5)
-        self.keepAlive = KeepAlivePolicy()
-        self.outboxLimit = 10_000
-        self.inboxLimit = 10_000
-        self.allowedUIDs = [UInt32(getuid()), 0]
-        self.listenFDName = role.daemonName
+        var host = HostConfiguration(role: role)
+        host.paths = HostConfiguration.Paths(role: role, runDirectory: runDirectory, stateRoot: stateRoot)
+        self.init(host)
     }
 
-    /// The engine's configuration for this app.
-    var engineConfiguration: EngineConfiguration {
-        EngineConfiguration(
-            role: role, pairId: pairId, launch: launch ?? .foreground, limits: limits, replyTimeout: replyTimeout,
-            handshakeTimeout: handshakeTimeout, keepAlive: keepAlive
-        )
+    /// The host's configuration of this app.
+    var hostConfiguration: HostConfiguration {
+        var host = HostConfiguration(role: role)
+        host.pairId = pairId
+        host.paths = HostConfiguration.Paths(
+            link: linkSocketPath, peerLink: peerLinkSocketPath, control: controlSocketPath,
+            peerControl: peerControlSocketPath, state: stateDirectory)
+        host.durability = durability
+        host.limits = limits
+        host.queues.outbox = outboxLimit
+        host.queues.inbox = inboxLimit
+        host.timeouts.reply = replyTimeout
+        host.timeouts.handshake = handshakeTimeout
+        host.backoff = backoff
+        host.keepAlive = keepAlive
+        host.allowedUIDs = allowedUIDs
+        host.launch = switch launch {
+        case nil: .auto
+        case .foreground?: .foreground
+        case .background?: .background
+        }
+        host.listenFDName = listenFDName
+        return host
+    }
+}
+
+extension WCSessionConfiguration {
+    /// Reads the configuration the way `phoned`/`watchd` read theirs (docs/Configuration.md): `WATCHPAIR_*`
+    /// environment variables over the JSON file (`$WATCHPAIR_CONFIG`, else `/etc/watchpair/<d>.json` when
+    /// it exists) over the defaults, with every daemon key.
+    ///
+    /// The role is `WATCHPAIR_ROLE` (`phone` or `watch`), else the file's `role`; unset, the app is the
+    /// phone app. Besides the keys' own variables (`WATCHPAIR_PATHS_LINK`, …), apps may use the short
+    /// `WATCHPAIR_RUN_DIR` (the directory of the four sockets), `WATCHPAIR_STATE_DIR`, `WATCHPAIR_LINK`,
+    /// `WATCHPAIR_PEER_LINK`, `WATCHPAIR_CONTROL` and `WATCHPAIR_PEER_CONTROL`. `launch` `auto` is nil here.
+    /// - Throws: `WCSessionConfigurationError` naming the first invalid key (or the file).
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) async throws(WCSessionConfigurationError) {
+        try await self.init(environment: environment, defaultFileDirectory: "/etc/watchpair")
     }
 
-    /// The store's configuration for this app.
-    var storeConfiguration: StoreConfiguration {
-        StoreConfiguration(directory: stateDirectory, durability: durability, outboxLimit: outboxLimit, inboxLimit: inboxLimit)
+    /// As `init(environment:)`, looking for the default file in `defaultFileDirectory` (nil: none).
+    init(environment: [String: String], defaultFileDirectory: String?) async throws(WCSessionConfigurationError) {
+        do {
+            let loaded = try await HostConfiguration.loadApp(
+                environment: environment, defaultFileDirectory: defaultFileDirectory ?? "/nonexistent/watchpair")
+            self.init(loaded.configuration)
+        } catch {
+            throw WCSessionConfigurationError(key: error.key, message: error.reason)
+        }
+    }
+
+    /// The app's share of the host's configuration.
+    init(_ host: HostConfiguration) {
+        role = host.role
+        pairId = host.pairId
+        stateDirectory = host.paths.state
+        linkSocketPath = host.paths.link
+        peerLinkSocketPath = host.paths.peerLink
+        controlSocketPath = host.paths.control
+        peerControlSocketPath = host.paths.peerControl
+        launch = switch host.launch {
+        case .auto: nil
+        case .foreground: .foreground
+        case .background: .background
+        }
+        durability = host.durability
+        replyTimeout = host.timeouts.reply
+        limits = host.limits
+        handshakeTimeout = host.timeouts.handshake
+        keepAlive = host.keepAlive
+        backoff = host.backoff
+        outboxLimit = host.queues.outbox
+        inboxLimit = host.queues.inbox
+        allowedUIDs = host.allowedUIDs
+        listenFDName = host.listenFDName
     }
 }
 
 /// Why a configuration could not be loaded.
 public struct WCSessionConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The key (environment variable or JSON field) at fault.
+    /// The key at fault (dotted, e.g. `timeouts.reply`), or the config file's path.
     public var key: String
     /// What is wrong with it.
     public var message: String

@@ -3,7 +3,7 @@ import Logging
 import WatchPairCore
 
 /// A listening Unix socket descriptor ready to hand to NIO, and what to clean up when serving ends.
-/// Used for the peer-link listener here and, by the daemon and the WatchConnectivity module, for
+/// Used for the peer-link listener here and, by the host (WatchPairHost) of the daemons and of `WCSession`, for
 /// their control sockets: one implementation of "bind safely, unlink only what is ours".
 ///
 /// Both listener kinds end up here so NIO always adopts a descriptor (`ServerBootstrap.bind(_:)`):

@@ -99,6 +99,7 @@ public final class UnixSocketTransport: Transport {
         do {
             server = try await ServerBootstrap(group: self.eventLoopGroup)
                 .serverChannelOption(.backlog, value: Self.listenBacklog)
+                .childChannelOption(.allowRemoteHalfClosure, value: self.configuration.allowsRemoteHalfClosure)
                 .bind(listening.descriptor) { channel in Self.wrap(channel) }
         } catch {
             throw TransportError(.listenFailed, "adopting the listening socket of \(listening.path) into NIO failed: \(error)")
@@ -154,7 +155,7 @@ public final class UnixSocketTransport: Transport {
                     self.logger.warning("refused a connection: too many open connections", metadata: metadata)
                     return
                 }
-                guard self.configuration.allowedUIDs.contains(credentials.uid) else {
+                guard !self.configuration.checksAcceptedPeers || self.configuration.allowedUIDs.contains(credentials.uid) else {
                     self.logger.warning("refused a connection from a peer whose uid is not allowed", metadata: metadata)
                     return
                 }

@@ -3,7 +3,7 @@ import Glibc
 /// Where a ``UnixSocketTransport`` listens, where its peer is, and whom it lets in.
 ///
 /// Plain values only: reading config files and the systemd environment happens at the edge
-/// (`WatchPairDaemon`), which hands over paths and, under socket activation, a ready listening fd.
+/// (`WatchPairHost`), which hands over paths and, under socket activation, a ready listening fd.
 public struct UnixSocketTransportConfiguration: Sendable {
     /// Where this side accepts the peer's connections.
     public enum Listener: Sendable, Hashable {
@@ -48,6 +48,14 @@ public struct UnixSocketTransportConfiguration: Sendable {
     /// Overflow: a connection accepted while this many are open is closed at once (logged as a
     /// warning) and never reaches the handler.
     public var maximumConnections: Int
+    /// Whether accepted connections are checked against ``allowedUIDs``. Default true.
+    ///
+    /// False for a control socket: its file mode and group decide who may connect (DESIGN.md §5).
+    public var checksAcceptedPeers: Bool
+    /// Whether an accepted connection stays open for writing after the client shuts down its sending
+    /// side. Default false. True for a control socket, so `printf … | socat` still reads its responses:
+    /// ``UnixSocketConnection/inbound`` ends at the half-close and writes keep working.
+    public var allowsRemoteHalfClosure: Bool
 
     /// Creates a configuration.
     ///
@@ -58,13 +66,18 @@ public struct UnixSocketTransportConfiguration: Sendable {
     ///   - allowedUIDs: Peer uids allowed; defaults to this process's uid.
     ///   - socketMode: The mode of a self-bound socket; defaults to `0o600`.
     ///   - maximumConnections: Bound on concurrently open accepted connections; defaults to 32.
+    ///   - checksAcceptedPeers: Whether accepted peers are checked against `allowedUIDs`; defaults to true.
+    ///   - allowsRemoteHalfClosure: Whether an accepted connection can still be written after the client's
+    ///     half-close; defaults to false.
     public init(
         listener: Listener,
         peerLinkPath: String,
         peerControlPath: String,
         allowedUIDs: Set<UInt32> = [UInt32(getuid())],
         socketMode: mode_t = 0o600,
-        maximumConnections: Int = 32
+        maximumConnections: Int = 32,
+        checksAcceptedPeers: Bool = true,
+        allowsRemoteHalfClosure: Bool = false
     ) {
         self.listener = listener
         self.peerLinkPath = peerLinkPath
@@ -72,5 +85,7 @@ public struct UnixSocketTransportConfiguration: Sendable {
         self.allowedUIDs = allowedUIDs
         self.socketMode = socketMode
         self.maximumConnections = maximumConnections
+        self.checksAcceptedPeers = checksAcceptedPeers
+        self.allowsRemoteHalfClosure = allowsRemoteHalfClosure
     }
 }

@@ -6,6 +6,7 @@ import WatchPairCore
 import WatchPairWire
 
 @testable import WatchConnectivity
+@testable import WatchPairTransport
 
 /// A short temporary directory (Unix socket paths must fit 108 bytes), removed by `remove()`.
 struct TemporaryDirectory: Sendable {
@@ -293,7 +294,7 @@ func controlRequest(_ path: String, _ line: String) throws -> String {
     defer { close(fd) }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    guard var address = BoundSocket.makeAddress(path) else { throw POSIXError(.ENAMETOOLONG) }
+    guard var address = UnixSocketProbe.makeAddress(path) else { throw POSIXError(.ENAMETOOLONG) }
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }

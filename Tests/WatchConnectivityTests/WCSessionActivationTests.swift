@@ -6,6 +6,8 @@ import WatchPairTesting
 import WatchPairWire
 
 @testable import WatchConnectivity
+import Logging
+import WatchPairTransport
 
 @Suite("WCSession activation and state")
 struct WCSessionActivationTests {
@@ -75,14 +77,15 @@ struct WCSessionActivationTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = directory.configuration(.phone)
-        let squatter = try BoundSocket.bind(path: configuration.linkSocketPath)
+        let squatter = try ListeningSocket.bind(path: configuration.linkSocketPath, mode: 0o600, logger: Logger(label: "squatter"))
         let delegate = FullDelegate()
         let session = testSession(configuration)
         session.delegate = delegate
         session.activate()
         #expect(await delegate.next() == .activated(.notActivated, errorCode: 7001))
         #expect(session.activationState == .notActivated)
-        squatter.close()
+        squatter.removeOwnedFile()
+        close(squatter.descriptor)
         session.activate()
         #expect(await delegate.next() == .activated(.activated, errorCode: nil))
         await session.shutdown()

@@ -2,9 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairWire
 
 @testable import WatchConnectivity
+import WatchConnectivityTesting
 
 /// A phone and a watch app in this process, linked over Unix sockets in a temporary directory.
 struct LinkedPair {
@@ -14,15 +16,23 @@ struct LinkedPair {
     let phoneDelegate: EventRecorder
     let watchDelegate: EventRecorder
 
-    /// Starts both and waits until each sees the other as reachable.
+    /// Starts both, linked as `mode` says (in memory, or over Unix sockets in a temporary directory),
+    /// and waits until each sees the other as reachable.
     static func start(
+        _ mode: WCSessionTestMode = .unixSockets,
         phoneDelegate: EventRecorder & WCSessionDelegate = FullDelegate(recordsStateChanges: false),
         watchDelegate: EventRecorder & WCSessionDelegate = FullDelegate(recordsStateChanges: false),
         replyTimeout: Duration = .seconds(10)
     ) async throws -> LinkedPair {
         let directory = try TemporaryDirectory()
-        let phone = await activatedSession(directory.configuration(.phone, replyTimeout: replyTimeout), delegate: phoneDelegate)
-        let watch = await activatedSession(directory.configuration(.watch, replyTimeout: replyTimeout), delegate: watchDelegate)
+        let network = mode == .inMemory ? InMemoryNetwork() : nil
+        func overrides(_ role: Role) -> SessionOverrides {
+            SessionOverrides(transport: network?.transport(for: role))
+        }
+        let phone = await activatedSession(
+            directory.configuration(.phone, replyTimeout: replyTimeout), delegate: phoneDelegate, overrides: overrides(.phone))
+        let watch = await activatedSession(
+            directory.configuration(.watch, replyTimeout: replyTimeout), delegate: watchDelegate, overrides: overrides(.watch))
         await waitUntilReachable(phone)
         await waitUntilReachable(watch)
         return LinkedPair(directory: directory, phone: phone, watch: watch, phoneDelegate: phoneDelegate, watchDelegate: watchDelegate)
@@ -48,9 +58,9 @@ func waitUntilReachable(_ session: WCSession, _ reachable: Bool = true) async {
 
 @Suite("WCSession messages")
 struct WCSessionMessageTests {
-    @Test("dictionary messages with and without reply, both directions")
-    func dictionaryMessages() async throws {
-        let pair = try await LinkedPair.start()
+    @Test("dictionary messages with and without reply, both directions", arguments: WCSessionTestMode.allCases)
+    func dictionaryMessages(_ mode: WCSessionTestMode) async throws {
+        let pair = try await LinkedPair.start(mode)
         defer { Task { await pair.stop() } }
         for (sender, receiver) in [(pair.watch, pair.phoneDelegate), (pair.phone, pair.watchDelegate)] {
             let answered = SendOutcome()
@@ -72,9 +82,9 @@ struct WCSessionMessageTests {
         }
     }
 
-    @Test("data messages with and without reply")
-    func dataMessages() async throws {
-        let pair = try await LinkedPair.start()
+    @Test("data messages with and without reply", arguments: WCSessionTestMode.allCases)
+    func dataMessages(_ mode: WCSessionTestMode) async throws {
+        let pair = try await LinkedPair.start(mode)
         defer { Task { await pair.stop() } }
         let reply = Mutex<Data?>(nil)
         let outcome = SendOutcome()
@@ -91,9 +101,9 @@ struct WCSessionMessageTests {
         #expect(await pair.watchDelegate.next() == .data(Data([9])))
     }
 
-    @Test("a message the receiver does not implement fails with 7014")
-    func notImplemented() async throws {
-        let pair = try await LinkedPair.start(phoneDelegate: MinimalDelegate(recordsStateChanges: false))
+    @Test("a message the receiver does not implement fails with 7014", arguments: WCSessionTestMode.allCases)
+    func notImplemented(_ mode: WCSessionTestMode) async throws {
+        let pair = try await LinkedPair.start(mode, phoneDelegate: MinimalDelegate(recordsStateChanges: false))
         defer { Task { await pair.stop() } }
         for wantsReply in [true, false] {
             let outcome = SendOutcome()
@@ -108,9 +118,10 @@ struct WCSessionMessageTests {
         #expect(pair.phoneDelegate.unread.isEmpty)
     }
 
-    @Test("a receiver that never replies gives 7012, and nothing else")
-    func missingReply() async throws {
+    @Test("a receiver that never replies gives 7012, and nothing else", arguments: WCSessionTestMode.allCases)
+    func missingReply(_ mode: WCSessionTestMode) async throws {
         let pair = try await LinkedPair.start(
+            mode,
             phoneDelegate: FullDelegate(recordsStateChanges: false, reply: { _ in nil }), replyTimeout: .milliseconds(600))
         defer { Task { await pair.stop() } }
         let never = SendOutcome()
@@ -121,10 +132,10 @@ struct WCSessionMessageTests {
         #expect(never.replies.isEmpty)
     }
 
-    @Test("a reply handler called later, off the delegate queue, is delivered once")
-    func deferredReply() async throws {
+    @Test("a reply handler called later, off the delegate queue, is delivered once", arguments: WCSessionTestMode.allCases)
+    func deferredReply(_ mode: WCSessionTestMode) async throws {
         let holder = ReplyHolder()
-        let pair = try await LinkedPair.start(phoneDelegate: holder)
+        let pair = try await LinkedPair.start(mode, phoneDelegate: holder)
         defer { Task { await pair.stop() } }
         let outcome = SendOutcome()
         pair.watch.sendMessage(["later": 1], replyHandler: outcome.replyHandler(), errorHandler: outcome.errorHandler())

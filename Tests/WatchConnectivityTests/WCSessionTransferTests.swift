@@ -5,6 +5,7 @@ import WatchPairCore
 import WatchPairWire
 
 @testable import WatchConnectivity
+import WatchConnectivityTesting
 
 /// A full delegate that also keeps the transfer objects passed to `didFinish`.
 final class TransferDelegate: EventRecorder, WCSessionDelegate, @unchecked Sendable {
@@ -29,9 +30,9 @@ final class TransferDelegate: EventRecorder, WCSessionDelegate, @unchecked Senda
 
 @Suite("WCSession userInfo and application context")
 struct WCSessionTransferTests {
-    @Test("transfers arrive once, in order, and each sender is told didFinish with the same object")
-    func transfersInOrder() async throws {
-        let pair = try await LinkedPair.start(phoneDelegate: TransferDelegate(), watchDelegate: TransferDelegate())
+    @Test("transfers arrive once, in order, and each sender is told didFinish with the same object", arguments: WCSessionTestMode.allCases)
+    func transfersInOrder(_ mode: WCSessionTestMode) async throws {
+        let pair = try await LinkedPair.start(mode, phoneDelegate: TransferDelegate(), watchDelegate: TransferDelegate())
         defer { Task { await pair.stop() } }
         let watchDelegate = pair.watchDelegate as! TransferDelegate
         var sent: [WCSessionUserInfoTransfer] = []

@@ -2,6 +2,7 @@ import Testing
 import WatchPairWire
 
 @testable import WatchPairDaemon
+@testable import WatchPairHost
 
 @Suite("Control request parsing")
 struct ControlRequestParserTests {

@@ -4,6 +4,7 @@ import WatchPairCore
 import WatchPairWire
 
 @testable import WatchPairDaemon
+@testable import WatchPairHost
 
 @Suite("DaemonConfiguration")
 struct DaemonConfigurationTests {

@@ -6,6 +6,7 @@ import WatchPairTesting
 import WatchPairWire
 
 @testable import WatchPairDaemon
+@testable import WatchPairHost
 
 /// Two daemons built with `buildDaemon`, on real Unix sockets in a short temporary directory, driven
 /// over their control sockets.

@@ -6,6 +6,7 @@ import WatchPairCore
 import WatchPairTesting
 
 @testable import WatchPairDaemon
+@testable import WatchPairHost
 
 /// What the daemon tells systemd, recorded instead of sent (the timers run on a manual clock).
 @Suite("systemd notifications", .timeLimit(.minutes(1)))

@@ -5,6 +5,7 @@ import WatchPairCore
 import WatchPairWire
 
 @testable import WatchPairDaemon
+@testable import WatchPairHost
 
 /// A file with the given contents under /tmp, removed when the value is released.
 final class TemporaryFile {

@@ -1,3 +1,4 @@
+import WatchPairHost
 import WatchPairWire
 
 /// `events` with `follow`: the recent events, then each new one, as `diagnostic` stream events.

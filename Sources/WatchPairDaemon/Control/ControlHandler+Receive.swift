@@ -1,5 +1,6 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// `receive`: acting as the app.

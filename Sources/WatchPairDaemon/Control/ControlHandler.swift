@@ -1,5 +1,6 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// Runs control requests against the engine (docs/ControlProtocol.md, one method per operation).
@@ -7,18 +8,23 @@ import WatchPairWire
 /// Every failure becomes a response with its `WCError` code; nothing a request contains can throw out
 /// of here. Streaming requests (`receive`/`events` with `follow`) are in the `+Receive` and `+Events`
 /// extensions.
-struct ControlHandler: Sendable {
-    let engine: PairEngine
-    let store: PairStore
+struct ControlHandler: ControlRequestHandler {
+    /// The host served: engine, store, recent events, status.
+    let context: HostContext
+    /// Routes live messages to the `receive --follow` clients acting as the app's handler.
     let router: MessageRouter
-    let events: EventLog
-    /// This process's id, reported by `status`.
-    let pid: Int32
-    /// The number of attached control clients, reported by `status`.
-    let clientCount: @Sendable () -> Int
+
+    var engine: PairEngine { context.engine }
+    var store: PairStore { context.store }
+    var events: EventLog { context.events }
 
     /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).
     static let receivePageSize = 256
+
+    /// A connection that stopped reading no longer handles messages; its unanswered ones fail with 7014.
+    func connectionStopped(id: UInt64) async {
+        await router.detach(clientId: id)
+    }
 
     /// Runs `request` and writes its response (and, for streams, its events) to `connection`.
     func perform(_ request: ControlRequest, on connection: ControlConnection) async {
@@ -59,25 +65,7 @@ struct ControlHandler: Sendable {
     }
 
     private func status() async -> JSONValue {
-        let status = await engine.status()
-        return .object([
-            "role": .string(status.role.rawValue),
-            "activated": .bool(status.activated),
-            "launch": .string(status.launch.rawValue),
-            "reachable": .bool(status.reachable),
-            "paired": .bool(status.paired),
-            "peerInstalled": .bool(status.peerInstalled),
-            "peerRunning": .bool(status.peerRunning),
-            "link": .string(status.link),
-            "peerLaunch": status.peerLaunch.map { .string($0.rawValue) } ?? .null,
-            "outstandingTransfers": .integer(Int64(status.outstandingTransfers)),
-            "inboxPending": .integer(Int64(status.inboxPending)),
-            "contextSentVersion": ControlJSON.integer(status.contextSentVersion),
-            "contextAckedVersion": ControlJSON.integer(status.contextAckedVersion),
-            "contextReceivedVersion": ControlJSON.integer(status.contextReceivedVersion),
-            "pid": .integer(Int64(pid)),
-            "controlClients": .integer(Int64(clientCount())),
-        ])
+        await context.statusJSON()
     }
 
     /// `send` and `sendData`. The wait for the reply is abandoned if the daemon stops meanwhile.

@@ -1,5 +1,6 @@
 import Synchronization
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// The app's message handler as control clients provide it: routes each incoming live message to the

@@ -1,19 +1,16 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
 import Systemd
+import WatchPairHost
+import WatchPairTransport
 import WatchPairWire
 
 /// The whole of `phoned`'s and `watchd`'s `main`: arguments, configuration, logging, build, run, exit.
 public enum DaemonMain {
-    /// Makes NIO's event-loop threads the executor of every task, so the engine's tasks run on the threads
-    /// that already do the socket I/O instead of handing each frame between two thread pools (the
-    /// profile showed a message round trip dominated by those hand-offs). A trade-off: lone requests get
-    /// faster, many in flight get slower (BENCHMARKS.md has both). The first statement of `main`, on the
-    /// main thread, before any task is created.
+    /// Makes NIO's event-loop threads the executor of every task (``EventLoopExecutor/installAsGlobalExecutor()``):
+    /// the first statement of `main`, on the main thread, before any task is created.
     public static func runTasksOnEventLoops() {
-        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoopExecutor.installAsGlobalExecutor()
     }
 
     /// Runs the daemon playing `role` and exits the process.

@@ -1,0 +1,139 @@
+import Glibc
+import Logging
+import ServiceLifecycle
+import Synchronization
+import WatchPairCore
+import WatchPairTransport
+
+/// The control socket (docs/ControlProtocol.md), served through WatchPairTransport on the socket bound
+/// at start-up, one child task per client.
+///
+/// A client counts as *attached* from its first request until it disconnects; connections that send
+/// nothing (the peer probing whether this app runs) do not count. ``activity`` fires whenever the number
+/// of attached clients changes (the idle-exit timer watches it).
+///
+/// Bounds: at most ``maximumConnections`` open connections (more are closed at once), the kernel's
+/// listen backlog of 128, and per connection those of ``ControlConnection``. Who may connect is decided
+/// by the socket file's mode and group, so peers' uids are not checked here; a client may half-close
+/// and still read its responses.
+///
+/// Shutdown (graceful or cancellation): the socket file is unlinked first, so the peer sees "not
+/// running" at once, then the listener closes and every client task is cancelled; streams end, running
+/// requests finish or are abandoned (a live message waiting for its reply).
+public final class ControlServer: Service, Sendable {
+    /// Most control connections open at once.
+    static let maximumConnections = 128
+
+    private let socket: ListeningSocket
+    private let handler: @Sendable (ControlServer) -> any ControlRequestHandler
+    private let logger: Logger
+    private let transport: UnixSocketTransport
+
+    private struct Clients {
+        var nextId: UInt64 = 0
+        var attached: Set<UInt64> = []
+    }
+
+    private let clients = Mutex(Clients())
+    private let closed = Mutex(false)
+    /// Fires when the number of attached clients changes.
+    let activity = AsyncSignal()
+
+    /// - Parameter handler: Makes the request handler once the server exists (the handler reports the
+    ///   server's client count).
+    init(
+        socket: ListeningSocket,
+        logger: Logger,
+        handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
+    ) {
+        self.socket = socket
+        self.logger = logger
+        self.handler = handler
+        self.transport = UnixSocketTransport(
+            configuration: UnixSocketTransportConfiguration(
+                listener: .adopt(fileDescriptor: socket.descriptor),
+                peerLinkPath: socket.path,
+                peerControlPath: socket.path,
+                maximumConnections: Self.maximumConnections,
+                checksAcceptedPeers: false,
+                allowsRemoteHalfClosure: true
+            ),
+            logger: logger
+        )
+    }
+
+    /// Binds the control socket at `path` (mode 0600, a stale file removed) for a server not yet running.
+    /// - Throws: ``HostError`` `.listen` naming the path.
+    public static func bind(
+        path: String,
+        logger: Logger,
+        handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
+    ) throws(HostError) -> ControlServer {
+        ControlServer(socket: try ListeningSocket.bindOwned(path, logger: logger), logger: logger, handler: handler)
+    }
+
+    /// Clients that have sent a request and are still connected.
+    public var attachedClients: Int { clients.withLock { $0.attached.count } }
+
+    /// The socket's path.
+    var path: String { socket.path }
+
+    /// Serves until graceful shutdown or cancellation, then ``close()``s the socket.
+    /// - Throws: ``HostError`` `.listen` when the socket cannot be served.
+    public func run() async throws {
+        let socket = self.socket
+        // The transport accepts on a duplicate: the descriptor bound at start-up is closed here.
+        defer { close() }
+        logger.debug("control socket ready", metadata: ["path": "\(socket.path)"])
+        let handler = self.handler(self)
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withTaskCancellationHandler {
+                    try await self.transport.serve { client in await self.serve(client, handler: handler) }
+                } onCancel: {
+                    // First, so that "control socket answers" stops meaning "running" at once.
+                    socket.removeOwnedFile()
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            if Task.isCancelled { return }
+            throw HostError(.listen, "serving the control socket \(socket.path) failed: \(error)")
+        }
+    }
+
+    /// Unlinks the socket file (if still this one) and closes the descriptor; for a server that never
+    /// ran, or after ``run()``. Idempotent.
+    public func close() {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        socket.removeOwnedFile()
+        _ = Glibc.close(socket.descriptor)
+    }
+
+    /// Serves one client; never throws, so one client cannot stop the server.
+    private func serve(_ client: any TransportConnection, handler: any ControlRequestHandler) async {
+        let id = clients.withLock { clients -> UInt64 in
+            clients.nextId += 1
+            return clients.nextId
+        }
+        defer {
+            let changed = clients.withLock { $0.attached.remove(id) != nil }
+            if changed { activity.fire() }
+        }
+        let connection = ControlConnection(id: id, writer: ControlWriter(client))
+        await connection.run(
+            client.inbound,
+            handler: handler,
+            attached: {
+                self.clients.withLock { _ = $0.attached.insert(id) }
+                self.activity.fire()
+            },
+            stopped: { await handler.connectionStopped(id: id) }
+        )
+    }
+}

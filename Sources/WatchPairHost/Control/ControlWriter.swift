@@ -1,0 +1,33 @@
+import Synchronization
+import WatchPairCore
+import WatchPairWire
+
+/// Writes response and event lines to one control client, from any number of tasks.
+///
+/// Each line is one write, so lines from concurrent requests never interleave. A client that stops
+/// reading makes writes wait (the socket buffer's back-pressure), which holds up only that client's own requests and
+/// streams. After the first failed write every later ``send(_:)`` returns false at once.
+public final class ControlWriter: Sendable {
+    private let connection: any TransportConnection
+    private let broken = Mutex(false)
+
+    init(_ connection: any TransportConnection) {
+        self.connection = connection
+    }
+
+    /// Writes `response` as one line; false when the connection is gone.
+    @discardableResult
+    public func send(_ response: ControlResponse) async -> Bool {
+        guard !broken.withLock({ $0 }) else { return false }
+        do {
+            try await connection.write(Array((response.line + "\n").utf8))
+            return true
+        } catch {
+            broken.withLock { $0 = true }
+            return false
+        }
+    }
+
+    /// Whether a write has failed (the client went away).
+    public var isBroken: Bool { broken.withLock { $0 } }
+}

@@ -1,0 +1,55 @@
+import WatchPairCore
+import WatchPairWire
+
+/// What a control handler may use of the host it serves: the engine, the store, the recent events,
+/// the clock, and the host's process and client count (for `status`).
+public struct HostContext: Sendable {
+    /// The engine serving the link.
+    public let engine: PairEngine
+    /// The durable store.
+    public let store: PairStore
+    /// The recent diagnostic events (`wcctl events`).
+    public let events: EventLog
+    /// The host's clock.
+    public let clock: any Clock<Duration>
+    /// The process id `status` reports.
+    public let pid: Int32
+    /// The number of attached control clients.
+    public let clientCount: @Sendable () -> Int
+
+    /// A context for a control handler.
+    public init(
+        engine: PairEngine, store: PairStore, events: EventLog, clock: any Clock<Duration>, pid: Int32,
+        clientCount: @escaping @Sendable () -> Int
+    ) {
+        self.engine = engine
+        self.store = store
+        self.events = events
+        self.clock = clock
+        self.pid = pid
+        self.clientCount = clientCount
+    }
+
+    /// The `status` result (docs/ControlProtocol.md): the engine's status, `pid` and `controlClients`.
+    public func statusJSON() async -> JSONValue {
+        let status = await engine.status()
+        return .object([
+            "role": .string(status.role.rawValue),
+            "activated": .bool(status.activated),
+            "launch": .string(status.launch.rawValue),
+            "reachable": .bool(status.reachable),
+            "paired": .bool(status.paired),
+            "peerInstalled": .bool(status.peerInstalled),
+            "peerRunning": .bool(status.peerRunning),
+            "link": .string(status.link),
+            "peerLaunch": status.peerLaunch.map { .string($0.rawValue) } ?? .null,
+            "outstandingTransfers": .integer(Int64(status.outstandingTransfers)),
+            "inboxPending": .integer(Int64(status.inboxPending)),
+            "contextSentVersion": ControlJSON.integer(status.contextSentVersion),
+            "contextAckedVersion": ControlJSON.integer(status.contextAckedVersion),
+            "contextReceivedVersion": ControlJSON.integer(status.contextReceivedVersion),
+            "pid": .integer(Int64(pid)),
+            "controlClients": .integer(Int64(clientCount())),
+        ])
+    }
+}

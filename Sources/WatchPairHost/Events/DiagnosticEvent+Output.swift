@@ -1,0 +1,69 @@
+import Systemd
+import WatchPairCore
+import WatchPairWire
+
+/// The three forms a diagnostic event takes outside the engine: journald fields, a stderr line and the
+/// JSON of `wcctl events` (DESIGN.md §7). Pure functions.
+extension DiagnosticEvent {
+    /// The duration in whole microseconds (`WC_DURATION_US`), when set.
+    var durationMicroseconds: Int64? {
+        guard let duration else { return nil }
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    /// The `WC_*` fields that apply, in a fixed order, as (field suffix, JSON key, value).
+    private var optionalFields: [(journal: String, json: String, value: String)] {
+        var fields: [(String, String, String)] = []
+        if let channel { fields.append(("CHANNEL", "channel", channel.rawValue)) }
+        if let transferId { fields.append(("TRANSFER_ID", "transferId", transferId.uuidString)) }
+        if let seq { fields.append(("SEQ", "seq", String(seq))) }
+        if let errorCode { fields.append(("ERROR_CODE", "errorCode", String(errorCode.rawValue))) }
+        if let durationMicroseconds { fields.append(("DURATION_US", "durationUs", String(durationMicroseconds))) }
+        return fields
+    }
+
+    /// The journald entry: `MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_EVENT`, `WC_ROLE`,
+    /// then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US` where set. Never `UNIT=`.
+    func journalFields(identifier: String) -> [(String, String)] {
+        var fields: [(String, String)] = [
+            ("MESSAGE", message),
+            ("MESSAGE_ID", kind.messageID),
+            ("PRIORITY", String(severity.rawValue)),
+            ("SYSLOG_IDENTIFIER", identifier),
+            ("WC_EVENT", kind.rawValue),
+            ("WC_ROLE", role.rawValue),
+        ]
+        for field in optionalFields { fields.append(("WC_" + field.journal, field.value)) }
+        return fields
+    }
+
+    /// One stderr line without its newline: `<identifier>[<pid>]: <event> <message> role=… channel=… …`.
+    ///
+    /// Newlines and backslashes in the message are escaped so an event stays one line; values that hold
+    /// spaces, quotes or `=` are double-quoted.
+    func stderrLine(identifier: String, pid: Int32) -> String {
+        var line = "\(identifier)[\(pid)]: \(kind.rawValue) \(StderrRecord.message(message)) role=\(role.rawValue)"
+        for field in optionalFields { line += " \(field.json)=\(StderrRecord.value(field.value))" }
+        return line
+    }
+
+    /// The JSON object `wcctl events` prints: `timestamp`, `event`, `role`, `message`, `priority`,
+    /// `messageId`, and `channel`, `transferId`, `seq`, `errorCode`, `durationUs` where set.
+    public var controlJSON: JSONValue {
+        var object: [String: JSONValue] = [
+            "timestamp": ControlJSON.timestamp(timestamp),
+            "event": .string(kind.rawValue),
+            "role": .string(role.rawValue),
+            "message": .string(message),
+            "priority": .integer(Int64(severity.rawValue)),
+            "messageId": .string(kind.messageID),
+        ]
+        if let channel { object["channel"] = .string(channel.rawValue) }
+        if let transferId { object["transferId"] = .string(transferId.uuidString) }
+        if let seq { object["seq"] = ControlJSON.integer(seq) }
+        if let errorCode { object["errorCode"] = .integer(Int64(errorCode.rawValue)) }
+        if let durationMicroseconds { object["durationUs"] = .integer(durationMicroseconds) }
+        return .object(object)
+    }
+}

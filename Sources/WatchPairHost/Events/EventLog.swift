@@ -1,0 +1,59 @@
+import Synchronization
+import WatchPairCore
+
+/// The recent diagnostic events, for `wcctl events` and its `--follow` stream.
+///
+/// Bound: the newest ``capacity`` events (default 1000); appending beyond that overwrites the oldest.
+/// Every event gets a position (0, 1, 2, …); readers keep a cursor and read what follows it, so any
+/// number of followers share the one buffer, and a follower that falls more than ``capacity`` events
+/// behind is told how many it lost instead of slowing anyone down. ``signal`` fires on every append.
+public final class EventLog: Sendable {
+    /// How many events are kept.
+    public let capacity: Int
+    /// Fires after each append.
+    public let signal = AsyncSignal()
+
+    private struct State {
+        var slots: [DiagnosticEvent?]
+        /// Position of the next event to append.
+        var next: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// An empty log keeping the newest `capacity` events (at least 1).
+    public init(capacity: Int = 1000) {
+        precondition(capacity > 0, "an event log holds at least one event")
+        self.capacity = capacity
+        self.state = Mutex(State(slots: Array(repeating: nil, count: capacity)))
+    }
+
+    /// Records `event`, overwriting the oldest when full, and wakes followers.
+    public func append(_ event: DiagnosticEvent) {
+        state.withLock { state in
+            state.slots[Int(state.next % UInt64(capacity))] = event
+            state.next += 1
+        }
+        signal.fire()
+    }
+
+    /// The position of the oldest event still held (the cursor for "everything kept").
+    public var oldestPosition: UInt64 {
+        state.withLock { $0.next > UInt64(capacity) ? $0.next - UInt64(capacity) : 0 }
+    }
+
+    /// The events from position `cursor` on, the cursor after them, and how many events between
+    /// `cursor` and the oldest one held were overwritten before being read.
+    public func read(from cursor: UInt64) -> (events: [DiagnosticEvent], next: UInt64, dropped: UInt64) {
+        state.withLock { state in
+            let oldest = state.next > UInt64(capacity) ? state.next - UInt64(capacity) : 0
+            let start = max(cursor, oldest)
+            guard start < state.next else { return ([], max(cursor, state.next), start - cursor) }
+            let events = (start..<state.next).compactMap { state.slots[Int($0 % UInt64(capacity))] }
+            return (events, state.next, start - cursor)
+        }
+    }
+
+    /// Every event held, oldest first.
+    public var recent: [DiagnosticEvent] { read(from: 0).events }
+}

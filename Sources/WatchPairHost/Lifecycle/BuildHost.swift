@@ -1,0 +1,177 @@
+import Glibc
+import Logging
+import ServiceLifecycle
+import Systemd
+import WatchPairCore
+import WatchPairTransport
+import WatchPairWire
+
+/// What a host takes from its surroundings; tests replace the parts they control.
+public struct HostEnvironment: Sendable {
+    /// The clock of every timer (engine, idle exit, status, watchdog); tests pass a `ManualClock`.
+    public var clock: any Clock<Duration>
+    /// Sockets passed by systemd; nil reads them from `LISTEN_FDS` (``LinkListener/passedBySystemd()``).
+    public var listenFileDescriptors: ListenFileDescriptors?
+    /// systemd notifications (skipped outside systemd).
+    public var notifier: SystemdNotifications
+    /// Where diagnostic events are written; nil: per `log.destination` (`EventWriter.standard`).
+    public var eventWriter: EventWriter?
+    /// The pid reported by `status` and in stderr event lines.
+    public var pid: Int32
+    /// The link to use instead of Unix sockets (an in-memory one in tests): then no link listener and
+    /// no control socket are bound, and presence comes from this transport.
+    public var transport: (any Transport)?
+    /// Whether a background launch exits after `timeouts.idleExit` with nothing to do (the daemons);
+    /// false for an app, which decides its own life.
+    public var exitsWhenIdle: Bool
+    /// The executor the engine's task prefers (SE-0417); nil: the default. A `WCSession` app passes
+    /// ``EngineExecutor/shared`` so callers blocked in Apple's synchronous calls never starve it.
+    public var taskExecutor: (any TaskExecutor)?
+
+    /// The real surroundings, or parts of them replaced.
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        listenFileDescriptors: ListenFileDescriptors? = nil,
+        notifier: SystemdNotifications = .systemd(),
+        eventWriter: EventWriter? = nil,
+        pid: Int32 = getpid(),
+        transport: (any Transport)? = nil,
+        exitsWhenIdle: Bool = true,
+        taskExecutor: (any TaskExecutor)? = nil
+    ) {
+        self.clock = clock
+        self.listenFileDescriptors = listenFileDescriptors
+        self.notifier = notifier
+        self.eventWriter = eventWriter
+        self.pid = pid
+        self.transport = transport
+        self.exitsWhenIdle = exitsWhenIdle
+        self.taskExecutor = taskExecutor
+    }
+}
+
+/// Builds the host of one app from its configuration: what `phoned`, `watchd` and the tests run.
+///
+/// In order: opens the store; takes the link listener (``LinkListener/open(_:passed:logger:)``);
+/// decides the launch mode (``LinkListener/launchMode(_:)``); builds the transport and the engine;
+/// emits `backgroundLaunch` or `foregroundLaunch`; binds the control socket (`paths.control`, mode
+/// 0600, a stale file removed) served by the handler `controlHandler` makes; and assembles the services.
+/// With `environment.transport` set (an in-memory link), neither socket is bound and the launch is as
+/// configured (`auto`: foreground).
+/// Nothing runs until ``PairHost/run(handlingSignals:)``; on failure everything acquired so far is released.
+/// - Throws: ``HostError`` (`.store`, `.listen`, `.systemd`), each with what was attempted.
+public func buildHost(
+    configuration: HostConfiguration,
+    logger: Logger,
+    environment: HostEnvironment = HostEnvironment(),
+    controlHandler: @escaping @Sendable (HostContext) -> any ControlRequestHandler
+) async throws(HostError) -> PairHost {
+    let name = configuration.daemonName
+    let store: PairStore
+    do {
+        store = try await PairStore.open(configuration.storeConfiguration, logger: logger)
+    } catch {
+        throw HostError(.store, "cannot open the store in \(configuration.paths.state): \(error)")
+    }
+
+    // Whatever is acquired below is released again if a later step fails.
+    var listener: LinkListener?
+    func abandon(_ error: HostError) async -> HostError {
+        listener?.release()
+        try? await store.close()
+        return error
+    }
+
+    let link: LinkListener?
+    let transport: any Transport
+    if let given = environment.transport {
+        link = nil
+        transport = given
+    } else {
+        do throws(HostError) {
+            let opened = try LinkListener.open(configuration, passed: environment.listenFileDescriptors, logger: logger)
+            listener = opened
+            link = opened
+        } catch {
+            throw await abandon(error)
+        }
+        transport = UnixSocketTransport(
+            configuration: UnixSocketTransportConfiguration(
+                listener: .adopt(fileDescriptor: link!.descriptor),
+                peerLinkPath: configuration.paths.peerLink,
+                peerControlPath: configuration.paths.peerControl,
+                allowedUIDs: configuration.allowedUIDs
+            ),
+            logger: logger
+        )
+    }
+    let launch = link?.launchMode(configuration.launch) ?? (configuration.launch == .background ? .background : .foreground)
+
+    let engine: PairEngine
+    do {
+        engine = try await PairEngine(
+            configuration: configuration.engineConfiguration(launch: launch),
+            store: store,
+            transport: transport,
+            clock: environment.clock,
+            logger: logger
+        )
+    } catch {
+        throw await abandon(HostError(.store, "cannot read the store in \(configuration.paths.state): \(error)"))
+    }
+
+    // Subscribe before the first event so the sink sees every one.
+    let subscription = engine.diagnostics.subscribe()
+    let how = link?.adopted == true ? "socket activation" : "started directly"
+    engine.diagnostics.emit(
+        DiagnosticEvent(
+            launch == .background ? .backgroundLaunch : .foregroundLaunch, role: configuration.role,
+            "\(name) launched in the \(launch.rawValue) (\(how)\(configuration.launch == .auto ? "" : ", configured"))"))
+
+    let eventLog = EventLog()
+    let pid = environment.pid
+    let clock = environment.clock
+    var controlServer: ControlServer?
+    if environment.transport == nil {
+        do {
+            controlServer = try ControlServer.bind(path: configuration.paths.control, logger: logger) { server in
+                controlHandler(
+                    HostContext(
+                        engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
+                        clientCount: { server.attachedClients }))
+            }
+        } catch {
+            throw await abandon(error)
+        }
+    }
+    let writer = environment.eventWriter ?? .standard(destination: configuration.log.destination, identifier: name, pid: pid)
+    let notifier = environment.notifier
+    let idleExit = configuration.timeouts.idleExit
+    let exitsWhenIdle = environment.exitsWhenIdle
+    let executor = environment.taskExecutor
+
+    return PairHost(
+        configuration: configuration, launch: launch, engine: engine, store: store, transport: transport,
+        controlServer: controlServer, link: link, logger: logger
+    ) { [controlServer] host in
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: EventSink(events: subscription, log: eventLog, writer: writer), serviceName: "events"),
+            .init(service: EngineService(engine: engine, executor: executor), serviceName: "engine"),
+        ]
+        if launch == .background, exitsWhenIdle {
+            let monitor = IdleExitMonitor(engine: engine, server: controlServer, idleExit: idleExit, clock: clock) { [weak host] in
+                await host?.shutdown()
+            }
+            services.append(.init(service: monitor, serviceName: "idle-exit"))
+        }
+        if let controlServer {
+            services.append(.init(service: controlServer, serviceName: "control"))
+        }
+        services.append(
+            .init(
+                service: SystemdNotifierService(
+                    notifier: notifier, engine: engine, clientCount: { controlServer?.attachedClients ?? 0 }, clock: clock),
+                serviceName: "systemd"))
+        return services
+    }
+}

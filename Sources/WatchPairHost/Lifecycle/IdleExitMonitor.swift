@@ -1,0 +1,59 @@
+import ServiceLifecycle
+import WatchPairCore
+
+/// Ends a background launch once the daemon has had nothing to do for `timeouts.idleExit` (DESIGN.md §3).
+///
+/// Idle means: no outbound work (no outstanding userInfo transfer, the peer holds the newest sent
+/// context) and no control client attached. Received items waiting for the app do not count: they
+/// wait durably for the app's next launch. The timer restarts whenever something arrives for the app
+/// (`appSignal`), the link or reachability changes (`stateSignal`), or a control client attaches or
+/// leaves; while busy it re-checks every ``busyPollInterval`` (a context acknowledgement fires no
+/// public signal). When the timer runs out it emits `idleExit` and asks the service group to shut down
+/// gracefully; it never returns before its own shutdown, so the group's shutdown order holds.
+struct IdleExitMonitor: Service {
+    /// How often the busy state is re-checked when no signal fires.
+    static let busyPollInterval: Duration = .seconds(1)
+
+    let engine: PairEngine
+    /// The control server, whose attached clients keep the host busy (nil: none).
+    let server: ControlServer?
+    let idleExit: Duration
+    let clock: any Clock<Duration>
+    /// Starts the graceful shutdown of the whole daemon.
+    let requestShutdown: @Sendable () async -> Void
+
+    func run() async {
+        let reachedIdle = await cancelWhenGracefulShutdown { await self.waitForIdleExit() }
+        if reachedIdle {
+            let message = "\(engine.configuration.role.daemonName) exits after \(idleExit.seconds) s with nothing to do (background launch)"
+            engine.diagnostics.emit(DiagnosticEvent(.idleExit, role: engine.configuration.role, message))
+            await requestShutdown()
+            try? await gracefulShutdown()
+        }
+    }
+
+    /// Returns true once idle for `idleExit`, false when cancelled or shut down first.
+    private func waitForIdleExit() async -> Bool {
+        while !Task.isCancelled {
+            let signals = [
+                (engine.appSignal, engine.appSignal.generation),
+                (engine.stateSignal, engine.stateSignal.generation),
+            ] + (server.map { [($0.activity, $0.activity.generation)] } ?? [])
+            if await isIdle() {
+                // Any signal ends the wait early and restarts the timer.
+                if await Waiting.any(signals, orAfter: idleExit, on: clock), await isIdle() {
+                    return !Task.isCancelled
+                }
+            } else {
+                await Waiting.any(signals, orAfter: Self.busyPollInterval, on: clock)
+            }
+        }
+        return false
+    }
+
+    private func isIdle() async -> Bool {
+        guard (server?.attachedClients ?? 0) == 0 else { return false }
+        let status = await engine.status()
+        return status.outstandingTransfers == 0 && status.contextSentVersion <= status.contextAckedVersion
+    }
+}
