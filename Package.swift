@@ -43,6 +43,7 @@ let package = Package(
             name: "WatchPairTransport",
             dependencies: [
                 "WatchPairCore",
+                "WatchPairWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,7 +111,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting"]),
+        .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting", "WatchPairWire"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
         .testTarget(
             name: "WatchConnectivityTests",

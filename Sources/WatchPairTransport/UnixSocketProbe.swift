@@ -1,4 +1,5 @@
 import Glibc
+import WatchPairWire
 
 /// Quick, non-blocking looks at a Unix socket path, without NIO: used to tell "installed" and "running"
 /// apart and to decide whether a leftover socket file is stale.
@@ -23,12 +24,8 @@ enum UnixSocketProbe {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(step: "socket(AF_UNIX)", errno: errno) }
         defer { _ = Glibc.close(fd) }
-        guard var address = makeAddress(path) else { return .failed(step: "sockaddr_un for \(path)", errno: ENAMETOOLONG) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        guard let address = UnixSocketAddress(path: path) else { return .failed(step: "sockaddr_un for \(path)", errno: ENAMETOOLONG) }
+        let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         if rc == 0 { return .listening }
         switch errno {
         case EAGAIN, EINPROGRESS: return .listening
@@ -57,20 +54,6 @@ enum UnixSocketProbe {
         var device: UInt64
         var inode: UInt64
         var isSocket: Bool
-    }
-
-    /// A `sockaddr_un` for `path`, or `nil` if the path does not fit `sun_path` (108 bytes with the NUL).
-    static func makeAddress(_ path: String) -> sockaddr_un? {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !bytes.isEmpty, bytes.count < capacity else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return address
     }
 
     /// `strerror(code) (errno N)`, for error details.

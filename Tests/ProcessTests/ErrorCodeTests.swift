@@ -96,7 +96,7 @@ struct ErrorCodeTests {
             let event = app.responses.first { $0["event"] == .string("message") }
             #expect(event?["data"]?["variant"] == .string("dictionaryWithReply"), "\(app.lines.lines)")
             #expect(event?["data"]?["message"] == .object(["q": .string("?")]))
-            #expect(event?["data"]?["token"]?.integer != nil)
+            #expect(event?["data"]?["token"]?.integerValue != nil)
         }
     }
 

@@ -74,7 +74,7 @@ struct DaemonPairTests {
                     #expect(status["result"]?["role"] == .string("phone"))
                     #expect(status["result"]?["launch"] == .string("foreground"))
                     #expect(status["result"]?["pid"] == .integer(Int64(getpid())))
-                    #expect(status["result"]?["controlClients"]?.int ?? 0 >= 1)
+                    #expect(status["result"]?["controlClients"]?.integerValue ?? 0 >= 1)
 
                     // The watch app acts as the message handler for replies.
                     let follow = try await watchApp.call(["id": 10, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
@@ -154,7 +154,7 @@ struct DaemonPairTests {
                 for _ in 0..<total {
                     let notice = try await phoneApp.event("didFinish")
                     shown.append(notice["data"]?["transferId"] ?? .null)
-                    seqs.append(notice["data"]?["seq"]?.int ?? -1)
+                    seqs.append(notice["data"]?["seq"]?.integerValue ?? -1)
                 }
                 #expect(shown == sent)
                 #expect(seqs == Array(1...Int64(total)))

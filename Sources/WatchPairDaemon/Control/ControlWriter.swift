@@ -20,7 +20,7 @@ final class ControlWriter: Sendable {
     func send(_ response: ControlResponse) async -> Bool {
         guard !broken.withLock({ $0 }) else { return false }
         do {
-            try await outbound.write(ByteBuffer(string: response.line + "\n"))
+            try await outbound.write(ByteBuffer(bytes: response.lineBytes))
             return true
         } catch {
             broken.withLock { $0 = true }
