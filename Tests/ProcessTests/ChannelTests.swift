@@ -11,9 +11,9 @@ struct ChannelTests {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
-            let app = try pair.startWcctl(["receive", "--follow", "--reply", #"{"pong":true,"n":{"$data":"AAE="}}"#], side: .watch)
+            let app = try await pair.startHandler(["receive", "--follow", "--reply", #"{"pong":true,"n":{"$data":"AAE="}}"#], side: .watch)
 
-            let reply = try await pair.sendOnceHandled(["send", #"{"ping":1,"at":{"$date":"2024-05-01T12:00:00Z"}}"#])
+            let reply = try await pair.wcctl(["send", #"{"ping":1,"at":{"$date":"2024-05-01T12:00:00Z"}}"#])
             #expect(reply.status == 0, "\(reply)")
             #expect(reply.stdout == [#"{"n":{"$data":"AAE="},"pong":true}"#], "\(reply)")
 
@@ -44,11 +44,11 @@ struct ChannelTests {
             try await pair.startReady(.watch)
             // A data reply: this app handles data messages with and without a reply.
             let pong = Data("pong\n".utf8).base64EncodedString()
-            let app = try pair.startWcctl(["receive", "--follow", "--channel", "message", "--reply", #"{"$data":"\#(pong)"}"#], side: .watch)
+            let app = try await pair.startHandler(["receive", "--follow", "--channel", "message", "--reply", #"{"$data":"\#(pong)"}"#], side: .watch)
             let file = pair.path("ping.bin")
             try Data([0, 1, 2, 255]).write(to: URL(fileURLWithPath: file))
 
-            let reply = try await pair.sendOnceHandled(["send-data", file])
+            let reply = try await pair.wcctl(["send-data", file])
             #expect(reply.status == 0, "\(reply)")
             #expect(reply.stdout == ["pong"], "\(reply)")
             let json = try await pair.ok(["--json", "send-data", file])

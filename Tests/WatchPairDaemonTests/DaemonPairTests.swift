@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import Systemd
 import Testing
 import WatchPairCore
@@ -162,6 +164,58 @@ struct DaemonPairTests {
                 let later = try await phoneApp.call(["id": 5, "op": "transfer", "userInfo": ["n": "later"]])
                 let notice = try await phoneApp.event("didFinish")
                 #expect(notice["data"]?["transferId"] == later["result"]?["transferId"])
+            }
+        }
+    }
+
+    /// The `receive` success means the handler is attached: a message sent the moment it arrives is
+    /// handled, never 7014 (so clients need no retry). Repeated on fresh connections.
+    @Test func aMessageRightAfterTheFollowSuccessFindsTheHandler() async throws {
+        try await withDaemonPair { pair in
+            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+                await waitUntil(pair.phone.engine) { $0.reachable }
+                for round in 1...25 {
+                    let id = Int64(round * 10)
+                    try await ControlTestClient.with(pair.watchControl) { watchApp in
+                        // Pipelined: the send goes out as soon as the follow's success is read.
+                        let follow = try await watchApp.call(["id": .integer(id), "op": "receive", "follow": true, "channels": ["message"], "handle": ["dictionary"]])
+                        #expect(follow["ok"] == .bool(true))
+                        let sent = try await phoneApp.call(["id": .integer(id + 1), "op": "send", "message": ["round": .integer(Int64(round))], "noReply": true])
+                        #expect(sent["ok"] == .bool(true), "round \(round): \(sent)")
+                        let message = try await watchApp.event("message")
+                        #expect(message["data"]?["message"]?["round"] == .integer(Int64(round)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `receive --follow` attaches the message handler before it writes its success, so no message can
+    /// fall between the two. Seen deterministically with a client that is already gone: the success
+    /// cannot be written, and the handler was attached anyway (answering first would have returned
+    /// before attaching). The connection's stop detaches it, as the control server does.
+    @Test func followAttachesTheHandlerBeforeItAnswers() async throws {
+        try await withDaemonPair { pair in
+            let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
+            let handler = ControlHandler(
+                engine: pair.watch.engine, store: pair.watch.store, router: router, events: EventLog(), pid: 1, clientCount: { 0 })
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: pair.watchControl) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            try await channel.executeThenClose { _, outbound in
+                try await channel.channel.close()
+                let connection = ControlConnection(id: 7, writer: ControlWriter(outbound))
+                var follow = ControlRequest(id: 1, op: .receive)
+                follow.follow = true
+                follow.handle = ["dictionary"]
+                await handler.perform(follow, on: connection)
+                #expect(connection.writer.isBroken, "the success could not be written")
+                #expect(router.handlerCount == 1, "the handler was attached before the success was written")
+                await router.detach(clientId: connection.id)
+                #expect(router.handlerCount == 0)
             }
         }
     }
