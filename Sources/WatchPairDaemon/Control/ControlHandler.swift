@@ -89,7 +89,7 @@ struct ControlHandler: Sendable {
             }
             body = .data(data)
         } else {
-            body = .dictionary(try ControlJSON.dictionary(request.message ?? .object([:]), field: "message"))
+            body = .dictionary(try PlistJSON.dictionary(fromJSON: request.message ?? .object([:]), name: "\"message\""))
         }
         let wantsReply = request.noReply != true
         let timeout = request.timeout.map { Duration.seconds($0) }
@@ -116,7 +116,7 @@ struct ControlHandler: Sendable {
     }
 
     private func transfer(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        let payload = try ControlJSON.dictionary(request.userInfo ?? .object([:]), field: "userInfo")
+        let payload = try PlistJSON.dictionary(fromJSON: request.userInfo ?? .object([:]), name: "\"userInfo\"")
         let transfer = try await engine.transferUserInfo(payload)
         return .object([
             "transferId": .string(transfer.transferId.uuidString),
@@ -148,7 +148,7 @@ struct ControlHandler: Sendable {
     }
 
     private func contextSet(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        let payload = try ControlJSON.dictionary(request.context ?? .object([:]), field: "context")
+        let payload = try PlistJSON.dictionary(fromJSON: request.context ?? .object([:]), name: "\"context\"")
         if let stored = try await engine.updateApplicationContext(payload) {
             return .object(["version": ControlJSON.integer(stored.version), "changed": .bool(true)])
         }
@@ -195,9 +195,9 @@ struct ControlHandler: Sendable {
 
     /// A reply or auto-reply: a dictionary, or `{"$data": "<base64>"}` for data messages.
     static func messageBody(_ json: JSONValue, field: String) throws(WCFailure) -> MessageBody {
-        switch try PlistValue(json: json) {
-        case .dictionary(let dictionary): return .dictionary(dictionary)
+        switch try PlistJSON.reply(fromJSON: json, name: "\"\(field)\"") {
         case .data(let data): return .data(data)
+        case .dictionary(let dictionary): return .dictionary(dictionary)
         default: throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary or {\"$data\": \"<base64>\"}.")
         }
     }
