@@ -220,6 +220,27 @@ struct DaemonPairTests {
         }
     }
 
+    /// A client that closes its sending side right after a following `receive` (`printf … | socat`)
+    /// still gets the response, and leaves no handler behind.
+    @Test func followOnAClosingConnectionAnswersAndDetaches() async throws {
+        try await withDaemonPair { pair in
+            let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
+            let handler = ControlHandler(
+                engine: pair.watch.engine, store: pair.watch.store, router: router, events: EventLog(), pid: 1, clientCount: { 0 })
+            let (outbound, sink) = NIOAsyncChannelOutboundWriter<ByteBuffer>.makeTestingWriter()
+            let connection = ControlConnection(id: 8, writer: ControlWriter(outbound))
+            connection.closing.fire()
+            var follow = ControlRequest(id: 3, op: .receive)
+            follow.follow = true
+            follow.handle = ["dictionary"]
+            await handler.perform(follow, on: connection)
+            var lines = sink.makeAsyncIterator()
+            let first = try #require(await lines.next())
+            #expect(try ControlResponse(line: first.readableBytesView.dropLast()) == .success(3))
+            #expect(router.handlerCount == 0)
+        }
+    }
+
     @Test func aHandlerThatLeavesFailsItsMessagesWith7014() async throws {
         try await withDaemonPair { pair in
             try await ControlTestClient.with(pair.phoneControl) { phoneApp in

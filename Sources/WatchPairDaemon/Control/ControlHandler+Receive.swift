@@ -70,11 +70,9 @@ extension ControlHandler {
         // message, which must find the handler (not 7014).
         if let registration {
             await router.attach(registration)
-            // The connection may have stopped (and detached this client) while attaching.
-            if connection.isClosing {
-                await router.detach(clientId: connection.id)
-                return
-            }
+            // The connection may have stopped reading (and detached this client) while attaching; the
+            // request still gets its response, then the stream ends at once.
+            if connection.isClosing { await router.detach(clientId: connection.id) }
         }
         let sent = await connection.writer.send(.success(request.id))
         answered.fire()
