@@ -44,6 +44,7 @@ let package = Package(
             name: "WatchPairTransport",
             dependencies: [
                 "WatchPairCore",
+                "WatchPairWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,7 +129,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting"]),
+        .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting", "WatchPairWire"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
         .testTarget(
             name: "WatchConnectivityTests",

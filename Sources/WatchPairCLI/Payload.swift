@@ -28,13 +28,9 @@ public enum Payload {
     /// - Throws: `CLIError` with 7008 for anything else, or 7010 for a `null`.
     public static func reply(_ text: String) throws(CLIError) -> (json: JSONValue, isData: Bool) {
         do throws(WCFailure) {
-            let json = try JSONValue.parse(text)
-            switch try PlistValue(json: json) {
-            case .dictionary(let d): return (PlistValue.dictionary(d).json, false)
-            case .data(let bytes): return (PlistValue.data(bytes).json, true)
-            default:
-                throw WCFailure(.invalidParameter, "--reply must be a JSON object, or {\"$data\": \"<base64>\"} for data messages.")
-            }
+            let value = try PlistJSON.reply(fromJSON: JSONValue.parse(text), name: "--reply")
+            if case .data = value { return (value.json, true) }
+            return (value.json, false)
         } catch {
             throw CLIError(WCFailure(error.code, "reply: \(error.message)"))
         }

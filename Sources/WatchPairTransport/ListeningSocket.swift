@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import WatchPairCore
+import WatchPairWire
 
 /// A listening Unix socket descriptor ready to hand to NIO, and what to clean up when serving ends.
 /// Used for the peer-link listener here and, by the host (WatchPairHost) of the daemons and of `WCSession`, for
@@ -23,8 +24,8 @@ public struct ListeningSocket: Sendable {
     /// Throws `TransportError(.listenFailed)` if a process listens at `path`, if `path` is not a socket,
     /// or if a syscall fails (the detail names it and its errno).
     public static func bind(path: String, mode: mode_t, backlog: Int32 = 128, logger: Logger) throws -> ListeningSocket {
-        guard UnixSocketProbe.makeAddress(path) != nil else {
-            throw TransportError(.listenFailed, "cannot bind \(path): path empty or longer than 107 bytes")
+        guard UnixSocketAddress(path: path) != nil else {
+            throw TransportError(.listenFailed, "cannot bind \(path): path empty or longer than \(UnixSocketAddress.maxPathBytes) bytes")
         }
         if let existing = UnixSocketProbe.identity(of: path) {
             guard existing.isSocket else {
@@ -49,8 +50,9 @@ public struct ListeningSocket: Sendable {
         // hard-linked into place. A peer that sees the file appear (inotify) and probes it at once would
         // otherwise be refused in the window between bind() and listen(), and think the app not running.
         let staging = "\(path).\(getpid()).new"
-        guard var stagingAddress = UnixSocketProbe.makeAddress(staging) else {
-            throw TransportError(.listenFailed, "cannot bind \(path): path longer than \(107 - staging.utf8.count + path.utf8.count) bytes")
+        guard let stagingAddress = UnixSocketAddress(path: staging) else {
+            let limit = UnixSocketAddress.maxPathBytes - staging.utf8.count + path.utf8.count
+            throw TransportError(.listenFailed, "cannot bind \(path): path longer than \(limit) bytes")
         }
         _ = unlink(staging)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -59,11 +61,7 @@ public struct ListeningSocket: Sendable {
             // On Linux bind() gives the file the socket inode's mode (minus umask): no window with
             // wider permissions. The chmod after bind then makes the mode exact whatever the umask.
             guard fchmod(fd, mode) == 0 else { throw failure("fchmod(socket, \(String(mode, radix: 8)))", errno) }
-            let rc = withUnsafePointer(to: &stagingAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let rc = stagingAddress.withSockaddr { Glibc.bind(fd, $0, $1) }
             guard rc == 0 else { throw failure("bind(\(staging))", errno) }
             defer { _ = unlink(staging) }
             guard chmod(staging, mode) == 0 else { throw failure("chmod(\(staging), \(String(mode, radix: 8)))", errno) }
@@ -126,10 +124,7 @@ public struct ListeningSocket: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         guard rc == 0 else { return nil }
-        let path = withUnsafeBytes(of: address.sun_path) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        return path.isEmpty ? nil : path
+        return UnixSocketAddress(address)?.path
     }
 
     private static func failure(_ attempt: String, _ code: Int32) -> TransportError {

@@ -1,7 +1,9 @@
 import Glibc
+import WatchPairWire
 
 /// Quick, non-blocking looks at a Unix socket path, without NIO: used to tell "installed" and "running"
-/// apart and to decide whether a leftover socket file is stale.
+/// apart and to decide whether a leftover socket file is stale. Both are probed, never read from a
+/// file's existence (DESIGN.md §3): a killed app leaves its socket files behind.
 enum UnixSocketProbe {
     /// What a non-blocking `connect()` to a path found.
     enum ConnectResult: Equatable {
@@ -23,12 +25,8 @@ enum UnixSocketProbe {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(step: "socket(AF_UNIX)", errno: errno) }
         defer { _ = Glibc.close(fd) }
-        guard var address = makeAddress(path) else { return .failed(step: "sockaddr_un for \(path)", errno: ENAMETOOLONG) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        guard let address = UnixSocketAddress(path: path) else { return .failed(step: "sockaddr_un for \(path)", errno: ENAMETOOLONG) }
+        let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         if rc == 0 { return .listening }
         switch errno {
         case EAGAIN, EINPROGRESS: return .listening
@@ -38,11 +36,34 @@ enum UnixSocketProbe {
         }
     }
 
-    /// Whether `path` exists and is a socket (`stat`, following symlinks).
-    static func isSocket(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFSOCK
+    /// What holds a stream socket file, found without connecting to it.
+    enum StreamBinding: Equatable {
+        /// A live stream socket is bound to the file: a listener (systemd's socket unit or the app's own).
+        case live
+        /// No live stream socket owns the file (a file left behind by a killed app, or not a socket), or
+        /// nothing is at the path, or it cannot be probed (the `errno` of the failed step).
+        case none(errno: Int32)
+    }
+
+    /// Whether a live stream socket is bound to `path`, asked without queueing a connection on it.
+    ///
+    /// A *datagram* socket `connect()`s to the path: the kernel looks the file up, finds the socket bound
+    /// to its inode, and refuses the type mismatch with `EPROTOTYPE`; a file no live socket owns gives
+    /// `ECONNREFUSED`, a missing one `ENOENT`. Nothing reaches the listener's accept queue, so asking never
+    /// socket-activates the peer, and the lookup works across network namespaces (`PrivateNetwork=`),
+    /// where `/proc/net/unix` and `sock_diag` would not see the peer's listener. A stream socket that is
+    /// bound but not yet listening also reads as live; ``ListeningSocket`` listens before its name
+    /// appears, and systemd's socket units do too, so that window never shows at the peer's path.
+    static func streamBinding(of path: String) -> StreamBinding {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .none(errno: errno) }
+        defer { _ = Glibc.close(fd) }
+        guard let address = UnixSocketAddress(path: path) else { return .none(errno: ENAMETOOLONG) }
+        let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        // Success means a datagram socket owns the file: not a link listener.
+        guard rc != 0 else { return .none(errno: EPROTOTYPE) }
+        let code = errno
+        return code == EPROTOTYPE ? .live : .none(errno: code)
     }
 
     /// The `(st_dev, st_ino)` of `path` itself (`lstat`), or `nil` if it does not exist.
@@ -57,20 +78,6 @@ enum UnixSocketProbe {
         var device: UInt64
         var inode: UInt64
         var isSocket: Bool
-    }
-
-    /// A `sockaddr_un` for `path`, or `nil` if the path does not fit `sun_path` (108 bytes with the NUL).
-    static func makeAddress(_ path: String) -> sockaddr_un? {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !bytes.isEmpty, bytes.count < capacity else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return address
     }
 
     /// `strerror(code) (errno N)`, for error details.

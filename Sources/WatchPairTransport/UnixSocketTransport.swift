@@ -215,14 +215,18 @@ public final class UnixSocketTransport: Transport {
 
     // MARK: Peer presence
 
-    /// Whether the peer's link socket exists (`installed`) and its control socket accepts (`running`).
+    /// Whether something listens on the peer's link socket (`installed`) and its control socket accepts
+    /// (`running`); both probed, never read from a file's existence (DESIGN.md §3).
     ///
-    /// `installed`: ``UnixSocketTransportConfiguration/peerLinkPath`` exists and is a socket (`stat`).
+    /// `installed`: a live stream socket is bound to ``UnixSocketTransportConfiguration/peerLinkPath``
+    /// (systemd's socket unit, or the app's own listener), asked without connecting
+    /// (``UnixSocketProbe/streamBinding(of:)``), so asking never socket-activates the peer. A socket file
+    /// nobody listens on (a killed app's, or a stopped socket unit's) is "device off": not installed.
     /// `running`: a non-blocking connect to ``UnixSocketTransportConfiguration/peerControlPath`` succeeds
-    /// (closed at once). The link socket is never connected to, so asking never socket-activates the peer.
+    /// (closed at once); the daemon binds that socket itself, so connecting launches nothing.
     public func peerPresence() async -> PeerPresence {
         PeerPresence(
-            installed: UnixSocketProbe.isSocket(self.configuration.peerLinkPath),
+            installed: UnixSocketProbe.streamBinding(of: self.configuration.peerLinkPath) == .live,
             running: UnixSocketProbe.connect(to: self.configuration.peerControlPath) == .listening
         )
     }

@@ -65,7 +65,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// rejected.
     /// - Throws: `WCFailure(.invalidParameter, …)` naming the byte offset and the problem.
     public static func parse(_ text: String) throws(WCFailure) -> JSONValue {
-        var parser = JSONParser(Array(text.utf8))
+        try parse(utf8: text.utf8)
+    }
+
+    /// ``parse(_:)`` over UTF-8 bytes, such as a line read from a socket (no `String` made first).
+    /// Invalid UTF-8 inside strings is repaired (U+FFFD), as `String(decoding:as:)` does.
+    public static func parse(utf8 bytes: some Collection<UInt8>) throws(WCFailure) -> JSONValue {
+        var parser = JSONParser(Array(bytes))
         do {
             return try parser.parseDocument()
         } catch {
@@ -76,9 +82,38 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Compact canonical JSON text: no whitespace, object keys sorted by their UTF-8 bytes, doubles in
     /// Swift's shortest round-trip form (always with a `.` or an exponent), non-finite doubles as `null`.
     public var canonicalText: String {
+        String(decoding: canonicalUTF8, as: UTF8.self)
+    }
+
+    /// ``canonicalText`` as UTF-8 bytes, ready to write to a socket.
+    public var canonicalUTF8: [UInt8] {
         var out: [UInt8] = []
         JSONWriter.write(self, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out
+    }
+
+    /// `value["key"]`: the member of an object, nil for a missing key or a value that is not an object.
+    public subscript(_ key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The integer, if this is one.
+    public var integerValue: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
     }
 }
 

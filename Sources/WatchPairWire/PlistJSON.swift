@@ -8,14 +8,32 @@ public enum PlistJSON {
     ///   `$data`/`$date`/`$double` object rather than a dictionary; `WCFailure(.payloadUnsupportedTypes, …)`
     ///   for a `null` anywhere; the errors of `PlistValue.init(json:)`.
     public static func dictionary(fromJSONText text: String) throws(WCFailure) -> PlistDictionary {
-        let json = try JSONValue.parse(text)
+        try dictionary(fromJSON: JSONValue.parse(text), name: "The payload")
+    }
+
+    /// A JSON value (a parsed argument, or a control request's `message`, `userInfo` or `context`) that
+    /// must be a dictionary; `name` names it in the errors, which are those of ``dictionary(fromJSONText:)``.
+    public static func dictionary(fromJSON json: JSONValue, name: String) throws(WCFailure) -> PlistDictionary {
         guard case .object = json else {
-            throw WCFailure(.invalidParameter, "The payload must be a JSON object.")
+            throw WCFailure(.invalidParameter, "\(name) must be a JSON object.")
         }
         guard case .dictionary(let dictionary) = try PlistValue(json: json) else {
-            throw WCFailure(.invalidParameter, "The payload must be a dictionary, not a single $data, $date or $double value.")
+            throw WCFailure(.invalidParameter, "\(name) must be a dictionary, not a single $data, $date or $double value.")
         }
         return dictionary
+    }
+
+    /// A message reply (`answer`'s `reply`, `receive`'s `autoReply`, `wcctl receive --reply`): a
+    /// dictionary, or `{"$data": "<base64>"}` for data messages. Returns `.dictionary` or `.data`.
+    ///
+    /// - Throws: `WCFailure(.invalidParameter, …)` naming `name` for anything else;
+    ///   `WCFailure(.payloadUnsupportedTypes, …)` for a `null` anywhere.
+    public static func reply(fromJSON json: JSONValue, name: String) throws(WCFailure) -> PlistValue {
+        let value = try PlistValue(json: json)
+        switch value {
+        case .dictionary, .data: return value
+        default: throw WCFailure(.invalidParameter, "\(name) must be a JSON object, or {\"$data\": \"<base64>\"} for data messages.")
+        }
     }
 
     /// Compact canonical JSON text (keys sorted by their UTF-8 bytes) of a dictionary.

@@ -11,9 +11,9 @@ struct ChannelTests {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
-            let app = try pair.startWcctl(["receive", "--follow", "--reply", #"{"pong":true,"n":{"$data":"AAE="}}"#], side: .watch)
+            let app = try await pair.startHandler(["receive", "--follow", "--reply", #"{"pong":true,"n":{"$data":"AAE="}}"#], side: .watch)
 
-            let reply = try await pair.sendOnceHandled(["send", #"{"ping":1,"at":{"$date":"2024-05-01T12:00:00Z"}}"#])
+            let reply = try await pair.wcctl(["send", #"{"ping":1,"at":{"$date":"2024-05-01T12:00:00Z"}}"#])
             #expect(reply.status == 0, "\(reply)")
             #expect(reply.stdout == [#"{"n":{"$data":"AAE="},"pong":true}"#], "\(reply)")
 
@@ -27,11 +27,11 @@ struct ChannelTests {
             let printed = await app.stdout.wait(timeout: .seconds(20)) { $0.count >= 3 }
             #expect(printed, "receive printed \(app.stdout.lines)")
             let messages = app.stdout.lines.compactMap(JSONValue.from)
-            #expect(messages.compactMap { $0["channel"]?.string } == Array(repeating: "message", count: 3), "\(messages)")
-            #expect(messages.compactMap { $0["variant"]?.string } == ["dictionaryWithReply", "dictionaryWithReply", "dictionary"])
+            #expect(messages.compactMap { $0["channel"]?.stringValue } == Array(repeating: "message", count: 3), "\(messages)")
+            #expect(messages.compactMap { $0["variant"]?.stringValue } == ["dictionaryWithReply", "dictionaryWithReply", "dictionary"])
             #expect(messages.map { $0["message"]?["ping"] ?? $0["message"]?["tap"] } == [.integer(1), .integer(2), .integer(3)])
             // The same instant; the daemon may write it with fractional seconds.
-            let date = messages.first?["message"]?["at"]?["$date"]?.string ?? ""
+            let date = messages.first?["message"]?["at"]?["$date"]?.stringValue ?? ""
             #expect(date.hasPrefix("2024-05-01T12:00:00") && date.hasSuffix("Z"), "\(messages)")
             #expect(app.isRunning, "receive --follow exited: \(app.stderrText)")
         }
@@ -44,11 +44,11 @@ struct ChannelTests {
             try await pair.startReady(.watch)
             // A data reply: this app handles data messages with and without a reply.
             let pong = Data("pong\n".utf8).base64EncodedString()
-            let app = try pair.startWcctl(["receive", "--follow", "--channel", "message", "--reply", #"{"$data":"\#(pong)"}"#], side: .watch)
+            let app = try await pair.startHandler(["receive", "--follow", "--channel", "message", "--reply", #"{"$data":"\#(pong)"}"#], side: .watch)
             let file = pair.path("ping.bin")
             try Data([0, 1, 2, 255]).write(to: URL(fileURLWithPath: file))
 
-            let reply = try await pair.sendOnceHandled(["send-data", file])
+            let reply = try await pair.wcctl(["send-data", file])
             #expect(reply.status == 0, "\(reply)")
             #expect(reply.stdout == ["pong"], "\(reply)")
             let json = try await pair.ok(["--json", "send-data", file])
@@ -58,7 +58,7 @@ struct ChannelTests {
 
             #expect(await app.stdout.wait(timeout: .seconds(20)) { $0.count >= 3 }, "receive printed \(app.stdout.lines)")
             let messages = app.stdout.lines.compactMap(JSONValue.from)
-            #expect(messages.compactMap { $0["variant"]?.string } == ["dataWithReply", "dataWithReply", "data"], "\(messages)")
+            #expect(messages.compactMap { $0["variant"]?.stringValue } == ["dataWithReply", "dataWithReply", "data"], "\(messages)")
             let sent = JSONValue.object(["$data": .string(Data([0, 1, 2, 255]).base64EncodedString())])
             #expect(messages.allSatisfy { $0["data"] == sent }, "\(messages)")
         }
@@ -79,10 +79,10 @@ struct ChannelTests {
 
             #expect(await app.stdout.wait(timeout: .seconds(20)) { $0.count >= 5 }, "receive printed \(app.stdout.lines)\n\(pair.diagnostics())")
             let items = app.stdout.lines.compactMap(JSONValue.from)
-            #expect(items.compactMap { $0["transferId"]?.string } == ids)
-            #expect(items.compactMap { $0["userInfo"]?["n"]?.integer } == [1, 2, 3, 4, 5])
+            #expect(items.compactMap { $0["transferId"]?.stringValue } == ids)
+            #expect(items.compactMap { $0["userInfo"]?["n"]?.integerValue } == [1, 2, 3, 4, 5])
             #expect(items.allSatisfy { $0["channel"] == .string("userInfo") && $0["userInfo"]?["blob"] == .object(["$data": .string("3q2+7w==")]) })
-            let seqs = items.compactMap { $0["seq"]?.integer }
+            let seqs = items.compactMap { $0["seq"]?.integerValue }
             #expect(seqs == seqs.sorted() && Set(seqs).count == 5, "seq must increase: \(seqs)")
 
             // The phone's app is told each transfer finished, once each.
@@ -90,7 +90,7 @@ struct ChannelTests {
                 try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
             }
             let finished = try await pair.receivePending(.phone, channels: ["didFinish"])
-            #expect(finished.compactMap { $0["transferId"]?.string } == ids, "\(finished)")
+            #expect(finished.compactMap { $0["transferId"]?.stringValue } == ids, "\(finished)")
             #expect(finished.allSatisfy { $0["channel"] == .string("didFinish") })
             #expect(try await pair.receivePending(.phone, channels: ["didFinish"]).isEmpty, "acknowledged notices must not come again")
             // Nothing is delivered twice: a second receive on the watch finds nothing pending.
@@ -108,9 +108,9 @@ struct ChannelTests {
             let c = try await pair.transfer(#"{"n":3}"#)
 
             let list = try await pair.ok(["--json", "transfers"])
-            #expect(list.json.compactMap { $0["transferId"]?.string } == [a, b, c], "\(list)")
-            #expect(list.json.allSatisfy { $0["isTransferring"] == .bool(true) && $0["createdAt"]?.string != nil }, "\(list)")
-            #expect(list.json.compactMap { $0["userInfo"]?["n"]?.integer } == [1, 2, 3])
+            #expect(list.json.compactMap { $0["transferId"]?.stringValue } == [a, b, c], "\(list)")
+            #expect(list.json.allSatisfy { $0["isTransferring"] == .bool(true) && $0["createdAt"]?.stringValue != nil }, "\(list)")
+            #expect(list.json.compactMap { $0["userInfo"]?["n"]?.integerValue } == [1, 2, 3])
             let text = try await pair.ok(["transfers"])
             #expect(text.stdout.count == 3 && text.stdout[1].hasPrefix(b), "\(text)")
 
@@ -119,7 +119,7 @@ struct ChannelTests {
             let again = try await pair.ok(["--json", "transfers", "cancel", b])
             #expect(again.object == .object(["cancelled": .bool(false), "transferId": .string(b)]), "\(again)")
             let after = try await pair.ok(["--json", "transfers"])
-            #expect(after.json.compactMap { $0["transferId"]?.string } == [a, c], "\(after)")
+            #expect(after.json.compactMap { $0["transferId"]?.stringValue } == [a, c], "\(after)")
 
             // Once the watch runs, only the two that were not cancelled arrive.
             try await pair.startReady(.watch)
@@ -127,7 +127,7 @@ struct ChannelTests {
                 try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
             }
             let received = try await pair.receivePending(.watch, channels: ["userInfo"])
-            #expect(received.compactMap { $0["transferId"]?.string } == [a, c], "\(received)")
+            #expect(received.compactMap { $0["transferId"]?.stringValue } == [a, c], "\(received)")
             let empty = try await pair.ok(["transfers"])
             #expect(empty.stdout == ["no outstanding transfers"], "\(empty)")
         }
@@ -168,7 +168,7 @@ struct ChannelTests {
             #expect(app.stdout.lines.last.flatMap(JSONValue.from)?["context"] == .object([:]), "\(app.stdout.lines)")
             let cleared = try await pair.ok(["context", "get", "--received"], side: .watch)
             #expect(cleared.stdout == ["{}"], "\(cleared)")
-            let versions = app.stdout.lines.compactMap { JSONValue.from($0)?["version"]?.integer }
+            let versions = app.stdout.lines.compactMap { JSONValue.from($0)?["version"]?.integerValue }
             #expect(versions == versions.sorted() && Set(versions).count == versions.count, "versions only move forward: \(versions)")
         }
     }

@@ -132,7 +132,7 @@ struct CrashStreamTests {
                     return
                 }
                 let run = try await pair.wcctl(["--json", "transfer", #"{"n":\#(n)}"#])
-                if run.status == 0, let id = run.object?["transferId"]?.string, let seq = run.object?["seq"]?.integer {
+                if run.status == 0, let id = run.object?["transferId"]?.stringValue, let seq = run.object?["seq"]?.integerValue {
                     ledger.accept(n: n, id: id, seq: seq)
                     break
                 }

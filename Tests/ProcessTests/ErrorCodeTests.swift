@@ -69,8 +69,8 @@ struct ErrorCodeTests {
             expectWCError(try await pair.wcctl(["send-data", file]), 7014)
 
             // A handler with a dictionary reply handles dictionary messages, not data ones with a reply.
-            _ = try pair.startWcctl(["receive", "--follow", "--reply", #"{"ok":true}"#], side: .watch)
-            let handled = try await pair.sendOnceHandled(["send", #"{"a":2}"#])
+            _ = try await pair.startHandler(["receive", "--follow", "--reply", #"{"ok":true}"#], side: .watch)
+            let handled = try await pair.wcctl(["send", #"{"a":2}"#])
             #expect(handled.status == 0, "\(handled)")
             expectWCError(try await pair.wcctl(["send-data", file]), 7014)
         }
@@ -89,14 +89,15 @@ struct ErrorCodeTests {
             #expect(attached?["ok"] == .bool(true), "\(app.lines.lines)")
 
             let started = ContinuousClock.now
-            let send = try await pair.sendOnceHandled(["send", "--timeout", "1", #"{"q":"?"}"#])
+            // The answer came after the handler was attached: no retry needed.
+            let send = try await pair.wcctl(["send", "--timeout", "1", #"{"q":"?"}"#])
             expectWCError(send, 7012)
             #expect(ContinuousClock.now - started >= .seconds(1), "7012 before the 1 s timeout ran out")
             // The app did get the message, with a token it never used.
             let event = app.responses.first { $0["event"] == .string("message") }
             #expect(event?["data"]?["variant"] == .string("dictionaryWithReply"), "\(app.lines.lines)")
             #expect(event?["data"]?["message"] == .object(["q": .string("?")]))
-            #expect(event?["data"]?["token"]?.integer != nil)
+            #expect(event?["data"]?["token"]?.integerValue != nil)
         }
     }
 
@@ -106,7 +107,7 @@ struct ErrorCodeTests {
         try await PairSandbox.with(config: ["limits": limits]) { pair in
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
-            _ = try pair.startWcctl(["receive", "--follow", "--channel", "message", "--reply", "{}"], side: .watch)
+            _ = try await pair.startHandler(["receive", "--follow", "--channel", "message", "--reply", "{}"], side: .watch)
             let big = #"{"s":"\#(String(repeating: "x", count: 1500))"}"#
             let file = pair.path("big.bin")
             try Data(count: 1500).write(to: URL(fileURLWithPath: file))
@@ -133,7 +134,7 @@ struct ErrorCodeTests {
             // Payloads just under the limit are accepted; nothing above was queued.
             let fits = #"{"s":"\#(String(repeating: "x", count: 900))"}"#
             _ = try await pair.transfer(fits)
-            let handled = try await pair.sendOnceHandled(["send", fits])
+            let handled = try await pair.wcctl(["send", fits])
             #expect(handled.status == 0, "\(handled)")
             try await pair.pollUntil("the transfer to be delivered") {
                 try await pair.status(.phone)["outstandingTransfers"] == .integer(0)

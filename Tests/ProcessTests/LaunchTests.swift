@@ -38,14 +38,14 @@ struct LaunchTests {
             let status = try await pair.status(.phone)
             #expect(status["launch"] == .string("foreground"), "\(status)")
             let events = try await pair.ok(["events"])
-            let names = events.json.compactMap { $0["event"]?.string }
+            let names = events.json.compactMap { $0["event"]?.stringValue }
             #expect(names.contains("foregroundLaunch") && !names.contains("idleExit"), "\(names)")
 
             // The watch app, started in the foreground, finds both rounds waiting, in order.
             unlink(pair.linkPath(.watch))
             try await pair.startReady(.watch)
             let received = try await pair.receivePending(.watch, channels: ["userInfo"])
-            #expect(received.compactMap { $0["transferId"]?.string } == ids, "\(received)")
+            #expect(received.compactMap { $0["transferId"]?.stringValue } == ids, "\(received)")
             #expect(try await pair.status(.watch)["launch"] == .string("foreground"))
         }
     }

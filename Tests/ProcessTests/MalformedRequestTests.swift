@@ -60,8 +60,8 @@ struct MalformedRequestTests {
                 #expect(response["ok"] == .bool(false), "\(bad.name): \(text)")
                 #expect(response["id"] == bad.id, "\(bad.name): \(text)")
                 #expect(response["error"]?["code"] == .integer(bad.code), "\(bad.name): \(text)")
-                #expect(response["error"]?["name"]?.string?.isEmpty == false, "\(bad.name): \(text)")
-                #expect(response["error"]?["message"]?.string?.isEmpty == false, "\(bad.name): \(text)")
+                #expect(response["error"]?["name"]?.stringValue?.isEmpty == false, "\(bad.name): \(text)")
+                #expect(response["error"]?["message"]?.stringValue?.isEmpty == false, "\(bad.name): \(text)")
             }
             // Still usable, and a normal request on it works.
             try client.send(line: #"{"id":100,"op":"status"}"#)

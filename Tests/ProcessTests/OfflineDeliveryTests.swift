@@ -20,7 +20,7 @@ struct OfflineDeliveryTests {
             }
             let ids = sent
             let outstanding = try await pair.ok(["--json", "transfers"])
-            #expect(outstanding.json.compactMap { $0["transferId"]?.string } == ids, "\(outstanding)")
+            #expect(outstanding.json.compactMap { $0["transferId"]?.stringValue } == ids, "\(outstanding)")
 
             // The phone stops too (gracefully), the watch starts while the phone is down: nothing can
             // arrive yet. Then the phone restarts and delivers.
@@ -32,16 +32,16 @@ struct OfflineDeliveryTests {
 
             #expect(await app.stdout.wait(timeout: .seconds(30)) { $0.count >= ids.count }, "watch printed \(app.stdout.lines)\n\(pair.diagnostics())")
             let items = app.stdout.lines.compactMap(JSONValue.from)
-            #expect(items.compactMap { $0["transferId"]?.string } == ids, "every transfer once, in order")
-            #expect(items.compactMap { $0["userInfo"]?["n"]?.integer } == Array(1...8))
+            #expect(items.compactMap { $0["transferId"]?.stringValue } == ids, "every transfer once, in order")
+            #expect(items.compactMap { $0["userInfo"]?["n"]?.integerValue } == Array(1...8))
 
             // The restarted phone learns that each transfer finished: a receive on it shows didFinish items.
             let phoneApp = try pair.startWcctl(["receive", "--follow", "--channel", "didFinish"], side: .phone)
             #expect(await phoneApp.stdout.wait(timeout: .seconds(30)) { $0.count >= ids.count }, "phone printed \(phoneApp.stdout.lines)\n\(pair.diagnostics())")
             let finished = phoneApp.stdout.lines.compactMap(JSONValue.from)
-            #expect(finished.compactMap { $0["channel"]?.string } == Array(repeating: "didFinish", count: ids.count))
-            #expect(finished.compactMap { $0["transferId"]?.string } == ids, "\(finished)")
-            #expect(finished.compactMap { $0["userInfo"]?["n"]?.integer } == Array(1...8))
+            #expect(finished.compactMap { $0["channel"]?.stringValue } == Array(repeating: "didFinish", count: ids.count))
+            #expect(finished.compactMap { $0["transferId"]?.stringValue } == ids, "\(finished)")
+            #expect(finished.compactMap { $0["userInfo"]?["n"]?.integerValue } == Array(1...8))
             #expect(try await pair.ok(["transfers"]).stdout == ["no outstanding transfers"])
         }
     }
@@ -59,9 +59,9 @@ struct OfflineDeliveryTests {
             await pair.killDaemon(.phone)
             try await pair.startReady(.phone)
             let finished = try await pair.receivePending(.phone, channels: ["didFinish"])
-            #expect(finished.compactMap { $0["transferId"]?.string } == [id], "\(finished)")
+            #expect(finished.compactMap { $0["transferId"]?.stringValue } == [id], "\(finished)")
             let received = try await pair.receivePending(.watch, channels: ["userInfo"])
-            #expect(received.compactMap { $0["transferId"]?.string } == [id], "\(received)")
+            #expect(received.compactMap { $0["transferId"]?.stringValue } == [id], "\(received)")
         }
     }
 }

@@ -2,7 +2,8 @@ import NIOCore
 import NIOPosix
 import WatchPairWire
 
-/// A tiny control-socket client for tests: writes request lines, reads response and event lines.
+/// A tiny control-socket client for tests: writes request lines, reads response and event lines (decoded
+/// with the control codec, `ControlResponse(line:)`, and handed out as JSON).
 ///
 /// Lines are read in order; ``response(to:)`` and ``event(_:)`` skip nothing silently: lines that
 /// are not the one asked for are kept and handed out by later calls.
@@ -69,9 +70,10 @@ final class ControlTestClient {
     private func readLine() async throws -> JSONValue {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                // Through the control codec, so every line is checked to be a response or stream event.
+                let response = try ControlResponse(line: buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                return try JSONValue.parse(line)
+                return response.json
             }
             guard let chunk = try await inbound.next() else { throw TestClientError.closed }
             buffer += chunk.readableBytesView
@@ -88,20 +90,6 @@ final class ControlTestClient {
 enum TestClientError: Error {
     case noId
     case closed
-}
-
-extension JSONValue {
-    /// `value["key"]` for objects, nil otherwise.
-    subscript(_ key: String) -> JSONValue? {
-        if case .object(let object) = self { return object[key] }
-        return nil
-    }
-
-    /// The integer, if this is one.
-    var int: Int64? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
 }
 
 // Literal requests in tests: `["id": 1, "op": "status"]`.

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import Systemd
 import Testing
 import WatchPairCore
@@ -75,7 +77,7 @@ struct DaemonPairTests {
                     #expect(status["result"]?["role"] == .string("phone"))
                     #expect(status["result"]?["launch"] == .string("foreground"))
                     #expect(status["result"]?["pid"] == .integer(Int64(getpid())))
-                    #expect(status["result"]?["controlClients"]?.int ?? 0 >= 1)
+                    #expect(status["result"]?["controlClients"]?.integerValue ?? 0 >= 1)
 
                     // The watch app acts as the message handler for replies.
                     let follow = try await watchApp.call(["id": 10, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
@@ -155,7 +157,7 @@ struct DaemonPairTests {
                 for _ in 0..<total {
                     let notice = try await phoneApp.event("didFinish")
                     shown.append(notice["data"]?["transferId"] ?? .null)
-                    seqs.append(notice["data"]?["seq"]?.int ?? -1)
+                    seqs.append(notice["data"]?["seq"]?.integerValue ?? -1)
                 }
                 #expect(shown == sent)
                 #expect(seqs == Array(1...Int64(total)))
@@ -164,6 +166,79 @@ struct DaemonPairTests {
                 let notice = try await phoneApp.event("didFinish")
                 #expect(notice["data"]?["transferId"] == later["result"]?["transferId"])
             }
+        }
+    }
+
+    /// The `receive` success means the handler is attached: a message sent the moment it arrives is
+    /// handled, never 7014 (so clients need no retry). Repeated on fresh connections.
+    @Test func aMessageRightAfterTheFollowSuccessFindsTheHandler() async throws {
+        try await withDaemonPair { pair in
+            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+                await waitUntil(pair.phone.engine) { $0.reachable }
+                for round in 1...25 {
+                    let id = Int64(round * 10)
+                    try await ControlTestClient.with(pair.watchControl) { watchApp in
+                        // Pipelined: the send goes out as soon as the follow's success is read.
+                        let follow = try await watchApp.call(["id": .integer(id), "op": "receive", "follow": true, "channels": ["message"], "handle": ["dictionary"]])
+                        #expect(follow["ok"] == .bool(true))
+                        let sent = try await phoneApp.call(["id": .integer(id + 1), "op": "send", "message": ["round": .integer(Int64(round))], "noReply": true])
+                        #expect(sent["ok"] == .bool(true), "round \(round): \(sent)")
+                        let message = try await watchApp.event("message")
+                        #expect(message["data"]?["message"]?["round"] == .integer(Int64(round)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `receive --follow` attaches the message handler before it writes its success, so no message can
+    /// fall between the two. Seen deterministically with a client that is already gone: the success
+    /// cannot be written, and the handler was attached anyway (answering first would have returned
+    /// before attaching). The connection's stop detaches it, as the control server does.
+    @Test func followAttachesTheHandlerBeforeItAnswers() async throws {
+        try await withDaemonPair { pair in
+            let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
+            let handler = ControlHandler(
+                engine: pair.watch.engine, store: pair.watch.store, router: router, events: EventLog(), pid: 1, clientCount: { 0 })
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: pair.watchControl) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            try await channel.executeThenClose { _, outbound in
+                try await channel.channel.close()
+                let connection = ControlConnection(id: 7, writer: ControlWriter(outbound))
+                var follow = ControlRequest(id: 1, op: .receive)
+                follow.follow = true
+                follow.handle = ["dictionary"]
+                await handler.perform(follow, on: connection)
+                #expect(connection.writer.isBroken, "the success could not be written")
+                #expect(router.handlerCount == 1, "the handler was attached before the success was written")
+                await router.detach(clientId: connection.id)
+                #expect(router.handlerCount == 0)
+            }
+        }
+    }
+
+    /// A client that closes its sending side right after a following `receive` (`printf … | socat`)
+    /// still gets the response, and leaves no handler behind.
+    @Test func followOnAClosingConnectionAnswersAndDetaches() async throws {
+        try await withDaemonPair { pair in
+            let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
+            let handler = ControlHandler(
+                engine: pair.watch.engine, store: pair.watch.store, router: router, events: EventLog(), pid: 1, clientCount: { 0 })
+            let (outbound, sink) = NIOAsyncChannelOutboundWriter<ByteBuffer>.makeTestingWriter()
+            let connection = ControlConnection(id: 8, writer: ControlWriter(outbound))
+            connection.closing.fire()
+            var follow = ControlRequest(id: 3, op: .receive)
+            follow.follow = true
+            follow.handle = ["dictionary"]
+            await handler.perform(follow, on: connection)
+            var lines = sink.makeAsyncIterator()
+            let first = try #require(await lines.next())
+            #expect(try ControlResponse(line: first.readableBytesView.dropLast()) == .success(3))
+            #expect(router.handlerCount == 0)
         }
     }
 

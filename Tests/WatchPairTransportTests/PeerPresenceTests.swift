@@ -19,7 +19,7 @@ struct PeerPresenceTests {
     enum ControlState: CaseIterable, Sendable { case absent, stale, listening }
 
     @Test(
-        "installed = the link socket exists; running = the control socket accepts",
+        "installed = something listens on the link socket; running = the control socket accepts",
         arguments: LinkState.allCases,
         ControlState.allCases
     )
@@ -41,7 +41,33 @@ struct PeerPresenceTests {
 
         let transport = Self.transport(link: dir("peer.sock"), control: dir("peer.ctl"))
         let presence = await transport.peerPresence()
-        #expect(presence == PeerPresence(installed: link != .absent, running: control == .listening))
+        #expect(presence == PeerPresence(installed: link == .listening, running: control == .listening))
+    }
+
+    @Test("a link socket left behind after its listener closed is not installed (device off)")
+    func listenerClosedLeavesFileButNotInstalled() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let transport = Self.transport(link: dir("peer.sock"), control: dir("peer.ctl"))
+        let link = try rawSocket(boundAt: dir("peer.sock"), listening: true)
+        let control = try rawSocket(boundAt: dir("peer.ctl"), listening: true)
+        #expect(await transport.peerPresence() == PeerPresence(installed: true, running: true))
+
+        // A killed app: its descriptors close, its socket files stay.
+        close(link)
+        close(control)
+        #expect(fileExists(dir("peer.sock")) && fileExists(dir("peer.ctl")))
+        #expect(await transport.peerPresence() == PeerPresence(installed: false, running: false))
+    }
+
+    @Test("a datagram socket at the link path is not an installed peer")
+    func datagramSocketIsNotInstalled() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let fd = try rawSocket(boundAt: dir("peer.sock"), listening: false, type: SOCK_DGRAM)
+        defer { close(fd) }
+        let presence = await Self.transport(link: dir("peer.sock"), control: dir("peer.ctl")).peerPresence()
+        #expect(presence == PeerPresence(installed: false, running: false))
     }
 
     @Test("a regular file at the link path is not an installed peer")

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WatchPairCore
 import WatchPairTransport
+import WatchPairWire
 
 /// A short temporary directory (`sun_path` is 108 bytes), removed with everything in it by `remove()`.
 struct TemporaryDirectory {
@@ -103,20 +104,11 @@ final class LogRecorder: Sendable {
     }
 }
 
-/// A raw `AF_UNIX` stream socket bound at `path`, optionally listening; returns the descriptor.
-func rawSocket(boundAt path: String, listening: Bool) throws -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+/// A raw `AF_UNIX` socket (stream by default) bound at `path`, optionally listening; returns the descriptor.
+func rawSocket(boundAt path: String, listening: Bool, type: __socket_type = SOCK_STREAM) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
-    }
-    let rc = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let rc = UnixSocketAddress(path: path)?.withSockaddr { bind(fd, $0, $1) } ?? -1
     guard rc == 0 else { close(fd); throw TestFailure("bind(\(path)): errno \(errno)") }
     if listening {
         guard listen(fd, 16) == 0 else { close(fd); throw TestFailure("listen: errno \(errno)") }

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WatchPairCore
 import WatchPairTransport
+import WatchPairWire
 
 @Suite("UnixSocketTransport over real sockets")
 struct UnixSocketTransportTests {
@@ -264,16 +265,7 @@ struct UnixSocketTransportTests {
         }
         // A raw client: connect, write, close, before the server may even have accepted.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(dir("a.sock").utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = UnixSocketAddress(path: dir("a.sock"))?.withSockaddr { connect(fd, $0, $1) }
         #expect(rc == 0)
         #expect(write(fd, [1, 2, 3] as [UInt8], 3) == 3)
         close(fd)

@@ -22,6 +22,24 @@ import WatchPairWire
         #expect(d["$data"] == .string("plain key, two keys"))
     }
 
+    /// What a request field or `--reply` may be, and the code when it may not (nil: accepted).
+    @Test(arguments: [
+        (#"{"a":1}"#, nil as Int?, nil as Int?),
+        (#"{"$data":"AAE="}"#, 7008, nil),
+        (#"[1]"#, 7008, 7008),
+        (#""text""#, 7008, 7008),
+        (#"{"a":null}"#, 7010, 7010),
+        (#"{"$date":"2024-05-01T12:00:00Z"}"#, 7008, 7008),
+    ])
+    func dictionaryAndReplyFromJSON(text: String, dictionaryCode: Int?, replyCode: Int?) throws {
+        let json = try JSONValue.parse(text)
+        func code(_ body: () throws(WCFailure) -> Void) -> Int? {
+            do { try body(); return nil } catch { return error.code.rawValue }
+        }
+        #expect(code { () throws(WCFailure) in _ = try PlistJSON.dictionary(fromJSON: json, name: "\"message\"") } == dictionaryCode)
+        #expect(code { () throws(WCFailure) in _ = try PlistJSON.reply(fromJSON: json, name: "--reply") } == replyCode)
+    }
+
     @Test func textIsCanonical() {
         let text = PlistJSON.text(of: [
             "z": .integer(1), "a": .double(2), "d": .data(Data([1, 2, 3])),

@@ -52,12 +52,7 @@ struct ClientEndToEndTests {
             rmdir(dir)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = UnixSocketAddress(path: path)?.withSockaddr { bind(fd, $0, $1) }
         #expect(rc == 0)
         close(fd)
         let result = runWcctl(["status"], environment: ["WCCTL_CONTROL": path])

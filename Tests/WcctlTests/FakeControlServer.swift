@@ -38,22 +38,11 @@ final class FakeControlServer: Sendable {
         directory = String(cString: dir)
         path = directory + "/ctl"
         listenDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let p = path
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: p.utf8)
-            raw[p.utf8.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listenDescriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let fd = listenDescriptor
+        let bound = UnixSocketAddress(path: path)?.withSockaddr { bind(fd, $0, $1) } ?? -1
         guard bound == 0, listen(listenDescriptor, 4) == 0 else {
             throw POSIXError(.init(rawValue: errno) ?? .EIO)
         }
-        let fd = listenDescriptor
         let thread = Thread { [self] in
             self.serve(listening: fd, handler: handler)
             self.finished.signal()
@@ -125,27 +114,28 @@ final class FakeControlServer: Sendable {
     }
 }
 
-/// Response lines as the daemon writes them.
+/// Response lines as the daemon writes them, through the control codec (`ControlResponse.line`).
 enum Reply {
     /// The id of a request.
     static func id(_ request: JSONValue) -> Int64 {
-        if case .object(let o) = request, case .integer(let id)? = o["id"] { return id }
-        return -1
+        request["id"]?.integerValue ?? -1
     }
 
     /// `{"id":…,"ok":true,"result":…}`.
     static func ok(_ request: JSONValue, _ result: JSONValue = .object([:])) -> FakeControlServer.Action {
-        .line(JSONValue.object(["id": .integer(id(request)), "ok": .bool(true), "result": result]).canonicalText)
+        .line(ControlResponse.success(id(request), result).line)
     }
 
-    /// `{"id":…,"ok":false,"error":{…}}`.
+    /// `{"id":…,"ok":false,"error":{…}}`, with any code and name (also ones wcctl does not know).
     static func failure(_ request: JSONValue, _ code: Int, _ name: String, _ message: String) -> FakeControlServer.Action {
-        let error = JSONValue.object(["code": .integer(Int64(code)), "name": .string(name), "message": .string(message)])
-        return .line(JSONValue.object(["id": .integer(id(request)), "ok": .bool(false), "error": error]).canonicalText)
+        var error = ControlError(WCFailure(.genericError, message))
+        error.code = code
+        error.name = name
+        return .line(ControlResponse(id: id(request), ok: false, error: error).line)
     }
 
     /// `{"id":…,"event":kind,"data":…}`.
     static func event(_ request: JSONValue, _ kind: String, _ data: JSONValue) -> FakeControlServer.Action {
-        .line(JSONValue.object(["id": .integer(id(request)), "event": .string(kind), "data": data]).canonicalText)
+        .line(ControlResponse.streamEvent(id(request), kind, data).line)
     }
 }

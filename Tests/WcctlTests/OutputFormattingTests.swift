@@ -67,40 +67,6 @@ struct OutputFormattingTests {
         #expect(OutputFormatter.cancelLine(transferId: "T", cancelled: true) == "cancelled T")
     }
 
-    @Test func requestLinesAreCompactWithSortedKeysAndOnlyTheFieldsSet() {
-        var request = ControlRequest(id: 3, op: .send)
-        request.message = json(#"{"z":1.0,"a":{"$data":"AA=="}}"#)
-        request.timeout = 2.5
-        #expect(
-            String(decoding: ControlCodec.line(of: request), as: UTF8.self)
-                == #"{"id":3,"message":{"a":{"$data":"AA=="},"z":1.0},"op":"send","timeout":2.5}"# + "\n")
-
-        var ack = ControlRequest(id: 4, op: .ack)
-        ack.finished = ["T"]
-        ack.deliveryId = 12
-        #expect(ControlCodec.json(of: ack).canonicalText == #"{"deliveryId":12,"finished":["T"],"id":4,"op":"ack"}"#)
-    }
-
-    @Test func responsesDecodeKeepingUnknownErrorCodes() throws {
-        let ok = try ControlCodec.response(fromLine: Array(#"{"id":1,"ok":true,"result":{"x":1.0}}"#.utf8))
-        #expect(ok.id == 1 && ok.ok == true && ok.result == .object(["x": .double(1.0)]))
-
-        let failure = try ControlCodec.response(fromLine: Array(#"{"id":null,"ok":false,"error":{"code":7099,"name":"future","message":"m"}}"#.utf8))
-        #expect(failure.id == nil)
-        #expect(failure.error?.code == 7099 && failure.error?.name == "future" && failure.error?.message == "m")
-
-        let event = try ControlCodec.response(fromLine: Array(#"{"id":2,"event":"userInfo","data":{}}"#.utf8))
-        #expect(event.event == "userInfo" && event.ok == nil)
-    }
-
-    @Test(arguments: [
-        "not json", "[1]", #"{"id":1}"#, #"{"id":"1","ok":true}"#, #"{"id":1,"ok":"yes"}"#,
-        #"{"id":1,"ok":false}"#, #"{"id":1,"event":3}"#,
-    ])
-    func malformedResponsesAreRejected(line: String) {
-        #expect(throws: ControlCodec.InvalidResponse.self) { try ControlCodec.response(fromLine: Array(line.utf8)) }
-    }
-
     @Test func messageHandlingFollowsTheReplyKind() {
         let none = MessageHandling(follow: false, channels: [], reply: nil)
         #expect(none.handle == nil && none.autoReply == nil)

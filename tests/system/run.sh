@@ -13,7 +13,8 @@
 # 2. ONE sandbox is booted (scripts/sandbox/sandbox.sh), WatchPair is installed into it with
 #    scripts/install.sh, test timings are set with runtime drop-ins, and each scenarios/*.sh runs
 #    in turn, from a clean pair, under a time limit.
-# 3. The sandbox is powered off (always, also on failure or Ctrl-C) and the host is checked untouched.
+# 3. The sandbox is powered off (always, also on failure or Ctrl-C) and the host is checked untouched
+#    (what the sandbox writes, see host_snapshot; other programs' changes to the host do not count).
 # Prints `ok - NAME` / `not ok - NAME` (with the scenario's log) and ends with `N passed, M failed`.
 set -uo pipefail
 
@@ -85,11 +86,12 @@ limit_of() { sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$1" | head -n1 | grep . ||
 
 finish() {
     sandbox_shutdown
-    # The host must be exactly as before: the canary in /tmp survives, /etc and friends unchanged.
+    # Nothing the sandbox writes reached the host: the canary in /tmp survives, and WatchPair's paths
+    # on the host are as before (other programs may change the host meanwhile; that is not a leak).
     local log=$logs/host-untouched.log
     {
         [ -e "$canary" ] || echo "canary $canary is gone: something cleaned /tmp"
-        host_snapshot | diff "$snapshot" - || echo "host directories changed (diff above)"
+        host_snapshot | diff "$snapshot" - || echo "paths the sandbox writes changed on the host (diff above)"
     } >"$log" 2>&1
     [ -s "$log" ]
     report host-untouched $((1 - $?)) "$log"
@@ -99,8 +101,22 @@ finish() {
     echo "$passed passed, $failed failed"
     [ $failed = 0 ]
 }
+# What the sandbox could touch, looked at where a leak would put it on the host: every file, directory,
+# socket or unit link named after WatchPair under /etc, /usr/local, /var and /run (what install.sh, the
+# units, the daemons and the scenarios create: binaries, units and their .wants links, sysusers and
+# tmpfiles entries, catalog, config, state, sockets, wp-test-* units), the root's wp-* probe files,
+# the accounts sysusers adds, and the catalog database `journalctl --update-catalog` rewrites.
+# Anything else on the host belongs to other programs, which may change it during a run (/run/mount,
+# /run/systemd/... appear and go); a whole-directory snapshot would blame the sandbox for them.
 host_snapshot() {
-    find /etc /usr/local /var/lib /run -xdev -maxdepth 3 -not -path '/run/user/*' 2>/dev/null | sort
+    {
+        find / -maxdepth 1 -name 'wp-*'
+        find /etc /usr/local /var /run -xdev \( -path /run/user -o -path /proc \) -prune -o \
+            \( -iname '*watchpair*' -o -name wcctl -o -name 'wp-test-*' -o -name wp-probe \
+            -o -name phoned -o -name 'phoned.*' -o -name watchd -o -name 'watchd.*' \) -print
+        grep -h '^watchpair:' /etc/passwd /etc/group /etc/shadow /etc/gshadow
+        echo "catalog entries naming WatchPair: $(grep -a -c -i watchpair /var/lib/systemd/catalog/database)"
+    } 2>/dev/null | sort
 }
 
 logs=$(mktemp -d /tmp/wp-systest-logs.XXXXXX)

@@ -96,7 +96,7 @@ public final class ControlClient {
     /// - Throws: `.wcError(7009)` when the line is over the daemon's 1 MiB limit (nothing is sent);
     ///   `.notRunning` when the daemon has closed the connection.
     public func send(_ request: ControlRequest) throws(CLIError) {
-        let line = ControlCodec.line(of: request)
+        let line = request.lineBytes
         guard line.count <= Self.maxRequestLineBytes + 1 else {
             throw CLIError(WCFailure(
                 .payloadTooLarge,
@@ -157,7 +157,7 @@ public final class ControlClient {
             if let line {
                 if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
                 do {
-                    return try ControlCodec.response(fromLine: line)
+                    return try ControlResponse(line: line)
                 } catch {
                     throw CLIError(.failure, "\(target.daemonName) sent an invalid line: \(error.problem)")
                 }

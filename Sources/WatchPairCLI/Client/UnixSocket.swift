@@ -1,4 +1,5 @@
 import Glibc
+import WatchPairWire
 
 /// A failed socket system call: what was attempted, on which path, and `errno`.
 public struct SocketError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -31,8 +32,8 @@ final class UnixSocket {
         case timedOut
     }
 
-    /// The longest path `sockaddr_un.sun_path` holds (108 bytes on Linux, with the terminating NUL).
-    static var maxPathBytes: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
+    /// The longest path a Unix socket address holds (107 bytes on Linux).
+    static var maxPathBytes: Int { UnixSocketAddress.maxPathBytes }
 
     let descriptor: Int32
     let path: String
@@ -49,25 +50,15 @@ final class UnixSocket {
     /// - Throws: `SocketError` with the `errno` of `socket` or `connect` (`ENOENT`: no socket file;
     ///   `ECONNREFUSED`: nobody listening), or `ENAMETOOLONG` when the path does not fit `sun_path`.
     static func connect(path: String) throws(SocketError) -> UnixSocket {
-        guard path.utf8.count <= maxPathBytes else {
-            throw SocketError(operation: "connect", path: path, errno: ENAMETOOLONG)
+        guard let address = UnixSocketAddress(path: path) else {
+            throw SocketError(operation: "connect", path: path, errno: path.isEmpty ? ENOENT : ENAMETOOLONG)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(operation: "socket", path: path, errno: errno) }
         let sock = UnixSocket(descriptor: fd, path: path)
 
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
         while true {
-            let rc = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
             if rc == 0 { return sock }
             if errno == EINTR { continue }
             throw SocketError(operation: "connect", path: path, errno: errno)

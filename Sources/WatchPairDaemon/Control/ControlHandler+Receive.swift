@@ -53,19 +53,31 @@ extension ControlHandler {
         return .object(["items": .array(items), "more": .bool(more)])
     }
 
-    /// `receive` with `follow`: the success response, then every waiting item and each new one, until
-    /// the client closes its side or the daemon stops.
+    /// `receive` with `follow`: the message handler attached (if asked for), then the success response,
+    /// then every waiting item and each new one, until the client closes its side or the daemon stops.
     func followReceive(_ request: ControlRequest, on connection: ControlConnection) async {
         let channels = Channels(request.channels)
+        // Fires once the success response is written: a message that finds the handler before then waits,
+        // so the response still comes first on the stream.
+        let answered = AsyncSignal()
         let registration: MessageRouter.Registration?
         do throws(WCFailure) {
-            registration = try handlerRegistration(request, channels: channels, connection: connection)
+            registration = try handlerRegistration(request, channels: channels, connection: connection, answered: answered)
         } catch {
             await connection.writer.send(.failure(request.id, error))
             return
         }
-        guard await connection.writer.send(.success(request.id)) else { return }
-        if let registration { await router.attach(registration) }
+        // Attach before answering: a client that sees the success may at once make a peer send it a
+        // message, which must find the handler (not 7014).
+        if let registration {
+            await router.attach(registration)
+            // The connection may have stopped reading (and detached this client) while attaching; the
+            // request still gets its response, then the stream ends at once.
+            if connection.isClosing { await router.detach(clientId: connection.id) }
+        }
+        let sent = await connection.writer.send(.success(request.id))
+        answered.fire()
+        guard sent else { return }
 
         var cursor: UInt64 = 0
         var finishedCursor: UInt64 = 0
@@ -129,7 +141,7 @@ extension ControlHandler {
     /// `handle` lists the variants; `autoReply` without `handle` handles the two dictionary variants (or
     /// the two data variants when it is `{"$data": …}`).
     private func handlerRegistration(
-        _ request: ControlRequest, channels: Channels, connection: ControlConnection
+        _ request: ControlRequest, channels: Channels, connection: ControlConnection, answered: AsyncSignal
     ) throws(WCFailure) -> MessageRouter.Registration? {
         guard channels.message, request.handle != nil || request.autoReply != nil else { return nil }
         let autoReply = try request.autoReply.map { json throws(WCFailure) in try Self.messageBody(json, field: "autoReply") }
@@ -144,7 +156,8 @@ extension ControlHandler {
         let writer = connection.writer
         let requestId = request.id
         return MessageRouter.Registration(clientId: connection.id, variants: variants, autoReply: autoReply) { token, message in
-            await writer.send(.streamEvent(requestId, "message", Self.messageData(token: token, message)))
+            await answered.wait(after: 0)
+            return await writer.send(.streamEvent(requestId, "message", Self.messageData(token: token, message)))
         }
     }
 

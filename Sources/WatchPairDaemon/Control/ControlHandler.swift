@@ -77,7 +77,7 @@ struct ControlHandler: ControlRequestHandler {
             }
             body = .data(data)
         } else {
-            body = .dictionary(try ControlJSON.dictionary(request.message ?? .object([:]), field: "message"))
+            body = .dictionary(try PlistJSON.dictionary(fromJSON: request.message ?? .object([:]), name: "\"message\""))
         }
         let wantsReply = request.noReply != true
         let timeout = request.timeout.map { Duration.seconds($0) }
@@ -104,7 +104,7 @@ struct ControlHandler: ControlRequestHandler {
     }
 
     private func transfer(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        let payload = try ControlJSON.dictionary(request.userInfo ?? .object([:]), field: "userInfo")
+        let payload = try PlistJSON.dictionary(fromJSON: request.userInfo ?? .object([:]), name: "\"userInfo\"")
         let transfer = try await engine.transferUserInfo(payload)
         return .object([
             "transferId": .string(transfer.transferId.uuidString),
@@ -136,7 +136,7 @@ struct ControlHandler: ControlRequestHandler {
     }
 
     private func contextSet(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        let payload = try ControlJSON.dictionary(request.context ?? .object([:]), field: "context")
+        let payload = try PlistJSON.dictionary(fromJSON: request.context ?? .object([:]), name: "\"context\"")
         if let stored = try await engine.updateApplicationContext(payload) {
             return .object(["version": ControlJSON.integer(stored.version), "changed": .bool(true)])
         }
@@ -183,9 +183,9 @@ struct ControlHandler: ControlRequestHandler {
 
     /// A reply or auto-reply: a dictionary, or `{"$data": "<base64>"}` for data messages.
     static func messageBody(_ json: JSONValue, field: String) throws(WCFailure) -> MessageBody {
-        switch try PlistValue(json: json) {
-        case .dictionary(let dictionary): return .dictionary(dictionary)
+        switch try PlistJSON.reply(fromJSON: json, name: "\"\(field)\"") {
         case .data(let data): return .data(data)
+        case .dictionary(let dictionary): return .dictionary(dictionary)
         default: throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary or {\"$data\": \"<base64>\"}.")
         }
     }

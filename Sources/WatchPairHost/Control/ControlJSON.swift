@@ -1,17 +1,9 @@
 import Foundation
 import WatchPairWire
 
-/// Conversions between control-socket JSON and the engine's values.
+/// Conversions from the engine's values to control-socket JSON (payloads from requests are read with
+/// `PlistJSON`, shared with `wcctl`).
 public enum ControlJSON {
-    /// A dictionary payload from a request field (`message`, `userInfo`, `context`).
-    /// - Throws: 7010 for `null` inside, 7008 for a bad `$data`/`$date` or a non-dictionary.
-    public static func dictionary(_ json: JSONValue, field: String) throws(WCFailure) -> PlistDictionary {
-        guard case .dictionary(let dictionary) = try PlistValue(json: json) else {
-            throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary, not a single $data, $date or $double value.")
-        }
-        return dictionary
-    }
-
     /// A dictionary as JSON.
     public static func json(_ dictionary: PlistDictionary) -> JSONValue {
         PlistValue.dictionary(dictionary).json

@@ -20,7 +20,7 @@ public final class ControlWriter: Sendable {
     public func send(_ response: ControlResponse) async -> Bool {
         guard !broken.withLock({ $0 }) else { return false }
         do {
-            try await connection.write(Array((response.line + "\n").utf8))
+            try await connection.write(response.lineBytes)
             return true
         } catch {
             broken.withLock { $0 = true }

@@ -1,15 +1,43 @@
-/// Exact JSON for control lines. Foundation's `Codable` would turn `1.0` into an integer inside payloads;
-/// these read and write through `JSONValue`, which keeps every number's kind.
-extension ControlRequest {
-    /// Parses one request line. Errors are 7008 (`invalidParameter`) naming the field, with the request id
-    /// when it could be read (`ControlLineError.id`).
-    public init(line: String) throws(ControlLineError) {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(line)
-        } catch {
-            throw ControlLineError(id: nil, failure: WCFailure(.invalidParameter, "the request is not JSON: \(error.message)"))
-        }
+/// The control codec for requests: the one encode/decode pair the daemons, `wcctl`, `wcbench` and the
+/// tests use (docs/ControlProtocol.md). Responses and stream events: `ControlResponse+JSON.swift`.
+///
+/// Exact JSON: Foundation's `Codable` would turn `1.0` into an integer inside payloads; these read and
+/// write through `JSONValue`, which keeps every number's kind. Lines are compact canonical JSON (sorted
+/// keys), absent fields left out.
+extension ControlRequest: ControlLine {
+    /// The request as a JSON object; absent optional fields are left out.
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["id": .integer(id), "op": .string(op.rawValue)]
+        o["message"] = message
+        o["data"] = data.map(JSONValue.string)
+        o["noReply"] = noReply.map(JSONValue.bool)
+        o["timeout"] = timeout.map(JSONValue.double)
+        o["userInfo"] = userInfo
+        o["context"] = context
+        o["transferId"] = transferId.map(JSONValue.string)
+        o["received"] = received.map(JSONValue.bool)
+        o["follow"] = follow.map(JSONValue.bool)
+        o["channels"] = channels.map { .array($0.map(JSONValue.string)) }
+        o["handle"] = handle.map { .array($0.map(JSONValue.string)) }
+        o["autoReply"] = autoReply
+        o["deliveryId"] = deliveryId.map { .integer(Int64(clamping: $0)) }
+        o["finished"] = finished.map { .array($0.map(JSONValue.string)) }
+        o["contextVersion"] = contextVersion.map { .integer(Int64(clamping: $0)) }
+        o["token"] = token.map { .integer(Int64(clamping: $0)) }
+        o["reply"] = reply
+        o["errorCode"] = errorCode.map { .integer(Int64($0)) }
+        return .object(o)
+    }
+
+    /// 7008 with no id: the line is not JSON.
+    public static func notJSON(_ failure: WCFailure) -> ControlLineError {
+        ControlLineError(id: nil, failure: WCFailure(.invalidParameter, "the request is not JSON: \(failure.message)"))
+    }
+
+    /// Reads a request object. Errors are 7008 (`invalidParameter`) naming the field, with the request id
+    /// when it could be read (`ControlLineError.id`). Unknown fields are ignored; `null` reads as absent
+    /// for typed fields, and is kept as `.null` in payload fields (the daemon rejects it there).
+    public init(json value: JSONValue) throws(ControlLineError) {
         guard case .object(let object) = value else {
             throw ControlLineError(id: nil, failure: WCFailure(.invalidParameter, "the request is not a JSON object"))
         }
@@ -43,41 +71,6 @@ extension ControlRequest {
             token = try fields.unsignedInteger("token")
             reply = object["reply"]
             errorCode = try fields.integer("errorCode").map { Int($0) }
-        }
-    }
-}
-
-extension ControlResponse {
-    /// The response as one line of canonical JSON (no trailing newline).
-    public var line: String { json.canonicalText }
-
-    /// The response as a JSON value.
-    public var json: JSONValue {
-        var object: [String: JSONValue] = ["id": id.map { .integer($0) } ?? .null]
-        if let ok { object["ok"] = .bool(ok) }
-        if let result { object["result"] = result }
-        if let error {
-            object["error"] = .object(["code": .integer(Int64(error.code)), "name": .string(error.name), "message": .string(error.message)])
-        }
-        if let event { object["event"] = .string(event) }
-        if let data { object["data"] = data }
-        return .object(object)
-    }
-
-    /// Parses one line the daemon wrote (for clients).
-    public init(line: String) throws(WCFailure) {
-        guard case .object(let object) = try JSONValue.parse(line) else {
-            throw WCFailure(.invalidParameter, "the daemon sent a line that is not a JSON object")
-        }
-        let id: Int64? = if case .integer(let value) = object["id"] { value } else { nil }
-        self.init(id: id)
-        if case .bool(let value) = object["ok"] { ok = value }
-        result = object["result"]
-        if case .string(let value) = object["event"] { event = value }
-        data = object["data"]
-        if case .object(let body) = object["error"], case .integer(let code) = body["code"] {
-            let message: String = if case .string(let text) = body["message"] { text } else { "" }
-            error = ControlError(WCFailure(WCErrorCode(rawValue: Int(code)) ?? .genericError, message))
         }
     }
 }

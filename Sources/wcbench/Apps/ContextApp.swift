@@ -1,3 +1,5 @@
+import WatchPairWire
+
 /// The receiving app for applicationContext: a `receive` stream that acknowledges each version.
 final class ContextApp {
     let connection: BenchConnection
@@ -11,7 +13,7 @@ final class ContextApp {
 
     init(_ path: String, deadline: UInt64) throws(BenchError) {
         connection = try BenchConnection.connect(path, retryUntil: deadline)
-        streamId = try connection.follow("\"channels\":[\"applicationContext\"]", deadline: deadline)
+        streamId = try connection.follow(channels: ["applicationContext"], deadline: deadline)
     }
 
     /// Reads what arrived; acknowledges the newest version (one ack in flight at most: later versions
@@ -22,15 +24,15 @@ final class ContextApp {
         var newestVersion: Int64?
         while let line = try connection.nextLine() {
             if line.event == "applicationContext" {
-                guard let n = line.integer("n"), let version = line.integer("version") else {
-                    throw BenchError("an applicationContext event without n/version: \(line.text)")
+                guard let n = line.data?["context"]?["n"]?.integerValue, let version = line.data?["version"]?.integerValue else {
+                    throw BenchError("an applicationContext event without n/version: \(line.line)")
                 }
                 eventsSeen += 1
                 held = Int(n)
                 heldAt = now
                 newestVersion = version
             } else if line.event != nil {
-                throw BenchError("watchd's receive stream sent '\(line.event ?? "")': \(line.text)")
+                throw BenchError("watchd's receive stream sent '\(line.event ?? "")': \(line.line)")
             } else if line.id != streamId {
                 acksInFlight -= 1
                 guard line.ok == true else { throw BenchError("context ack failed: \(line.errorDescription)") }
@@ -39,7 +41,7 @@ final class ContextApp {
         if connection.closed { throw BenchError("watchd closed the app's control connection") }
         if let newestVersion, acksInFlight < 8 {
             acksInFlight += 1
-            try connection.write("{\"id\":\(connection.makeId()),\"op\":\"ack\",\"contextVersion\":\(newestVersion)}\n")
+            try connection.send(connection.request(.ack) { $0.contextVersion = UInt64(clamping: newestVersion) })
         }
     }
 

@@ -1,3 +1,5 @@
+import WatchPairWire
+
 /// The sending app's `didFinish` handler: a `receive` stream on phoned for `didFinish` notices that
 /// acknowledges them, as `WCSession` does after calling its delegate.
 ///
@@ -35,7 +37,7 @@ final class FinishedApp {
 
     private static func open(_ path: String, deadline: UInt64) throws(BenchError) -> (BenchConnection, Int64) {
         let connection = try BenchConnection.connect(path, retryUntil: deadline)
-        let streamId = try connection.follow("\"channels\":[\"didFinish\"]", deadline: deadline)
+        let streamId = try connection.follow(channels: ["didFinish"], deadline: deadline)
         return (connection, streamId)
     }
 
@@ -44,11 +46,13 @@ final class FinishedApp {
         try connection.fill()
         while let line = try connection.nextLine() {
             if line.event == "didFinish" {
-                guard let id = line.string("transferId") else { throw BenchError("a didFinish event without a transferId: \(line.text)") }
+                guard let id = line.data?["transferId"]?.stringValue else {
+                    throw BenchError("a didFinish event without a transferId: \(line.line)")
+                }
                 unacknowledged.append(id)
                 finished += 1
             } else if line.event != nil {
-                throw BenchError("phoned's didFinish stream sent '\(line.event ?? "")': \(line.text)")
+                throw BenchError("phoned's didFinish stream sent '\(line.event ?? "")': \(line.line)")
             } else if line.id != streamId {
                 acksInFlight -= 1
                 guard line.ok == true else { throw BenchError("didFinish ack failed: \(line.errorDescription)") }
@@ -59,8 +63,7 @@ final class FinishedApp {
             let batch = unacknowledged.prefix(256)
             unacknowledged.removeFirst(batch.count)
             acksInFlight += 1
-            let ids = batch.map { "\"\($0)\"" }.joined(separator: ",")
-            try connection.write("{\"id\":\(connection.makeId()),\"op\":\"ack\",\"finished\":[\(ids)]}\n")
+            try connection.send(connection.request(.ack) { $0.finished = Array(batch) })
         }
     }
 

@@ -1,3 +1,5 @@
+import WatchPairWire
+
 /// The receiving app on watchd: a `receive` stream of `message` events. With `answers`, it answers each
 /// message itself with `answer` requests on that second connection (so answers never wait behind the
 /// stream's request slot); without, the stream was opened with `autoReply` and the app only reads the
@@ -13,8 +15,13 @@ struct MessageApp {
         try stream.fill()
         while let line = try stream.nextLine() {
             guard line.event == "message", let answers else { continue }
-            guard let token = line.integer("token") else { throw BenchError("a message event without a token: \(line.text)") }
-            try answers.write("{\"id\":\(answers.makeId()),\"op\":\"answer\",\"token\":\(token),\"reply\":{\"p\":\"\(pad)\"}}\n")
+            guard let token = line.data?["token"]?.integerValue, token >= 0 else {
+                throw BenchError("a message event without a token: \(line.line)")
+            }
+            try answers.send(answers.request(.answer) {
+                $0.token = UInt64(token)
+                $0.reply = .object(["p": .string(pad)])
+            })
         }
         if let answers {
             try answers.fill()

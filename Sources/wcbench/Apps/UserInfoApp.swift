@@ -1,3 +1,5 @@
+import WatchPairWire
+
 /// The receiving app for userInfo: a `receive` stream on watchd's control socket that acknowledges what
 /// it gets, as an app's delegate would.
 ///
@@ -31,7 +33,7 @@ final class UserInfoApp {
     /// Connects to watchd's control socket at `path` (retrying while it starts) and opens the stream.
     static func attach(_ path: String, deadline: UInt64) throws(BenchError) -> UserInfoApp {
         let connection = try BenchConnection.connect(path, retryUntil: deadline)
-        let streamId = try connection.follow("\"channels\":[\"userInfo\"]", deadline: deadline)
+        let streamId = try connection.follow(channels: ["userInfo"], deadline: deadline)
         return UserInfoApp(connection: connection, streamId: streamId)
     }
 
@@ -46,7 +48,7 @@ final class UserInfoApp {
             if line.event == "userInfo" {
                 try deliver(line, at: now)
             } else if line.event != nil {
-                throw BenchError("watchd's receive stream sent '\(line.event ?? "")': \(line.text)")
+                throw BenchError("watchd's receive stream sent '\(line.event ?? "")': \(line.line)")
             } else if line.id != streamId {
                 acksInFlight -= 1
                 guard line.ok == true else { throw BenchError("ack failed: \(line.errorDescription)") }
@@ -56,7 +58,7 @@ final class UserInfoApp {
         if newestDeliveryId > ackedUpTo, acksInFlight < Self.maxAcksInFlight {
             acksInFlight += 1
             ackedUpTo = newestDeliveryId
-            try connection.write("{\"id\":\(connection.makeId()),\"op\":\"ack\",\"deliveryId\":\(newestDeliveryId)}\n")
+            try connection.send(connection.request(.ack) { $0.deliveryId = UInt64(clamping: newestDeliveryId) })
         }
     }
 
@@ -70,9 +72,11 @@ final class UserInfoApp {
         }
     }
 
-    private func deliver(_ line: ControlLine, at now: UInt64) throws(BenchError) {
-        guard let n = line.integer("n"), let seq = line.integer("seq"), let deliveryId = line.integer("deliveryId") else {
-            throw BenchError("a userInfo event without n/seq/deliveryId: \(line.text)")
+    private func deliver(_ line: ControlResponse, at now: UInt64) throws(BenchError) {
+        guard let data = line.data, let n = data["userInfo"]?["n"]?.integerValue, let seq = data["seq"]?.integerValue,
+            let deliveryId = data["deliveryId"]?.integerValue
+        else {
+            throw BenchError("a userInfo event without n/seq/deliveryId: \(line.line)")
         }
         guard seq > lastSeq else {
             throw BenchError("userInfo out of order or repeated: seq \(seq) after \(lastSeq) (transfer n=\(n))")

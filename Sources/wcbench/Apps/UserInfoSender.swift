@@ -1,3 +1,5 @@
+import WatchPairWire
+
 /// The sending app for userInfo: `transfer` requests on phoned's control socket, many in flight.
 ///
 /// Each transfer's payload is `{"n": n, "p": "<pad>"}`; `n` numbers transfers across a whole pair's life
@@ -35,12 +37,13 @@ final class UserInfoSender {
     func send() throws(BenchError) -> Int {
         let n = nextN
         nextN += 1
-        let id = connection.makeId()
+        let request = connection.request(.transfer) { $0.userInfo = .object(["n": .integer(Int64(n)), "p": .string(pad)]) }
+        let id = request.id
         let now = Monotonic.now()
         if n >= sentAt.count { sentAt.append(contentsOf: repeatElement(0, count: max(n + 1 - sentAt.count, sentAt.count))) }
         sentAt[n] = now
         inFlight[id] = (n, now)
-        try connection.write("{\"id\":\(id),\"op\":\"transfer\",\"userInfo\":{\"n\":\(n),\"p\":\"\(pad)\"}}\n")
+        try connection.send(request)
         return n
     }
 

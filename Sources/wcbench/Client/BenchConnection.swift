@@ -1,8 +1,11 @@
 import Glibc
+import WatchPairWire
 
 /// A lean client connection to a daemon's control socket (docs/ControlProtocol.md) for the timed loops.
 ///
-/// Requests are pre-formatted lines written with one `send(2)`; many may be in flight (the daemon runs
+/// Requests and responses go through the control codec (`ControlRequest.lineBytes`,
+/// `ControlResponse(line:)`), as wcctl's and the daemons' do. Each request is written with one `send(2)`;
+/// many may be in flight (the daemon runs
 /// up to 64 per connection and matches responses by id). Reads are non-blocking into a buffer that holds
 /// at most one unfinished line plus one 256 KiB chunk; lines longer than 16 MiB fail the run. Callers
 /// wait for data with ``Poller``. wcctl's `ControlClient` is used for the untimed requests (`status`).
@@ -55,10 +58,21 @@ final class BenchConnection {
         return nextId
     }
 
-    /// Writes `text` (one or more complete lines) completely.
-    func write(_ text: String) throws(BenchError) {
-        var text = text
-        let failure: Int32? = text.withUTF8 { raw in
+    /// A request with a fresh id.
+    func request(_ op: ControlOperation, _ fill: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
+        var request = ControlRequest(id: makeId(), op: op)
+        fill(&request)
+        return request
+    }
+
+    /// Writes one request line.
+    func send(_ request: ControlRequest) throws(BenchError) {
+        try write(request.lineBytes)
+    }
+
+    /// Writes `bytes` (one or more complete lines) completely.
+    func write(_ bytes: [UInt8]) throws(BenchError) {
+        let failure: Int32? = bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
@@ -103,8 +117,8 @@ final class BenchConnection {
         }
     }
 
-    /// The next complete line in the buffer, or nil.
-    func nextLine() throws(BenchError) -> ControlLine? {
+    /// The next complete line in the buffer, decoded, or nil.
+    func nextLine() throws(BenchError) -> ControlResponse? {
         guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
             scanned = buffer.count
             if buffer.count - start > Self.maxLineBytes {
@@ -112,7 +126,13 @@ final class BenchConnection {
             }
             return nil
         }
-        let line = ControlLine(bytes: Array(buffer[start..<newline]))
+        let line: ControlResponse
+        do {
+            line = try ControlResponse(line: buffer[start..<newline])
+        } catch {
+            let text = String(decoding: buffer[start..<min(newline, start + 300)], as: UTF8.self)
+            throw BenchError("\(path) sent a line that is not a response (\(error.problem)): \(text)")
+        }
         start = newline + 1
         scanned = start
         if start == buffer.count {
@@ -124,7 +144,7 @@ final class BenchConnection {
     }
 
     /// Waits for the next line, at most until `deadline`.
-    func readLine(deadline: UInt64) throws(BenchError) -> ControlLine {
+    func readLine(deadline: UInt64) throws(BenchError) -> ControlResponse {
         while true {
             if let line = try nextLine() { return line }
             if closed { throw BenchError("\(path): the daemon closed the control connection") }
@@ -137,24 +157,37 @@ final class BenchConnection {
 
     /// Sends one request and waits for its response (skipping other lines); throws on `ok: false`.
     @discardableResult
-    func call(_ body: String, deadline: UInt64) throws(BenchError) -> ControlLine {
-        let id = makeId()
-        try write("{\"id\":\(id),\(body)}\n")
+    func call(_ request: ControlRequest, deadline: UInt64) throws(BenchError) -> ControlResponse {
+        try send(request)
         while true {
             let line = try readLine(deadline: deadline)
-            guard line.id == id, line.event == nil else { continue }
+            guard line.id == request.id, line.event == nil else { continue }
             guard line.ok == true else { throw BenchError("\(path): request failed: \(line.errorDescription)") }
             return line
         }
     }
 
-    /// Starts a `receive` stream (`follow: true`) with the extra fields in `fields` (e.g.
-    /// `"channels":["userInfo"]`) and waits for its `ok`. Returns the stream's request id.
-    func follow(_ fields: String, deadline: UInt64) throws(BenchError) -> Int64 {
-        let line = try call("\"op\":\"receive\",\"follow\":true,\(fields)", deadline: deadline)
-        return line.id ?? 0
+    /// Starts a `receive` stream (`follow: true`) on `channels`, with what `fill` adds (`autoReply`,
+    /// `handle`), and waits for its `ok`. Returns the stream's request id.
+    func follow(
+        channels: [String], deadline: UInt64, _ fill: (inout ControlRequest) -> Void = { _ in }
+    ) throws(BenchError) -> Int64 {
+        let stream = request(.receive) {
+            $0.follow = true
+            $0.channels = channels
+            fill(&$0)
+        }
+        return try call(stream, deadline: deadline).id ?? 0
     }
 
     /// Closes the sending side, which ends the connection's streams.
     func shutdownWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+}
+
+extension ControlResponse {
+    /// The error of a failed response, for reports.
+    var errorDescription: String {
+        guard ok == false, let error else { return "not an error" }
+        return "error \(error.code): \(error.message)"
+    }
 }

@@ -1,31 +1,19 @@
 import Glibc
+import WatchPairWire
 
 /// The few raw Unix-socket calls wcbench needs: connect to a path, make a connected pair.
 enum UnixSockets {
-    /// The longest path `sun_path` holds.
-    static var maxPathBytes: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
-
     /// Connects a blocking stream socket to `path`; the descriptor is close-on-exec.
     ///
     /// - Throws: `BenchError` with the `errno` of `socket`/`connect` (`ENOENT`, `ECONNREFUSED`, ...).
     static func connect(_ path: String) throws(BenchError) -> Int32 {
-        guard path.utf8.count <= maxPathBytes else {
-            throw BenchError.system("socket path too long: \(path)", errno: ENAMETOOLONG)
+        guard let address = UnixSocketAddress(path: path) else {
+            throw BenchError.system("socket path empty or too long: \(path)", errno: ENAMETOOLONG)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw BenchError.system("socket()", errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
         while true {
-            let rc = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
             if rc == 0 { return fd }
             let error = errno
             if error == EINTR { continue }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import WatchPairWire
 
 /// `wcbench [--quick] [--json PATH] ...`: runs the sections and prints the table.
 ///
@@ -65,7 +66,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("cannot create a temporary directory in \(tmp): \(String(cString: strerror(errno)))")
         }
         let runDirectory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard runDirectory.utf8.count + "/p10/watchd.sock".utf8.count <= UnixSockets.maxPathBytes else {
+        guard runDirectory.utf8.count + "/p10/watchd.sock".utf8.count <= UnixSocketAddress.maxPathBytes else {
             rmdir(runDirectory)
             throw ValidationError("--tmp \(tmp) is too long for socket paths (at most ~90 bytes)")
         }

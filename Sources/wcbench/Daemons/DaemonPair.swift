@@ -88,7 +88,7 @@ final class DaemonPair {
         while true {
             do {
                 let connection = try BenchConnection.connect(controlPath(role))
-                try connection.call("\"op\":\"status\"", deadline: deadline)
+                try connection.call(connection.request(.status), deadline: deadline)
                 return
             } catch {
                 if let process = processes[role], !process.isRunning {

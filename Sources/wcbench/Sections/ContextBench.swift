@@ -1,3 +1,5 @@
+import WatchPairWire
+
 /// Section 4: applicationContext, phone → watch.
 ///
 /// The receiving app is a `receive` stream on watchd for `applicationContext`, acknowledging each
@@ -25,7 +27,7 @@ struct ContextBench {
         for index in 0..<(context.counts.contextPropagation + 20) {
             n += 1
             let start = Monotonic.now()
-            try sender.call("\"op\":\"contextSet\",\"context\":{\"n\":\(n),\"p\":\"\(pad)\"}", deadline: deadline)
+            try sender.call(sender.request(.contextSet) { $0.context = .object(["n": .integer(Int64(n)), "p": .string(pad)]) }, deadline: deadline)
             try app.wait(for: n, deadline: deadline)
             if index >= 20 { propagation.record(nanoseconds: app.heldAt - start) }
         }
@@ -45,9 +47,9 @@ struct ContextBench {
             while sent < total, inFlight.count < 64 {
                 n += 1
                 sent += 1
-                let id = sender.makeId()
-                inFlight[id] = n
-                try sender.write("{\"id\":\(id),\"op\":\"contextSet\",\"context\":{\"n\":\(n),\"p\":\"\(pad)\"}}\n")
+                let request = sender.request(.contextSet) { $0.context = .object(["n": .integer(Int64(n)), "p": .string(pad)]) }
+                inFlight[request.id] = n
+                try sender.send(request)
             }
             let ready = try Poller.readable([sender, app.connection], deadline: deadline)
             guard !ready.isEmpty else { throw BenchError("timed out with \(accepted) of \(total) updates accepted") }
@@ -59,7 +61,7 @@ struct ContextBench {
                 accepted += 1
                 lastAccepted = Monotonic.now()
                 // The newest value is the one the daemon numbered last, not the one written last.
-                if let version = line.integer("version"), version > newest.version { newest = (version, updated) }
+                if let version = line.result?["version"]?.integerValue, version > newest.version { newest = (version, updated) }
             }
             if sender.closed { throw BenchError("phoned closed the sender's connection") }
         }

@@ -23,7 +23,7 @@ struct MessageBench {
         for size in [64, 1024] {
             let pad = String(repeating: "a", count: size)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-            _ = try stream.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
+            _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.autoReply = .object(["p": .string(pad)]) }
             let app = MessageApp(stream: stream, answers: nil, pad: pad)
             context.progress("message: round trips, \(BaselineBench.sizeName(size)), auto-reply")
             _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: app)
@@ -44,7 +44,7 @@ struct MessageBench {
         do {
             let pad = String(repeating: "a", count: 64)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-            _ = try stream.follow("\"channels\":[\"message\"],\"autoReply\":{\"p\":\"\(pad)\"}", deadline: deadline)
+            _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.autoReply = .object(["p": .string(pad)]) }
             let meter = try PairMeter(
                 pair: pair, perf: context.binaries.perf, name: "message-inflight64", countFsyncs: false,
                 profileDirectory: context.profileDirectory)
@@ -60,7 +60,7 @@ struct MessageBench {
         context.progress("message: round trips, 64 B, the app answers")
         let pad = String(repeating: "a", count: 64)
         let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-        _ = try stream.follow("\"channels\":[\"message\"],\"handle\":[\"dictionaryWithReply\"]", deadline: deadline)
+        _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.handle = ["dictionaryWithReply"] }
         let answers = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
         let answering = MessageApp(stream: stream, answers: answers, pad: pad)
         _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: answering)
@@ -77,11 +77,12 @@ struct MessageBench {
         let deadline = context.phaseDeadline()
         let connections = [sender] + app.connections
         for _ in 0..<count {
-            let id = sender.makeId()
-            let line = "{\"id\":\(id),\"op\":\"send\",\"message\":{\"p\":\"\(pad)\"}}\n"
+            let request = sender.request(.send) { $0.message = .object(["p": .string(pad)]) }
+            let id = request.id
+            let line = request.lineBytes
             let start = Monotonic.now()
             try sender.write(line)
-            var reply: ControlLine?
+            var reply: ControlResponse?
             while reply == nil {
                 if let line = try sender.nextLine() {
                     if line.id == id { reply = line }
@@ -128,7 +129,7 @@ struct MessageBench {
         let start = Monotonic.now()
         while done < total {
             while sent < total, inFlight < 64 {
-                try sender.write("{\"id\":\(sender.makeId()),\"op\":\"send\",\"message\":{\"p\":\"\(pad)\"}}\n")
+                try sender.send(sender.request(.send) { $0.message = .object(["p": .string(pad)]) })
                 sent += 1
                 inFlight += 1
             }

@@ -38,7 +38,7 @@ struct DeliveryCheck {
         var problems: [String] = []
         for line in lines {
             guard let value = JSONValue.from(line), value["channel"] == .string("userInfo"),
-                let id = value["transferId"]?.string, let n = value["userInfo"]?["n"]?.integer, let seq = value["seq"]?.integer
+                let id = value["transferId"]?.stringValue, let n = value["userInfo"]?["n"]?.integerValue, let seq = value["seq"]?.integerValue
             else {
                 problems.append("unreadable receive line: \(line)")
                 continue

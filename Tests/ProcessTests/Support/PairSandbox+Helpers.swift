@@ -19,20 +19,6 @@ extension PairSandbox {
         return id
     }
 
-    /// Runs `send`-like `arguments` until the receiving app's handler is attached: retries while the
-    /// result is 7014 (a `receive --follow` that has started but not yet registered), bounded.
-    ///
-    /// The `receive` response is written before the handler is registered, so the first message right
-    /// after can still find no handler; that window is all this poll covers.
-    func sendOnceHandled(_ arguments: [String], side: Side = .phone, timeout: Duration = .seconds(20)) async throws -> WcctlRun {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let run = try await wcctl(arguments, side: side)
-            if run.status != 114 || ContinuousClock.now > deadline { return run }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-    }
-
     /// `wcctl --json status` on `side`, parsed.
     func status(_ side: Side) async throws -> JSONValue {
         let run = try await ok(["--json", "status"], side: side)

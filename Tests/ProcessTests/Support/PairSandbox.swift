@@ -219,6 +219,18 @@ final class PairSandbox: Sendable {
         try spawn(name: "wcctl \(side) \(arguments.joined(separator: " "))", executable: bin + "/wcctl", arguments: ["--side", side.rawValue] + arguments)
     }
 
+    /// Starts `wcctl receive --follow …` (`arguments`) as the side's app and returns once its stream
+    /// is set up: the daemon answers a `receive` only after attaching its message handler, and the
+    /// answer is seen on the way through a ``ControlTap``. A message sent after this finds the handler.
+    func startHandler(_ arguments: [String], side: Side) async throws -> ChildProcess {
+        let tap = try ControlTap(path: path("tap-\(UInt16.random(in: 0...UInt16.max)).ctl"), upstream: controlPath(side))
+        let child = try startWcctl(["--control", tap.path] + arguments, side: side)
+        guard await tap.waitAnswered() else {
+            throw SandboxError("wcctl \(arguments.joined(separator: " ")) got no answer from \(side.daemon): \(child.stderrText)")
+        }
+        return child
+    }
+
     // MARK: Diagnostics and cleanup
 
     /// The end of the side's stderr file.

@@ -27,21 +27,11 @@ final class RawControlClient: Sendable {
     init(path: String) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(attempted: "socket(AF_UNIX)", code: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             Glibc.close(fd)
             throw SocketError(attempted: "connect(\(path)): path too long", code: ENAMETOOLONG)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = address.withSockaddr { connect(fd, $0, $1) }
         guard connected == 0 else {
             let code = errno
             Glibc.close(fd)
@@ -75,19 +65,25 @@ final class RawControlClient: Sendable {
         try send(line: request.canonicalText)
     }
 
-    /// The parsed lines so far (lines that are not JSON are left out; tests read ``lines`` for those).
+    /// The lines so far decoded with the control codec, as JSON (lines that are not responses or stream
+    /// events are left out; tests read ``lines`` for those).
     var responses: [JSONValue] {
-        lines.lines.compactMap { try? JSONValue.parse($0) }
+        lines.lines.compactMap(Self.decode)
     }
 
-    /// Waits for the first line whose JSON has `id` equal to `id` and no `event` (a response).
+    /// Waits for the first line that is a response (not a stream event) with `id`.
     func response(id: JSONValue, timeout: Duration = .seconds(20)) async -> JSONValue? {
         let matches: @Sendable (String) -> Bool = { line in
-            guard let value = try? JSONValue.parse(line), case .object(let o) = value else { return false }
-            return o["id"] == id && o["event"] == nil
+            guard let value = Self.decode(line) else { return false }
+            return value["id"] == id && value["event"] == nil
         }
         await lines.wait(timeout: timeout) { $0.contains(where: matches) }
-        return lines.lines.first(where: matches).flatMap { try? JSONValue.parse($0) }
+        return lines.lines.first(where: matches).flatMap(Self.decode)
+    }
+
+    /// One line through the control codec (`ControlResponse(line:)`), as JSON; nil when it is not a response.
+    @Sendable static func decode(_ line: String) -> JSONValue? {
+        (try? ControlResponse(line: line))?.json
     }
 
     /// Closes our sending side: the daemon ends this connection's streams.

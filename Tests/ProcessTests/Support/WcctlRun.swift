@@ -27,30 +27,6 @@ struct WcctlRun: Sendable, CustomStringConvertible {
 }
 
 extension JSONValue {
-    /// The value of `key` when this is an object.
-    subscript(_ key: String) -> JSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
-    }
-
-    /// The string, when this is one.
-    var string: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-
-    /// The integer, when this is one.
-    var integer: Int64? {
-        if case .integer(let i) = self { return i }
-        return nil
-    }
-
-    /// The elements, when this is an array.
-    var array: [JSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
-
     /// Parses `text`, or nil when it is not JSON.
     static func from(_ text: String) -> JSONValue? { try? JSONValue.parse(text) }
 }
