@@ -22,13 +22,13 @@ struct BackPressureProcessTests {
             for n in 1...15 { sent.append(try await pair.transfer(#"{"n":\#(n)}"#)) }
             try await pair.pollUntil("25 refusals by the watch", timeout: .seconds(40)) {
                 let events = try await pair.ok(["--json", "events"], side: .watch)
-                return events.json.filter { $0["event"]?.string == "queueFull" }.count >= 25
+                return events.json.filter { $0["event"]?.stringValue == "queueFull" }.count >= 25
             }
             #expect(try await pair.status(.phone)["link"] != .string("disconnected: timed out"))
             let ids = sent
             let received = Mutex<[String]>([])
             try await pair.pollUntil("all 15 transfers to reach the watch app") {
-                let taken = try await pair.receivePending(.watch, channels: ["userInfo"]).compactMap { $0["transferId"]?.string }
+                let taken = try await pair.receivePending(.watch, channels: ["userInfo"]).compactMap { $0["transferId"]?.stringValue }
                 return received.withLock { $0 += taken; return $0.count >= ids.count }
             }
             #expect(received.withLock { $0 } == ids, "every transfer once, in order")

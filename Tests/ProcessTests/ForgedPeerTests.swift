@@ -15,8 +15,8 @@ struct ForgedPeerTests {
             for n in 1...20 { sent.append(try await pair.transfer(#"{"n":\#(n)}"#, side: .watch)) }
             // The watch's store id, from its activation event, so the forged claim is about its store.
             let events = try await pair.ok(["--json", "events"], side: .watch)
-            let activated = try #require(events.json.first { $0["event"]?.string == "sessionActivated" }, "\(events)")
-            let message = try #require(activated["message"]?.string)
+            let activated = try #require(events.json.first { $0["event"]?.stringValue == "sessionActivated" }, "\(events)")
+            let message = try #require(activated["message"]?.stringValue)
             let storeId = try #require(
                 message.split(separator: " ").lazy.compactMap { UUID(uuidString: String($0.trimmingCharacters(in: .punctuationCharacters))) }.first,
                 "no store id in \(message)")
@@ -30,10 +30,10 @@ struct ForgedPeerTests {
 
             try await pair.pollUntil("the watch to refuse the handshake") {
                 let events = try await pair.ok(["--json", "events"], side: .watch)
-                return events.json.contains { $0["event"]?.string == "handshakeFailed" }
+                return events.json.contains { $0["event"]?.stringValue == "handshakeFailed" }
             }
             let outstanding = try await pair.ok(["--json", "transfers"], side: .watch)
-            #expect(outstanding.json.compactMap { $0["transferId"]?.string } == sent, "\(outstanding)")
+            #expect(outstanding.json.compactMap { $0["transferId"]?.stringValue } == sent, "\(outstanding)")
             let finished = try await pair.receivePending(.watch, channels: ["didFinish"])
             #expect(finished.isEmpty, "\(finished)")
             #expect(try await pair.status(.watch)["outstandingTransfers"] == .integer(20))

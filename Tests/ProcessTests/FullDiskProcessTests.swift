@@ -24,15 +24,15 @@ struct FullDiskProcessTests {
             for n in 1...40 { _ = try await pair.transfer(#"{"n":\#(n),"fill":"\#(filler)"}"#) }
             try await pair.pollUntil("the watch to run out of disk", timeout: .seconds(30)) {
                 let events = try await pair.ok(["--json", "events"], side: .watch)
-                return events.json.contains { $0["event"]?.string == "queueFull" && $0["errorCode"] == .integer(7015) }
+                return events.json.contains { $0["event"]?.stringValue == "queueFull" && $0["errorCode"] == .integer(7015) }
             }
             // Nothing more arrives: the count and the rows can be compared at rest. (The app cannot take
             // them: on a full disk even the delete fails, with 7015.)
             await pair.killDaemon(.phone)
-            let pending = try #require(try await pair.status(.watch)["inboxPending"]?.integer)
+            let pending = try #require(try await pair.status(.watch)["inboxPending"]?.integerValue)
             // Each stored row was announced once, after its commit (nothing was taken yet).
             let events = try await pair.ok(["--json", "events"], side: .watch)
-            let stored = events.json.filter { $0["event"]?.string == "userInfoDelivered" }.count
+            let stored = events.json.filter { $0["event"]?.stringValue == "userInfoDelivered" }.count
             #expect(stored > 0, "nothing was stored before the disk filled")
             #expect(pending == Int64(stored), "inboxPending \(pending), but \(stored) rows were stored")
             #expect(stored <= 60)

@@ -294,10 +294,8 @@ func controlRequest(_ path: String, _ line: String) throws -> String {
     defer { close(fd) }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    guard var address = UnixSocketProbe.makeAddress(path) else { throw POSIXError(.ENAMETOOLONG) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    guard let address = UnixSocketAddress(path: path) else { throw POSIXError(.ENAMETOOLONG) }
+    let connected = address.withSockaddr { connect(fd, $0, $1) }
     guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let bytes = Array((line + "\n").utf8)
     guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }

@@ -1,6 +1,5 @@
 import Foundation
-import NIOCore
-import NIOPosix
+import Synchronization
 import Systemd
 import Testing
 import WatchPairCore
@@ -191,33 +190,32 @@ struct DaemonPairTests {
         }
     }
 
+    /// A control handler for the watch daemon of `pair`, with a router of its own.
+    func watchHandler(_ pair: Pair) -> (ControlHandler, MessageRouter) {
+        let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
+        let context = HostContext(
+            engine: pair.watch.engine, store: pair.watch.store, events: EventLog(), clock: ContinuousClock(), pid: 1,
+            clientCount: { 0 })
+        return (ControlHandler(context: context, router: router), router)
+    }
+
     /// `receive --follow` attaches the message handler before it writes its success, so no message can
     /// fall between the two. Seen deterministically with a client that is already gone: the success
     /// cannot be written, and the handler was attached anyway (answering first would have returned
     /// before attaching). The connection's stop detaches it, as the control server does.
     @Test func followAttachesTheHandlerBeforeItAnswers() async throws {
         try await withDaemonPair { pair in
-            let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
-            let handler = ControlHandler(
-                engine: pair.watch.engine, store: pair.watch.store, router: router, events: EventLog(), pid: 1, clientCount: { 0 })
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(unixDomainSocketPath: pair.watchControl) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    }
-                }
-            try await channel.executeThenClose { _, outbound in
-                try await channel.channel.close()
-                let connection = ControlConnection(id: 7, writer: ControlWriter(outbound))
-                var follow = ControlRequest(id: 1, op: .receive)
-                follow.follow = true
-                follow.handle = ["dictionary"]
-                await handler.perform(follow, on: connection)
-                #expect(connection.writer.isBroken, "the success could not be written")
-                #expect(router.handlerCount == 1, "the handler was attached before the success was written")
-                await router.detach(clientId: connection.id)
-                #expect(router.handlerCount == 0)
-            }
+            let (handler, router) = watchHandler(pair)
+            let gone = RecordingConnection(failsWrites: true)
+            let connection = ControlConnection(id: 7, writer: ControlWriter(gone))
+            var follow = ControlRequest(id: 1, op: .receive)
+            follow.follow = true
+            follow.handle = ["dictionary"]
+            await handler.perform(follow, on: connection)
+            #expect(connection.writer.isBroken, "the success could not be written")
+            #expect(router.handlerCount == 1, "the handler was attached before the success was written")
+            await router.detach(clientId: connection.id)
+            #expect(router.handlerCount == 0)
         }
     }
 
@@ -225,19 +223,16 @@ struct DaemonPairTests {
     /// still gets the response, and leaves no handler behind.
     @Test func followOnAClosingConnectionAnswersAndDetaches() async throws {
         try await withDaemonPair { pair in
-            let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
-            let handler = ControlHandler(
-                engine: pair.watch.engine, store: pair.watch.store, router: router, events: EventLog(), pid: 1, clientCount: { 0 })
-            let (outbound, sink) = NIOAsyncChannelOutboundWriter<ByteBuffer>.makeTestingWriter()
-            let connection = ControlConnection(id: 8, writer: ControlWriter(outbound))
+            let (handler, router) = watchHandler(pair)
+            let sink = RecordingConnection(failsWrites: false)
+            let connection = ControlConnection(id: 8, writer: ControlWriter(sink))
             connection.closing.fire()
             var follow = ControlRequest(id: 3, op: .receive)
             follow.follow = true
             follow.handle = ["dictionary"]
             await handler.perform(follow, on: connection)
-            var lines = sink.makeAsyncIterator()
-            let first = try #require(await lines.next())
-            #expect(try ControlResponse(line: first.readableBytesView.dropLast()) == .success(3))
+            let first = try #require(sink.written.first)
+            #expect(try ControlResponse(line: first.dropLast()) == .success(3))
             #expect(router.handlerCount == 0)
         }
     }
@@ -321,4 +316,29 @@ struct DaemonPairTests {
             }
         }
     }
+}
+
+/// A control client's connection that records what is written to it, or fails every write (a client
+/// that is already gone).
+final class RecordingConnection: TransportConnection {
+    let failsWrites: Bool
+    private let lines = Mutex<[[UInt8]]>([])
+
+    init(failsWrites: Bool) {
+        self.failsWrites = failsWrites
+    }
+
+    /// Every write, in order.
+    var written: [[UInt8]] { lines.withLock { $0 } }
+
+    var inbound: AsyncThrowingStream<[UInt8], any Error> { AsyncThrowingStream { $0.finish() } }
+
+    func write(_ bytes: [UInt8]) async throws {
+        if failsWrites { throw TransportError(.connectionClosed, "the client is gone") }
+        lines.withLock { $0.append(bytes) }
+    }
+
+    func close() async {}
+
+    var description: String { "recording connection" }
 }

@@ -21,10 +21,7 @@ struct HostTests {
         var clients: [Int32] = []
         for _ in 0..<pending {
             let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = UnixSocketProbe.makeAddress(socket.path)!
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            let result = UnixSocketAddress(path: socket.path)!.withSockaddr { Glibc.connect(fd, $0, $1) }
             #expect(result == 0)
             clients.append(fd)
         }
