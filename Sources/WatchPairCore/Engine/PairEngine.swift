@@ -49,9 +49,8 @@ public actor PairEngine {
     /// Fires when a wait for back pressure should end early: the peer's endpoints changed, or the peer
     /// opened a link (it has room again). New content does not end it: a full peer would be hammered.
     let retrySignal = AsyncSignal()
-    /// The userInfo channel: what the peer store acknowledged (sender), the chain held (receiver).
-    var userInfoSender = UserInfoSender()
-    var userInfoReceiver = UserInfoReceiver()
+    /// The userInfo channel: its machines and its outbox pump.
+    let userInfo = UserInfoChannel()
     /// This side refused the peer's transfers for lack of inbox room: once the app has made room, it
     /// links to the (running) peer, which tells the peer to resume at once.
     var owesRoom = false
@@ -69,9 +68,8 @@ public actor PairEngine {
     /// pump and the peer completed while the enqueue was still resuming, and stay above zero for good.
     var outstandingCount: Int { store.queueLengths.outstanding }
 
-    // The context channel (caches of durable counters, so status and link decisions do not hit the store).
-    var contextSender: ContextSender
-    var receivedContextVersion: UInt64
+    /// The context channel: its machine, cached versions and its pump.
+    let context: ContextChannel
 
     /// Loads the caches from `store`. Throws when the store cannot be read.
     public init(
@@ -91,9 +89,10 @@ public actor PairEngine {
         self.logger = logger
         self.jitter = jitter
         self.reconnect = ReconnectStateMachine(policy: configuration.backoff)
-        self.contextSender = ContextSender(
-            sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck())
-        self.receivedContextVersion = try await store.receivedContext()?.version ?? 0
+        self.context = ContextChannel(
+            sender: ContextSender(
+                sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
+            receivedVersion: try await store.receivedContext()?.version ?? 0)
     }
 
     /// Serves the link until the calling task is cancelled: accepts the peer's connections, connects to
@@ -133,6 +132,10 @@ public actor PairEngine {
         await stopLinks()
     }
 
+    /// The channels' pumps run on the actor, as children of `run()`.
+    private func pumpOutbox() async { await userInfo.pump(self) }
+    private func pumpContext() async { await context.pump(self) }
+
     /// After `run()`: no more links are spawned, and links that were spawned but never ran are failed,
     /// so nobody waits on their handshake.
     func stopLinks() async {
@@ -159,9 +162,9 @@ public actor PairEngine {
             peerLaunch: current?.peerHello?.launch,
             outstandingTransfers: outstandingCount,
             inboxPending: inbox,
-            contextSentVersion: contextSender.sentVersion,
-            contextAckedVersion: contextSender.peerAck,
-            contextReceivedVersion: receivedContextVersion
+            contextSentVersion: context.sender.sentVersion,
+            contextAckedVersion: context.sender.peerAck,
+            contextReceivedVersion: context.receivedVersion
         )
     }
 
@@ -188,7 +191,7 @@ public actor PairEngine {
 
     /// Whether background content waits for the peer (such content may launch it).
     var hasContentForPeer: Bool {
-        outstandingCount > 0 || contextSender.sentVersion > contextSender.peerAck
+        outstandingCount > 0 || context.hasContentForPeer
     }
 
     /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.

@@ -176,7 +176,7 @@ extension PairEngine {
                     batch.append(ReceivedUserInfo(seq: seq, after: after, transferId: id, payload: payload))
                     index += 1
                 }
-                guard await receiveUserInfo(batch, on: link) else { return false }
+                guard await userInfo.receive(batch, on: link, self) else { return false }
                 continue
             }
             guard await handle(frame, on: link, group: &group) else { return false }
@@ -202,11 +202,11 @@ extension PairEngine {
             await link.close(.peerError(code))
             return false
         case .ack(let upTo):
-            return await acknowledged(upTo: upTo, on: link)
+            return await userInfo.acknowledged(upTo: upTo, on: link, self)
         case .context(let version, let payload):
-            return await receiveContext(version: version, payload: payload, on: link)
+            return await context.receive(version: version, payload: payload, on: link, self)
         case .contextAck(let version):
-            return await contextAcknowledged(version, on: link)
+            return await context.acknowledged(version, on: link, self)
         case .ping(let nonce):
             link.post(.pong(nonce: nonce))
         case .pong:
@@ -223,28 +223,20 @@ extension PairEngine {
     /// context version this side never sent is refused (`handshakeFailed`) and changes nothing.
     func establish(_ link: Link, hello: Hello, group: inout DiscardingTaskGroup) async -> Bool {
         if let refusal = LinkPolicy.refusal(of: hello, role: role, pairId: configuration.pairId)
-            ?? contextSender.violation(holding: contextHeld(by: hello.resume)) {
+            ?? context.sender.violation(holding: context.held(by: hello.resume, ownStoreId: store.storeId))
+            ?? userInfo.violation(in: hello, self) {
             await refuse(link, refusal)
-            return false
-        }
-        var probe = userInfoSender
-        if case .reject(let reason) = probe.event(helloEvent(hello)) {
-            await refuse(link, reason)
             return false
         }
         do {
             try await store.notePeerStore(hello.storeId)
             let held = try await store.resumeState().lastUserInfoSeq
             link.peerHello = hello
-            _ = userInfoReceiver.event(.linked(heldUpTo: held))
-            // Checked above; the store's bound only grows, so this cannot reject now.
-            if case .finish(let upTo) = userInfoSender.event(helloEvent(hello)) {
-                try await finish(upTo: upTo)
-            }
+            try await userInfo.linked(hello, heldUpTo: held, self)
             contentSignal.fire()
             if preferred(link, over: current) {
                 current = link
-                try await resumeContext(held: contextHeld(by: hello.resume))
+                try await context.resume(held: context.held(by: hello.resume, ownStoreId: store.storeId), self)
             }
         } catch {
             logger.warning("resuming the link failed", metadata: ["error": "\(error)"])
@@ -281,16 +273,6 @@ extension PairEngine {
         LinkPolicy.prefers(
             LinkPolicy.Candidate(initiator: candidate.initiator, id: candidate.id),
             over: existing.map { LinkPolicy.Candidate(initiator: $0.initiator, id: $0.id) })
-    }
-
-    /// The userInfo sender's view of a hello.
-    func helloEvent(_ hello: Hello) -> UserInfoSender.Event {
-        .hello(peerStoreId: hello.storeId, resume: hello.resume, ownStoreId: store.storeId, highestAssigned: store.highestAssignedSeq)
-    }
-
-    /// The version of this side's context the peer says it holds (0 when it speaks of another store).
-    func contextHeld(by resume: ResumeState) -> UInt64 {
-        resume.peerStoreId == store.storeId ? resume.contextVersion : 0
     }
 
     func refuse(_ link: Link, _ reason: String) async {
