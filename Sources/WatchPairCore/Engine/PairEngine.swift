@@ -56,12 +56,8 @@ public actor PairEngine {
     var owesRoom = false
     var lastReachable = false
 
-    // Messages.
-    var nextMessageId: UInt64 = 0
-    /// Calls in progress, each with its own ``MessageCall`` machine.
-    var pending: [UInt64: PendingMessage] = [:]
-    var messageHandler: MessageHandler?
-    var incomingInFlight = 0
+    /// The message channel: calls in progress, the app's handler.
+    let messages = MessageChannel()
 
     /// Transfers not yet acknowledged by the peer: the store's count as of its last commit. Derived, not
     /// kept here: a counter bumped after `enqueue` returned could miss an acknowledgement that the
@@ -181,7 +177,7 @@ public actor PairEngine {
 
     /// Installs (or removes, with nil) the app's handler for live messages.
     public func setMessageHandler(_ handler: MessageHandler?) {
-        messageHandler = handler
+        messages.handler = handler
     }
 
     /// Whether the peer has something waiting from this side, or is owed a link for presence or room.
@@ -236,12 +232,6 @@ public actor PairEngine {
         emit(.reachabilityChanged, "peer is \(now ? "reachable" : "not reachable")")
         stateSignal.fire()
     }
-}
-
-/// A message call in progress: its machine, and where its one outcome is delivered.
-struct PendingMessage: Sendable {
-    let outcome: OneShot<Result<MessageBody, WCFailure>>
-    var call = MessageCall()
 }
 
 extension StoreError {

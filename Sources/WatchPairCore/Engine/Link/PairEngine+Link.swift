@@ -192,11 +192,11 @@ extension PairEngine {
             await reject("a second hello on an established link", code: .invalidParameter, on: link)
             return false
         case .message(let id, let wantsReply, let body):
-            receiveMessage(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, group: &group)
+            messages.receive(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, group: &group, self)
         case .reply(let id, let body):
-            messageEvent(id, .answered(.success(body)))
+            messages.event(id, .answered(.success(body)), self)
         case .error(let relatesTo, let code, let reason) where relatesTo != 0:
-            messageEvent(relatesTo, .answered(.failure(WCFailure(code, reason))))
+            messages.event(relatesTo, .answered(.failure(WCFailure(code, reason))), self)
         case .error(_, let code, let reason):
             emit(.peerDisconnected, "peer closed the link with error \(code.rawValue): \(reason)", errorCode: code)
             await link.close(.peerError(code))
@@ -284,9 +284,7 @@ extension PairEngine {
     func linkClosed(_ link: Link) {
         guard links.removeValue(forKey: link.id) != nil else { return }
         link.established.complete(false)
-        for id in pending.keys {
-            messageEvent(id, .linkClosed(linkId: link.id))
-        }
+        messages.linkClosed(link, self)
         if current === link {
             // Another established link (two can form when both sides connect at once) takes over.
             current = links.values.filter { $0.peerHello != nil && $0.isOpen }.reduce(nil) { best, candidate in
