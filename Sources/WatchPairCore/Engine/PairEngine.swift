@@ -39,16 +39,9 @@ public actor PairEngine {
     var current: Link?
     var nextLinkId: UInt64 = 0
     var spawner: AsyncStream<Link>.Continuation?
-    var connecting = false
-    var reconnect: ReconnectStateMachine
-    var holdOff: Duration?
-    var backoffUntilProgress = false
-    var peerPresence = PeerPresence(installed: false, running: false)
-    var presenceProbesStarted: UInt64 = 0
-    var presenceProbeApplied: UInt64 = 0
-    /// Fires when a wait for back pressure should end early: the peer's endpoints changed, or the peer
-    /// opened a link (it has room again). New content does not end it: a full peer would be hammered.
-    let retrySignal = AsyncSignal()
+    /// Makes the links this side needs, with presence and backoff.
+    let driver: LinkDriver
+    var peerPresence: PeerPresence { driver.presence }
     /// The userInfo channel: its machines and its outbox pump.
     let userInfo = UserInfoChannel()
     /// This side refused the peer's transfers for lack of inbox room: once the app has made room, it
@@ -84,7 +77,7 @@ public actor PairEngine {
         self.diagnostics = diagnostics
         self.logger = logger
         self.jitter = jitter
-        self.reconnect = ReconnectStateMachine(policy: configuration.backoff)
+        self.driver = LinkDriver(backoff: configuration.backoff)
         self.context = ContextChannel(
             sender: ContextSender(
                 sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
@@ -131,6 +124,9 @@ public actor PairEngine {
     /// The channels' pumps run on the actor, as children of `run()`.
     private func pumpOutbox() async { await userInfo.pump(self) }
     private func pumpContext() async { await context.pump(self) }
+    private func watchPeer() async { await driver.watchPeer(self) }
+    private func driveLink() async { await driver.drive(self) }
+    func refreshPeerPresence() async { await driver.refreshPresence(self) }
 
     /// After `run()`: no more links are spawned, and links that were spawned but never ran are failed,
     /// so nobody waits on their handshake.
@@ -172,7 +168,7 @@ public actor PairEngine {
     }
 
     var linkState: LinkState {
-        LinkState(established: current != nil, opening: connecting || !links.isEmpty, gaveUp: reconnect.isTimedOut)
+        LinkState(established: current != nil, opening: driver.connecting || !links.isEmpty, gaveUp: driver.reconnect.isTimedOut)
     }
 
     /// Installs (or removes, with nil) the app's handler for live messages.
@@ -222,6 +218,12 @@ public actor PairEngine {
             seq: seq, errorCode: errorCode, duration: duration
         )
         diagnostics.emit(event)
+    }
+
+    /// New content was accepted: after a give-up, content is a reason to try the peer again at once.
+    func contentArrived() {
+        driver.contentArrived()
+        contentSignal.fire()
     }
 
     /// Emits `reachabilityChanged` when `isReachable` flipped since the last call.

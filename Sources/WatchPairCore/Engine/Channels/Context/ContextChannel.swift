@@ -96,11 +96,11 @@ final class ContextChannel {
         case .none, .send:
             return true
         case .reject(let reason):
-            if let link { await engine.reject(reason, code: .invalidParameter, on: link) }
+            if let link { await LinkSession(link).reject(reason, code: .invalidParameter, engine) }
             return false
         case .recordHeld(let version):
             try await engine.store.setPeerContextAck(version)
-            engine.madeProgress()
+            engine.driver.madeProgress()
             engine.contentSignal.fire()
             return true
         }

@@ -74,7 +74,7 @@ final class UserInfoChannel {
     func acknowledged(upTo: UInt64, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         switch sender.event(.ack(upTo: upTo, highestAssigned: engine.store.highestAssignedSeq)) {
         case .reject(let reason):
-            await engine.reject(reason, code: .invalidParameter, on: link)
+            await LinkSession(link).reject(reason, code: .invalidParameter, engine)
             return false
         case .none:
             return true
@@ -119,7 +119,7 @@ final class UserInfoChannel {
     private func finish(upTo seq: UInt64, _ engine: isolated PairEngine) async throws {
         let finished = try await engine.store.acknowledge(upTo: seq)
         guard !finished.isEmpty else { return }
-        engine.madeProgress()
+        engine.driver.madeProgress()
         for transfer in finished {
             engine.emit(.userInfoFinished, "userInfo \(transfer.seq) finished", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
@@ -138,7 +138,7 @@ final class UserInfoChannel {
             // Nothing was acknowledged, so the sender keeps everything and resends after backing off.
             engine.emit(.queueFull, "could not store received userInfo: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
             let reason: CloseReason = error.wcCode == .insufficientSpace ? .refusedForSpace : .peerError(error.wcCode)
-            await engine.close(link, telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: reason)
+            await LinkSession(link).close(telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: reason, engine)
             return false
         }
         _ = receiver.event(.stored(lastSeq: receipt.lastSeq))
@@ -148,9 +148,9 @@ final class UserInfoChannel {
         if !receipt.accepted.isEmpty { engine.appSignal.fire() }
         link.post(.ack(upTo: receipt.lastSeq))
         if let gap {
-            await engine.reject(
+            await LinkSession(link).reject(
                 "userInfo \(gap.seq) follows \(gap.after) but \(receipt.lastSeq) is the last held: a transfer is missing",
-                code: .deliveryFailed, on: link
+                code: .deliveryFailed, engine
             )
             return false
         }
@@ -159,7 +159,7 @@ final class UserInfoChannel {
             engine.emit(.queueFull, reason, channel: .userInfo, errorCode: .insufficientSpace)
             // Back pressure: the sender waits; this side links back once the app has made room.
             engine.owesRoom = true
-            await engine.close(link, telling: .error(relatesTo: 0, code: .insufficientSpace, reason: reason), as: .refusedForSpace)
+            await LinkSession(link).close(telling: .error(relatesTo: 0, code: .insufficientSpace, reason: reason), as: .refusedForSpace, engine)
             return false
         }
         return true
