@@ -14,6 +14,11 @@ import WatchPairWire
 /// What arrives for the app is kept in the store until the app acknowledges it (`pendingUserInfo` /
 /// `acknowledgeUserInfo`, …); `appSignal` fires whenever there is something new. Diagnostic events
 /// are published on `diagnostics`.
+///
+/// The actor holds the links and wires the executors: one per channel (``UserInfoChannel``,
+/// ``ContextChannel``, ``MessageChannel``), one per link (``LinkSession``) and the ``LinkDriver``. They are
+/// not `Sendable` and take the engine as an `isolated` parameter, so all of this state, and the links
+/// it must agree with, lives in this one isolation domain; a new channel is a new folder and a new executor.
 public actor PairEngine {
     /// This side's configuration.
     public nonisolated let configuration: EngineConfiguration
@@ -41,6 +46,7 @@ public actor PairEngine {
     var spawner: AsyncStream<Link>.Continuation?
     /// Makes the links this side needs, with presence and backoff.
     let driver: LinkDriver
+    /// What the transport last said of the peer app.
     var peerPresence: PeerPresence { driver.presence }
     /// The userInfo channel: its machines and its outbox pump.
     let userInfo = UserInfoChannel()
