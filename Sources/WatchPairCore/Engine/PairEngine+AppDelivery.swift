@@ -22,7 +22,7 @@ extension PairEngine {
             throw error.failure
         }
         // Space in the inbox may let a sender that was refused resume: link back at once, no backoff.
-        if owesRoom, hasInboxRoom { holdOff = nil }
+        if owesRoom, hasInboxRoom { driver.holdOff = nil }
         contentSignal.fire()
     }
 

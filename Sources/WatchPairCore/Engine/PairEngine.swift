@@ -14,6 +14,11 @@ import WatchPairWire
 /// What arrives for the app is kept in the store until the app acknowledges it (`pendingUserInfo` /
 /// `acknowledgeUserInfo`, …); `appSignal` fires whenever there is something new. Diagnostic events
 /// are published on `diagnostics`.
+///
+/// The actor holds the links and wires the executors: one per channel (``UserInfoChannel``,
+/// ``ContextChannel``, ``MessageChannel``), one per link (``LinkSession``) and the ``LinkDriver``. They are
+/// not `Sendable` and take the engine as an `isolated` parameter, so all of this state, and the links
+/// it must agree with, lives in this one isolation domain; a new channel is a new folder and a new executor.
 public actor PairEngine {
     /// This side's configuration.
     public nonisolated let configuration: EngineConfiguration
@@ -39,39 +44,27 @@ public actor PairEngine {
     var current: Link?
     var nextLinkId: UInt64 = 0
     var spawner: AsyncStream<Link>.Continuation?
-    var connecting = false
-    var reconnect: ReconnectStateMachine
-    var holdOff: Duration?
-    var backoffUntilProgress = false
-    var peerPresence = PeerPresence(installed: false, running: false)
-    var presenceProbesStarted: UInt64 = 0
-    var presenceProbeApplied: UInt64 = 0
-    /// Fires when a wait for back pressure should end early: the peer's endpoints changed, or the peer
-    /// opened a link (it has room again). New content does not end it: a full peer would be hammered.
-    let retrySignal = AsyncSignal()
-    /// The userInfo channel: what the peer store acknowledged (sender), the chain held (receiver).
-    var userInfoSender = UserInfoSender()
-    var userInfoReceiver = UserInfoReceiver()
+    /// Makes the links this side needs, with presence and backoff.
+    let driver: LinkDriver
+    /// What the transport last said of the peer app.
+    var peerPresence: PeerPresence { driver.presence }
+    /// The userInfo channel: its machines and its outbox pump.
+    let userInfo = UserInfoChannel()
     /// This side refused the peer's transfers for lack of inbox room: once the app has made room, it
     /// links to the (running) peer, which tells the peer to resume at once.
     var owesRoom = false
     var lastReachable = false
 
-    // Messages.
-    var nextMessageId: UInt64 = 0
-    /// Calls in progress, each with its own ``MessageCall`` machine.
-    var pending: [UInt64: PendingMessage] = [:]
-    var messageHandler: MessageHandler?
-    var incomingInFlight = 0
+    /// The message channel: calls in progress, the app's handler.
+    let messages = MessageChannel()
 
     /// Transfers not yet acknowledged by the peer: the store's count as of its last commit. Derived, not
     /// kept here: a counter bumped after `enqueue` returned could miss an acknowledgement that the
     /// pump and the peer completed while the enqueue was still resuming, and stay above zero for good.
     var outstandingCount: Int { store.queueLengths.outstanding }
 
-    // The context channel (caches of durable counters, so status and link decisions do not hit the store).
-    var contextSender: ContextSender
-    var receivedContextVersion: UInt64
+    /// The context channel: its machine, cached versions and its pump.
+    let context: ContextChannel
 
     /// Loads the caches from `store`. Throws when the store cannot be read.
     public init(
@@ -90,10 +83,11 @@ public actor PairEngine {
         self.diagnostics = diagnostics
         self.logger = logger
         self.jitter = jitter
-        self.reconnect = ReconnectStateMachine(policy: configuration.backoff)
-        self.contextSender = ContextSender(
-            sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck())
-        self.receivedContextVersion = try await store.receivedContext()?.version ?? 0
+        self.driver = LinkDriver(backoff: configuration.backoff)
+        self.context = ContextChannel(
+            sender: ContextSender(
+                sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
+            receivedVersion: try await store.receivedContext()?.version ?? 0)
     }
 
     /// Serves the link until the calling task is cancelled: accepts the peer's connections, connects to
@@ -133,6 +127,13 @@ public actor PairEngine {
         await stopLinks()
     }
 
+    /// The channels' pumps run on the actor, as children of `run()`.
+    private func pumpOutbox() async { await userInfo.pump(self) }
+    private func pumpContext() async { await context.pump(self) }
+    private func watchPeer() async { await driver.watchPeer(self) }
+    private func driveLink() async { await driver.drive(self) }
+    func refreshPeerPresence() async { await driver.refreshPresence(self) }
+
     /// After `run()`: no more links are spawned, and links that were spawned but never ran are failed,
     /// so nobody waits on their handshake.
     func stopLinks() async {
@@ -159,9 +160,9 @@ public actor PairEngine {
             peerLaunch: current?.peerHello?.launch,
             outstandingTransfers: outstandingCount,
             inboxPending: inbox,
-            contextSentVersion: contextSender.sentVersion,
-            contextAckedVersion: contextSender.peerAck,
-            contextReceivedVersion: receivedContextVersion
+            contextSentVersion: context.sender.sentVersion,
+            contextAckedVersion: context.sender.peerAck,
+            contextReceivedVersion: context.receivedVersion
         )
     }
 
@@ -173,12 +174,12 @@ public actor PairEngine {
     }
 
     var linkState: LinkState {
-        LinkState(established: current != nil, opening: connecting || !links.isEmpty, gaveUp: reconnect.isTimedOut)
+        LinkState(established: current != nil, opening: driver.connecting || !links.isEmpty, gaveUp: driver.reconnect.isTimedOut)
     }
 
     /// Installs (or removes, with nil) the app's handler for live messages.
     public func setMessageHandler(_ handler: MessageHandler?) {
-        messageHandler = handler
+        messages.handler = handler
     }
 
     /// Whether the peer has something waiting from this side, or is owed a link for presence or room.
@@ -188,7 +189,7 @@ public actor PairEngine {
 
     /// Whether background content waits for the peer (such content may launch it).
     var hasContentForPeer: Bool {
-        outstandingCount > 0 || contextSender.sentVersion > contextSender.peerAck
+        outstandingCount > 0 || context.hasContentForPeer
     }
 
     /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.
@@ -225,6 +226,12 @@ public actor PairEngine {
         diagnostics.emit(event)
     }
 
+    /// New content was accepted: after a give-up, content is a reason to try the peer again at once.
+    func contentArrived() {
+        driver.contentArrived()
+        contentSignal.fire()
+    }
+
     /// Emits `reachabilityChanged` when `isReachable` flipped since the last call.
     func updateReachability() {
         let now = isReachable
@@ -233,12 +240,6 @@ public actor PairEngine {
         emit(.reachabilityChanged, "peer is \(now ? "reachable" : "not reachable")")
         stateSignal.fire()
     }
-}
-
-/// A message call in progress: its machine, and where its one outcome is delivered.
-struct PendingMessage: Sendable {
-    let outcome: OneShot<Result<MessageBody, WCFailure>>
-    var call = MessageCall()
 }
 
 extension StoreError {

@@ -1,0 +1,178 @@
+import WatchPairWire
+
+/// The live-message channel's executor: the calls in progress (each with its ``MessageCall``
+/// machine), the app's handler and the incoming messages it is handling.
+///
+/// Owned by one ``PairEngine`` and touched only on its actor: every method takes the engine as its
+/// `isolated` parameter; child tasks reach the channel again through the engine (the static methods).
+final class MessageChannel {
+    private var nextId: UInt64 = 0
+    /// Calls in progress, each with its own ``MessageCall`` machine.
+    private var pending: [UInt64: PendingMessage] = [:]
+    /// The app's handler for live messages.
+    var handler: MessageHandler?
+    private var incomingInFlight = 0
+
+    /// Sends a live message; see ``PairEngine/sendMessage(_:wantsReply:timeout:)``.
+    func send(
+        _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine
+    ) async throws(WCFailure) -> MessageBody? {
+        let channel = DiagnosticEvent.Channel.message
+        do {
+            try engine.configuration.limits.check(body)
+        } catch {
+            engine.emit(.payloadRejected, "message refused: \(error.message)", channel: channel, errorCode: error.code)
+            throw error
+        }
+        guard engine.spawner != nil else {
+            let failure = WCFailure(.sessionNotActivated, "the session is not activated")
+            engine.emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
+            throw failure
+        }
+        nextId += 1
+        let id = nextId
+        let outcome = OneShot<Result<MessageBody, WCFailure>>()
+        pending[id] = PendingMessage(outcome: outcome)
+        let deadlines = MessageCall.Deadlines(
+            timeout: timeout ?? engine.configuration.replyTimeout, handshakeTimeout: engine.configuration.handshakeTimeout)
+        let started = ContinuousClock.now
+        let result = await runCall(id, outcome, .message(id: id, wantsReply: wantsReply, body: body), deadlines, engine)
+        let elapsed = ContinuousClock.now - started
+        switch result {
+        case .success(let reply):
+            engine.emit(.messageSent, "message \(id) \(wantsReply ? "answered" : "delivered")", channel: channel, seq: id, duration: elapsed)
+            return wantsReply ? reply : nil
+        case .failure(let failure):
+            engine.emit(
+                .messageFailed, "message \(id) failed: \(failure.message)",
+                channel: channel, seq: id, errorCode: failure.code, duration: elapsed
+            )
+            throw failure
+        }
+    }
+
+    /// Runs call `id` until its machine completes it: the deadline and the delivery race, and whichever
+    /// the machine accepts first is the outcome.
+    private func runCall(
+        _ id: UInt64,
+        _ outcome: OneShot<Result<MessageBody, WCFailure>>,
+        _ frame: Frame,
+        _ deadlines: MessageCall.Deadlines,
+        _ engine: isolated PairEngine
+    ) async -> Result<MessageBody, WCFailure> {
+        let clock = engine.clock
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                guard (try? await clock.sleep(for: deadlines.reply)) != nil else { return }
+                await MessageChannel.event(id, .deadline(deadlines.reply), engine)
+            }
+            group.addTask { await MessageChannel.deliver(id, frame, linkWithin: deadlines.link, engine) }
+            let result = await outcome.wait()
+            group.cancelAll()
+            if let result { return result }
+            event(id, .cancelled, engine)
+            return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
+        }
+    }
+
+    /// Finds or makes the link for call `id` and writes its frame, as its machine says.
+    private static func deliver(_ id: UInt64, _ frame: Frame, linkWithin limit: Duration, _ engine: isolated PairEngine) async {
+        let link: Link
+        switch await linkForMessage(within: limit, engine) {
+        case .success(let found): link = found
+        case .failure(let failure):
+            event(id, .linkUnavailable(failure), engine)
+            return
+        }
+        guard case .send = event(id, .linkReady(linkId: link.id), engine) else { return }
+        do {
+            try await link.send(frame)
+        } catch {
+            event(id, .sendFailed("\(error)"), engine)
+        }
+    }
+
+    /// ``event(_:_:_:)`` for a child task, which reaches the channel through the engine.
+    @discardableResult
+    private static func event(_ id: UInt64, _ event: MessageCall.Event, _ engine: isolated PairEngine) -> MessageCall.Action {
+        engine.messages.event(id, event, engine)
+    }
+
+    /// Feeds `event` to call `id`'s machine and completes the call when it says so. Unknown ids (calls
+    /// already over) are ignored: a late reply changes nothing.
+    @discardableResult
+    func event(_ id: UInt64, _ event: MessageCall.Event, _ engine: isolated PairEngine) -> MessageCall.Action {
+        guard var message = pending[id] else {
+            engine.logger.debug("late or unknown answer ignored", metadata: ["message": "\(id)"])
+            return .none
+        }
+        let action = message.call.event(event)
+        if case .complete(let result) = action {
+            pending[id] = nil
+            message.outcome.complete(result)
+        } else {
+            pending[id] = message
+        }
+        return action
+    }
+
+    /// A link closed: the calls written on it fail (their machines decide which).
+    func linkClosed(_ link: Link, _ engine: isolated PairEngine) {
+        for id in pending.keys {
+            event(id, .linkClosed(linkId: link.id), engine)
+        }
+    }
+
+    /// Hands an incoming message to the app's handler in its own task, and answers it on the link.
+    func receive(_ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) {
+        let variant = message.variant
+        let handler: MessageHandler
+        switch self.handler {
+        case .some(let installed) where installed.variants.contains(variant):
+            guard incomingInFlight < engine.configuration.maxConcurrentIncomingMessages else {
+                refuse(message, on: link, group: &group, "the app is busy with \(incomingInFlight) messages", engine)
+                return
+            }
+            handler = installed
+        default:
+            refuse(message, on: link, group: &group, "the app has no handler for \(variant.rawValue) messages", engine)
+            return
+        }
+        incomingInFlight += 1
+        engine.emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
+        group.addTask {
+            let result = await handler.handle(message)
+            await MessageChannel.finishIncoming(message, on: link, result: result, engine)
+        }
+    }
+
+    private func refuse(
+        _ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup, _ reason: String, _ engine: isolated PairEngine
+    ) {
+        let frame = Self.answerFrame(message, with: .failure(WCFailure(.deliveryFailed, reason)), engine)
+        group.addTask { try? await link.send(frame) }
+    }
+
+    private static func finishIncoming(
+        _ message: IncomingMessage, on link: Link, result: Result<MessageBody?, WCFailure>, _ engine: isolated PairEngine
+    ) async {
+        engine.messages.incomingInFlight -= 1
+        try? await link.send(answerFrame(message, with: result, engine))
+    }
+
+    /// The reply or error frame for `message` (``MessageAnswer``); a refusal (7014) is logged.
+    private static func answerFrame(
+        _ message: IncomingMessage, with result: Result<MessageBody?, WCFailure>, _ engine: isolated PairEngine
+    ) -> Frame {
+        if case .failure(let failure) = result, failure.code == .deliveryFailed {
+            engine.emit(.messageFailed, "message \(message.id) not handled: \(failure.message)", channel: .message, seq: message.id, errorCode: failure.code)
+        }
+        return MessageAnswer.frame(for: message, result: result, limits: engine.configuration.limits)
+    }
+}
+
+/// A message call in progress: its machine, and where its one outcome is delivered.
+struct PendingMessage: Sendable {
+    let outcome: OneShot<Result<MessageBody, WCFailure>>
+    var call = MessageCall()
+}

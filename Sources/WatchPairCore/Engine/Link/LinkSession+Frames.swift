@@ -1,0 +1,110 @@
+import Foundation
+import WatchPairWire
+
+extension LinkSession {
+    /// Processes decoded frames in order; returns false when the link must close.
+    func process(_ frames: [Frame], group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async -> Bool {
+        var index = frames.startIndex
+        while index < frames.endIndex {
+            let frame = frames[index]
+            guard link.isOpen else { return false }
+            if link.peerHello == nil {
+                guard case .hello(let hello) = frame else {
+                    await handshakeFailed("first frame was not a hello", engine)
+                    return false
+                }
+                guard await establish(hello, group: &group, engine) else { return false }
+                index += 1
+                continue
+            }
+            // Consecutive userInfo frames are stored in one transaction and acknowledged once.
+            if case .userInfo = frame {
+                var batch: [ReceivedUserInfo] = []
+                while index < frames.endIndex, case .userInfo(let seq, let after, let id, let payload) = frames[index] {
+                    batch.append(ReceivedUserInfo(seq: seq, after: after, transferId: id, payload: payload))
+                    index += 1
+                }
+                guard await engine.userInfo.receive(batch, on: link, engine) else { return false }
+                continue
+            }
+            guard await handle(frame, group: &group, engine) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Handles one frame of an established link; returns false when the link must close.
+    private func handle(_ frame: Frame, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async -> Bool {
+        switch frame {
+        case .hello:
+            await reject("a second hello on an established link", code: .invalidParameter, engine)
+            return false
+        case .message(let id, let wantsReply, let body):
+            engine.messages.receive(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, group: &group, engine)
+        case .reply(let id, let body):
+            engine.messages.event(id, .answered(.success(body)), engine)
+        case .error(let relatesTo, let code, let reason) where relatesTo != 0:
+            engine.messages.event(relatesTo, .answered(.failure(WCFailure(code, reason))), engine)
+        case .error(_, let code, let reason):
+            engine.emit(.peerDisconnected, "peer closed the link with error \(code.rawValue): \(reason)", errorCode: code)
+            await link.close(.peerError(code))
+            return false
+        case .ack(let upTo):
+            return await engine.userInfo.acknowledged(upTo: upTo, on: link, engine)
+        case .context(let version, let payload):
+            return await engine.context.receive(version: version, payload: payload, on: link, engine)
+        case .contextAck(let version):
+            return await engine.context.acknowledged(version, on: link, engine)
+        case .ping(let nonce):
+            link.post(.pong(nonce: nonce))
+        case .pong:
+            break
+        case .userInfo:
+            break  // batched by `process`
+        }
+        return true
+    }
+
+    /// Validates the peer's hello, settles a duplicate link, and resumes the durable channels.
+    ///
+    /// Nothing the hello claims is applied before all of it is checked: a hello claiming transfers or a
+    /// context version this side never sent is refused (`handshakeFailed`) and changes nothing.
+    private func establish(_ hello: Hello, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async -> Bool {
+        let store = engine.store
+        let contextHeld = engine.context.held(by: hello.resume, ownStoreId: store.storeId)
+        if let refusal = LinkPolicy.refusal(of: hello, role: engine.role, pairId: engine.configuration.pairId)
+            ?? engine.context.sender.violation(holding: contextHeld)
+            ?? engine.userInfo.violation(in: hello, engine) {
+            engine.emit(.handshakeFailed, "handshake with peer failed on \(link): \(refusal)", errorCode: .invalidParameter)
+            await close(telling: .error(relatesTo: 0, code: .invalidParameter, reason: refusal), as: .handshakeFailed, engine)
+            return false
+        }
+        do {
+            try await store.notePeerStore(hello.storeId)
+            let held = try await store.resumeState().lastUserInfoSeq
+            link.peerHello = hello
+            try await engine.userInfo.linked(hello, heldUpTo: held, engine)
+            engine.contentSignal.fire()
+            if engine.preferred(link, over: engine.current) {
+                engine.current = link
+                try await engine.context.resume(held: contextHeld, engine)
+            }
+        } catch {
+            engine.logger.warning("resuming the link failed", metadata: ["error": "\(error)"])
+            await link.close(.endOfStream)
+            return false
+        }
+        engine.driver.linked(openedByPeer: link.initiator == engine.role.peer)
+        // Linking is the room signal this side owed the peer.
+        engine.owesRoom = false
+        engine.emit(.peerConnected, "linked to \(engine.role.peer.daemonName) (\(hello.launch.rawValue)) on \(link)")
+        link.established.complete(true)
+        if let interval = engine.configuration.keepAlive.interval {
+            group.addTask { await self.keepAlive(interval: interval, engine) }
+        }
+        engine.updateReachability()
+        engine.stateSignal.fire()
+        engine.contentSignal.fire()
+        return true
+    }
+}
