@@ -139,11 +139,11 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Whether a counterpart is configured: true once activated (WatchPair always pairs one phone and one watch).
     public var isPaired: Bool { state.withLock { $0.activationState == .activated } }
 
-    /// Phone side: whether the watch app is installed (its link socket exists). On the watch side: whether
+    /// Phone side: whether the watch app is installed (something listens on its link socket; probed, never read from a file). On the watch side: whether
     /// the phone app is. False until activated.
     public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.counterpartInstalled } }
 
-    /// Watch side: whether the phone app is installed (its link socket exists). Same value as `isWatchAppInstalled`.
+    /// Watch side: whether the phone app is installed (something listens on its link socket; probed, never read from a file). Same value as `isWatchAppInstalled`.
     public var isCompanionAppInstalled: Bool { isWatchAppInstalled }
 
     /// Always false: complications are not modelled.

@@ -17,7 +17,7 @@ public protocol Transport: Sendable {
     /// `TransportError` when the peer's endpoint is absent or refuses.
     func connect() async throws -> any TransportConnection
 
-    /// Whether the peer's link endpoint exists and whether the peer app itself is running,
+    /// Whether something listens on the peer's link endpoint and whether the peer app itself is running,
     /// found without connecting to the link (so nothing is launched by asking).
     func peerPresence() async -> PeerPresence
 
@@ -44,7 +44,7 @@ public protocol TransportConnection: Sendable {
 
 /// What can be known about the peer app without connecting to its link endpoint.
 public struct PeerPresence: Sendable, Hashable {
-    /// The peer's link endpoint exists: the app is installed (`isWatchAppInstalled`).
+    /// Something listens on the peer's link endpoint (a file nobody listens on does not count): the app is installed (`isWatchAppInstalled`).
     public var installed: Bool
     /// The peer app's process is running (its control endpoint answers).
     public var running: Bool

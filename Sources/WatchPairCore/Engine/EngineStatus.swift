@@ -10,7 +10,7 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var reachable: Bool
     /// `isPaired`: a peer is configured.
     public var paired: Bool
-    /// `isWatchAppInstalled` / `isCompanionAppInstalled`: the peer's link socket exists.
+    /// `isWatchAppInstalled` / `isCompanionAppInstalled`: something listens on the peer's link socket (probed; a leftover file does not count).
     public var peerInstalled: Bool
     /// The peer app's process is running.
     public var peerRunning: Bool
