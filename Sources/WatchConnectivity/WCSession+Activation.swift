@@ -86,11 +86,11 @@ extension WCSession {
                 await completeActivation(runtime)
                 activated.fire()
                 group.addTask {
-                    await self.deliverStoredContent(runtime)
+                    await SessionDelivery(session: self, runtime: runtime).run()
                     return nil
                 }
                 group.addTask {
-                    await self.followState(runtime)
+                    await SessionSnapshotRefresh(session: self, runtime: runtime).run()
                     return nil
                 }
             }
@@ -109,7 +109,7 @@ extension WCSession {
             defer {
                 state.phase = .idle
                 state.activationState = .notActivated
-                state.reachable = false
+                state.snapshot.reachable = false
             }
             return state.activationState != .notActivated
         }
@@ -131,8 +131,7 @@ extension WCSession {
             state.activationState = .activated
             state.applicationContext = sent
             state.receivedApplicationContext = received
-            state.reachable = status.reachable
-            state.counterpartInstalled = presence.installed || status.link == "connected"
+            state.snapshot = SessionSnapshot(status: status, presence: presence)
             return true
         }
         guard activated else { return }

@@ -145,19 +145,16 @@ extension WCSession {
             return refusedTransfer(.refused(userInfo), error)
         }
         let engine = runtime.engine
-        // Until the object is registered, a didFinish for it must wait (see `deliverFinished`), or the
+        // Until the object is registered, a didFinish for it must wait (see `SessionDelivery`), or the
         // delegate could be handed a different object than the one returned here.
-        state.withLock { $0.registrationsInProgress += 1 }
-        defer {
-            state.withLock { $0.registrationsInProgress -= 1 }
-            registrationSignal.fire()
-        }
-        let result = EngineExecutor.shared.blockingCall { () -> Result<WCSessionUserInfoTransfer, WCFailure> in
-            do throws(WCFailure) {
-                let stored = try await engine.transferUserInfo(payload)
-                return .success(self.transferObject(for: stored, runtime: runtime, isTransferring: true))
-            } catch {
-                return .failure(error)
+        let result = transfers.registering {
+            EngineExecutor.shared.blockingCall { () -> Result<WCSessionUserInfoTransfer, WCFailure> in
+                do throws(WCFailure) {
+                    let stored = try await engine.transferUserInfo(payload)
+                    return .success(self.transfers.object(for: stored, engine: engine, isTransferring: true))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         switch result {
@@ -176,24 +173,7 @@ extension WCSession {
         let outstanding = EngineExecutor.shared.blockingCall { () -> [OutboxTransfer] in
             (try? await engine.outstandingUserInfoTransfers()) ?? []
         }
-        return outstanding.map { transferObject(for: $0, runtime: runtime, isTransferring: true) }
-    }
-
-    /// The app's object for a stored transfer: the one it already holds, or a new one.
-    func transferObject(for stored: OutboxTransfer, runtime: SessionRuntime, isTransferring: Bool) -> WCSessionUserInfoTransfer {
-        state.withLock { state in
-            if let existing = state.transfers.object(for: stored.transferId) { return existing }
-            let engine = runtime.engine
-            let transfer = WCSessionUserInfoTransfer(
-                transferId: stored.transferId, payload: .plist(stored.payload), isTransferring: isTransferring,
-                canceller: { [weak self] id in
-                    _ = EngineExecutor.shared.blockingCall { (try? await engine.cancelUserInfo(id)) ?? false }
-                    _ = self?.state.withLock { $0.transfers.remove(id) }
-                }
-            )
-            if isTransferring { state.transfers.insert(transfer, for: stored.transferId) }
-            return transfer
-        }
+        return outstanding.map { transfers.object(for: $0, engine: engine, isTransferring: true) }
     }
 
     /// A transfer that was not accepted: returned not transferring, and reported to `didFinish` with `error`.

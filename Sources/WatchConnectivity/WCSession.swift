@@ -49,14 +49,11 @@ public final class WCSession: NSObject, @unchecked Sendable {
         var phase: Phase = .idle
         var activationState: WCSessionActivationState = .notActivated
         var configuration: Result<WCSessionConfiguration, WCSessionConfigurationError>?
-        var reachable = false
-        var counterpartInstalled = false
+        /// Reachability and installation of the counterpart, as last refreshed.
+        var snapshot = SessionSnapshot()
         var hasContentPending = false
         var applicationContext: PlistDictionary = [:]
         var receivedApplicationContext: PlistDictionary = [:]
-        var transfers = TransferRegistry()
-        /// `transferUserInfo` calls whose transfer object is not registered yet.
-        var registrationsInProgress = 0
     }
 
     let state = Mutex(State())
@@ -68,8 +65,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
     let logger: Logger
     /// The queue every delegate callback and send handler runs on.
     let delegateQueue = DispatchQueue(label: "WatchConnectivity.WCSession.delegate")
-    /// Fires when a `transferUserInfo` call has registered its transfer object.
-    let registrationSignal = AsyncSignal()
+    /// The transfer objects the app may hold, across activations.
+    let transfers = SessionTransfers()
     /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
     package let snapshotSignal = AsyncSignal()
     /// Set by a default (not implemented) message callback while the session calls it.
@@ -134,14 +131,14 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Whether the counterpart can receive live messages now (DESIGN.md §3): on the phone, the watch app
     /// runs in the foreground and the link is up; on the watch, the phone app is installed and its link
     /// can be made (a message launches it). False until activated.
-    public var isReachable: Bool { state.withLock { $0.activationState == .activated && $0.reachable } }
+    public var isReachable: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.reachable } }
 
     /// Whether a counterpart is configured: true once activated (WatchPair always pairs one phone and one watch).
     public var isPaired: Bool { state.withLock { $0.activationState == .activated } }
 
     /// Phone side: whether the watch app is installed (something listens on its link socket; probed, never read from a file). On the watch side: whether
     /// the phone app is. False until activated.
-    public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.counterpartInstalled } }
+    public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.counterpartInstalled } }
 
     /// Watch side: whether the phone app is installed (something listens on its link socket; probed, never read from a file). Same value as `isWatchAppInstalled`.
     public var isCompanionAppInstalled: Bool { isWatchAppInstalled }

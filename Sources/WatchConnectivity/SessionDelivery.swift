@@ -1,0 +1,84 @@
+import Foundation
+import WatchPairCore
+import WatchPairWire
+
+/// The pump that hands what the engine holds for the app to the delegate — received userInfo, the
+/// received context, finished transfers — a page at a time, and acknowledges each page once its
+/// callbacks have returned on the delegate queue, so what the app had not finished handling when it
+/// stopped is delivered again at the next activation.
+struct SessionDelivery: Sendable {
+    /// At most this many stored items are handed to the delegate per page before they are acknowledged.
+    static let batchSize = 64
+
+    let session: WCSession
+    let runtime: SessionRuntime
+
+    private var engine: PairEngine { runtime.engine }
+
+    /// Delivers until cancelled, woken by the engine's app signal; never acknowledges after cancellation.
+    func run() async {
+        while !Task.isCancelled {
+            let seen = engine.appSignal.generation
+            do {
+                var delivered = try await deliverUserInfo()
+                if try await deliverContext() { delivered = true }
+                if try await deliverFinished() { delivered = true }
+                if delivered { continue }
+            } catch {
+                runtime.logger.info("reading received content from the store failed", metadata: ["error": "\(error)"])
+            }
+            session.state.withLock { $0.hasContentPending = false }
+            await engine.appSignal.wait(after: seen)
+        }
+    }
+
+    private func deliverUserInfo() async throws(WCFailure) -> Bool {
+        let batch = try await engine.pendingUserInfo(limit: Self.batchSize)
+        guard let last = batch.last else { return false }
+        session.state.withLock { $0.hasContentPending = true }
+        await session.onDelegateQueue { session in
+            for transfer in batch {
+                let userInfo = PropertyListBridge.object(from: transfer.payload)
+                session.delegate?.session(session, didReceiveUserInfo: userInfo)
+            }
+        }
+        guard !Task.isCancelled else { return false }
+        try await engine.acknowledgeUserInfo(upTo: last.deliveryId)
+        return true
+    }
+
+    private func deliverContext() async throws(WCFailure) -> Bool {
+        guard let context = try await engine.pendingContext() else { return false }
+        session.state.withLock { state in
+            state.hasContentPending = true
+            state.receivedApplicationContext = context.payload
+        }
+        await session.onDelegateQueue { session in
+            session.delegate?.session(session, didReceiveApplicationContext: PropertyListBridge.object(from: context.payload))
+        }
+        guard !Task.isCancelled else { return false }
+        try await engine.acknowledgeContext(version: context.version)
+        return true
+    }
+
+    private func deliverFinished() async throws(WCFailure) -> Bool {
+        let finished = try await engine.pendingFinished(limit: Self.batchSize)
+        guard !finished.isEmpty else { return false }
+        session.state.withLock { $0.hasContentPending = true }
+        await session.transfers.waitForRegistrations()
+        let transfers = finished.map { stored in
+            let transfer = session.transfers.object(for: stored, engine: engine, isTransferring: false)
+            transfer.markFinished()
+            session.transfers.remove(stored.transferId)
+            return transfer
+        }
+        await session.onDelegateQueue { session in
+            for transfer in transfers {
+                session.delegate?.session(session, didFinish: transfer, error: nil)
+            }
+        }
+        guard !Task.isCancelled else { return false }
+        try await engine.acknowledgeFinished(finished.map(\.transferId))
+        return true
+    }
+}

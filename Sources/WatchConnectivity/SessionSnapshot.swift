@@ -1,0 +1,46 @@
+import WatchPairCore
+import WatchPairWire
+
+/// What the session knows of its counterpart between refreshes: whether its app is installed and
+/// whether it is reachable. The properties (`isReachable`, `isWatchAppInstalled`) read it without blocking.
+struct SessionSnapshot: Equatable, Sendable {
+    var counterpartInstalled = false
+    var reachable = false
+
+    /// A delegate callback a change of the snapshot produces.
+    enum Callback: Equatable, Sendable {
+        /// `sessionWatchStateDidChange` (phone side).
+        case watchStateDidChange
+        /// `sessionCompanionAppInstalledDidChange` (watch side).
+        case companionAppInstalledDidChange
+        /// `sessionReachabilityDidChange`.
+        case reachabilityDidChange
+    }
+
+    /// The callbacks moving from this snapshot to `new` produces on `role`'s side, in the order they are made.
+    func callbacks(to new: SessionSnapshot, role: Role) -> [Callback] {
+        var callbacks: [Callback] = []
+        if counterpartInstalled != new.counterpartInstalled {
+            callbacks.append(role == .phone ? .watchStateDidChange : .companionAppInstalledDidChange)
+        }
+        if reachable != new.reachable { callbacks.append(.reachabilityDidChange) }
+        return callbacks
+    }
+
+    /// The snapshot for an engine status and a fresh look at the counterpart's endpoints: installed when
+    /// something listens on its link socket or the link is up (the engine's presence cache may lag).
+    init(status: EngineStatus, presence: PeerPresence) {
+        self.init(link: status.link, reachable: status.reachable, presence: presence)
+    }
+
+    /// The snapshot for a link state (`EngineStatus.link`), the engine's reachability and a presence probe.
+    init(link: String, reachable: Bool, presence: PeerPresence) {
+        counterpartInstalled = presence.installed || link == "connected"
+        self.reachable = reachable
+    }
+
+    init(counterpartInstalled: Bool = false, reachable: Bool = false) {
+        self.counterpartInstalled = counterpartInstalled
+        self.reachable = reachable
+    }
+}
