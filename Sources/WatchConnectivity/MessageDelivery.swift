@@ -2,39 +2,50 @@ import Foundation
 import WatchPairCore
 import WatchPairWire
 
-extension WCSession {
-    /// The engine's handler for live messages: waits until activation has been reported, then calls the
-    /// matching delegate method on the delegate queue and answers with its reply.
+/// The delivery of live messages to the delegate: the engine's message handler, which calls the
+/// matching delegate method on the delegate queue and answers with the app's reply, or 7012 when the
+/// app has not replied within the reply timeout.
+struct MessageDelivery: Sendable {
+    /// How long the app has to call `replyHandler`.
+    let timeout: Duration
+    /// The clock of that timeout.
+    let clock: any Clock<Duration>
+
+    init(runtime: SessionRuntime) {
+        timeout = runtime.configuration.replyTimeout
+        clock = runtime.clock
+    }
+
+    /// The engine's handler for live messages to `session`: waits until activation has been reported,
+    /// then delivers.
     ///
     /// A message that arrives while the app is still activating (one that launched it) is held until
     /// `activationDidCompleteWith` has been enqueued, so it is delivered after it. The engine bounds how
-    /// many are held (`maxConcurrentIncomingMessages`).
-    func messageHandler(runtime: SessionRuntime, activated: AsyncSignal) -> MessageHandler {
-        let timeout = runtime.configuration.replyTimeout
-        let clock = runtime.clock
-        return MessageHandler(variants: Set(MessageVariant.allCases)) { [weak self] incoming in
+    /// many are held (`maxConcurrentIncomingMessages`). Holds the session weakly.
+    func handler(for session: WCSession, activated: AsyncSignal) -> MessageHandler {
+        MessageHandler(variants: Set(MessageVariant.allCases)) { [weak session] incoming in
             await activated.wait(after: 0)
-            guard let self, !Task.isCancelled else {
+            guard let session, !Task.isCancelled else {
                 return .failure(WCFailure(.deliveryFailed, "the app's session stopped"))
             }
-            return await self.deliver(incoming, timeout: timeout, clock: clock)
+            return await deliver(incoming, to: session)
         }
     }
 
-    private func deliver(_ incoming: IncomingMessage, timeout: Duration, clock: any Clock<Duration>) async -> ReplySlot.Outcome {
+    private func deliver(_ incoming: IncomingMessage, to session: WCSession) async -> ReplySlot.Outcome {
         let slot = ReplySlot()
         let callback: String
         let handled: Bool
         switch (incoming.body, incoming.wantsReply) {
         case (.dictionary(let message), false):
             callback = "session(_:didReceiveMessage:)"
-            handled = await onDelegateQueue { session in
+            handled = await session.onDelegateQueue { session in
                 session.callMessageCallback { $0.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) }
             }
             slot.complete(.success(nil))
         case (.dictionary(let message), true):
             callback = "session(_:didReceiveMessage:replyHandler:)"
-            handled = await onDelegateQueue { session in
+            handled = await session.onDelegateQueue { session in
                 session.callMessageCallback { delegate in
                     delegate.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) { reply in
                         do {
@@ -47,13 +58,13 @@ extension WCSession {
             }
         case (.data(let data), false):
             callback = "session(_:didReceiveMessageData:)"
-            handled = await onDelegateQueue { session in
+            handled = await session.onDelegateQueue { session in
                 session.callMessageCallback { $0.session(session, didReceiveMessageData: data) }
             }
             slot.complete(.success(nil))
         case (.data(let data), true):
             callback = "session(_:didReceiveMessageData:replyHandler:)"
-            handled = await onDelegateQueue { session in
+            handled = await session.onDelegateQueue { session in
                 session.callMessageCallback { delegate in
                     delegate.session(session, didReceiveMessageData: data) { reply in slot.complete(.success(.data(reply))) }
                 }

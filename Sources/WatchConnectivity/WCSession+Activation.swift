@@ -61,7 +61,7 @@ extension WCSession {
         }
         let runtime = SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
         let activated = AsyncSignal()
-        await runtime.engine.setMessageHandler(messageHandler(runtime: runtime, activated: activated))
+        await runtime.engine.setMessageHandler(MessageDelivery(runtime: runtime).handler(for: self, activated: activated))
         // Not a child: on cancellation the host shuts down gracefully (control socket first, then the
         // engine, then the link socket and the store, whose close checkpoints the WAL) in a task that is
         // not cancelled itself.

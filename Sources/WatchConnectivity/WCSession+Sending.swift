@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WatchPairCore
 import WatchPairHost
 import WatchPairWire
@@ -27,7 +26,7 @@ extension WCSession {
             delegateQueue.async { handlers.value.error?(error) }
             return
         }
-        send(.dictionary(body), wantsReply: replyHandler != nil, runtime: runtime) { result in
+        MessageSend(runtime: runtime, delegateQueue: delegateQueue).start(.dictionary(body), wantsReply: replyHandler != nil) { result in
             switch result {
             case .success(.dictionary(let reply)?): handlers.value.reply?(PropertyListBridge.object(from: reply))
             case .success: break
@@ -50,7 +49,7 @@ extension WCSession {
             delegateQueue.async { handlers.value.error?(error) }
             return
         }
-        send(.data(data), wantsReply: replyHandler != nil, runtime: runtime) { result in
+        MessageSend(runtime: runtime, delegateQueue: delegateQueue).start(.data(data), wantsReply: replyHandler != nil) { result in
             switch result {
             case .success(.data(let reply)?): handlers.value.reply?(reply)
             case .success: break
@@ -58,52 +57,6 @@ extension WCSession {
             }
         }
     }
-
-    /// Sends through the engine and calls `completion` exactly once on the delegate queue.
-    ///
-    /// The engine reports one outcome per message within its reply timeout (plus a handshake when it must
-    /// connect first). As a safety net the session also answers 7012 itself if the engine has not
-    /// answered `sendSafetyMargin` after that; whichever comes first is reported, the other dropped.
-    private func send(
-        _ body: MessageBody,
-        wantsReply: Bool,
-        runtime: SessionRuntime,
-        completion: @escaping @Sendable (Result<MessageBody?, WCError>) -> Void
-    ) {
-        let engineConfiguration = runtime.engine.configuration
-        let deadline = engineConfiguration.replyTimeout + engineConfiguration.handshakeTimeout + Self.sendSafetyMargin
-        let answered = Mutex(false)
-        let report: @Sendable (Result<MessageBody?, WCError>) -> Bool = { result in
-            guard answered.withLock({ done in defer { done = true }; return !done }) else { return false }
-            self.delegateQueue.async { completion(result) }
-            return true
-        }
-        let engineCall = EngineExecutor.shared.spawn {
-            do throws(WCFailure) {
-                _ = report(.success(try await runtime.engine.sendMessage(body, wantsReply: wantsReply)))
-            } catch {
-                _ = report(.failure(WCError(error)))
-            }
-        }
-        let clock = runtime.clock
-        let logger = runtime.logger
-        EngineExecutor.shared.spawn {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await engineCall.value }
-                group.addTask {
-                    guard (try? await sleep(on: clock, for: deadline)) != nil else { return }
-                    if report(.failure(WCError(.messageReplyTimedOut, message: "no answer from the engine within \(deadline)"))) {
-                        logger.info("the engine did not answer a message in time; reported 7012", metadata: ["deadline": "\(deadline)"])
-                    }
-                }
-                await group.next()
-                group.cancelAll()
-            }
-        }
-    }
-
-    /// Added to the engine's reply and handshake timeouts before the session answers a message itself.
-    static let sendSafetyMargin: Duration = .seconds(2)
 
     /// Replaces the application context sent to the counterpart; returns once it is durable.
     ///
