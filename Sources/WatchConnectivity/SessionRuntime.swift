@@ -14,6 +14,25 @@ struct SessionRuntime: Sendable {
     var engine: PairEngine { host.engine }
     var transport: any Transport { host.transport }
     var launch: LaunchMode { host.launch }
+
+    /// Builds the host of one activation (not yet running) from the app's configuration and the test
+    /// overrides; its blocking work runs on the host's executor. The logger gets the role as metadata.
+    static func build(configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger) async throws(HostError) -> SessionRuntime {
+        var logger = logger
+        logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
+        let clock = overrides.clock ?? ContinuousClock()
+        var hostConfiguration = configuration.hostConfiguration
+        if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
+        let host = try await buildHost(
+            configuration: hostConfiguration, logger: logger,
+            environment: HostEnvironment(
+                clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
+                taskExecutor: EngineExecutor.shared)
+        ) { context in
+            StatusControlHandler(context: context)
+        }
+        return SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
+    }
 }
 
 /// What tests replace in a session: the transport (in-memory), the clock, and a pause before activation

@@ -40,26 +40,14 @@ extension WCSession {
             activationFailed(WCError(.sessionNotSupported, message: "WatchConnectivity is not configured: \(error)"))
             return
         }
-        var logger = self.logger
-        logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
-        let clock = overrides.clock ?? ContinuousClock()
-        var hostConfiguration = configuration.hostConfiguration
-        if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
-        let host: PairHost
+        let runtime: SessionRuntime
         do {
-            host = try await buildHost(
-                configuration: hostConfiguration, logger: logger,
-                environment: HostEnvironment(
-                    clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
-                    taskExecutor: EngineExecutor.shared)
-            ) { context in
-                StatusControlHandler(context: context)
-            }
+            runtime = try await SessionRuntime.build(configuration: configuration, overrides: overrides, logger: logger)
         } catch {
             activationFailed(WCError(.genericError, message: "WatchConnectivity could not start: \(error)"))
             return
         }
-        let runtime = SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
+        let host = runtime.host
         let activated = AsyncSignal()
         await runtime.engine.setMessageHandler(MessageDelivery(runtime: runtime).handler(for: self, activated: activated))
         // Not a child: on cancellation the host shuts down gracefully (control socket first, then the
@@ -101,7 +89,7 @@ extension WCSession {
         }
         await runtime.engine.setMessageHandler(nil)
         if let hostFailure, !Task.isCancelled {
-            logger.info("the session's host stopped", metadata: ["error": "\(hostFailure)"])
+            runtime.logger.info("the session's host stopped", metadata: ["error": "\(hostFailure)"])
             state.withLock { $0.activationState = .inactive }
             notifyDelegate { session, delegate in delegate.sessionDidBecomeInactive(session) }
         }
