@@ -57,7 +57,7 @@ public enum FrameEncoder {
             w.write(seq)
             w.write(after)
             w.write(transferId)
-            PlistCodec.write(.dictionary(payload), into: &w)
+            w.write(contentsOf: payload.bytes)
         case .ack(let upTo):
             w.write(upTo)
         case .context(let version, let payload):
