@@ -15,6 +15,11 @@ struct ByteWriter {
         bytes.append(value)
     }
 
+    /// Appends bytes as they are (an already encoded payload).
+    mutating func write(contentsOf raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
     mutating func write(_ value: UInt16) {
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
         bytes.append(UInt8(truncatingIfNeeded: value))

@@ -44,7 +44,12 @@ enum FrameBodyDecoder {
                 let seq = try r.readUInt64()
                 let after = try r.readUInt64()
                 let transferId = try r.readUUID()
-                frame = .userInfo(seq: seq, after: after, transferId: transferId, payload: try PlistCodec.readDictionary(&r))
+                // Validated as strictly as any payload, then kept as the bytes it arrived as.
+                let start = r.index
+                let payload = try PlistCodec.readDictionary(&r)
+                frame = .userInfo(
+                    seq: seq, after: after, transferId: transferId,
+                    payload: EncodedDictionary(validated: payload, from: r, start: start))
             case .ack:
                 frame = .ack(upTo: try r.readUInt64())
             case .context:

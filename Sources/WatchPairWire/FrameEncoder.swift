@@ -3,7 +3,9 @@ import Foundation
 /// Turns frames into bytes for the peer link.
 ///
 /// The encoder never fails and never checks limits: callers check payload sizes with
-/// `PlistCodec.encodedSize` and nesting with `PlistCodec.nestingDepth(of:)` before a payload is accepted.
+/// `PlistCodec.encodedSize` (`EncodedDictionary.byteCount` for userInfo) and nesting with
+/// `PlistCodec.nestingDepth(of:)` before a payload is accepted. A userInfo payload is written as the
+/// bytes it already holds, not encoded again.
 public enum FrameEncoder {
     /// Message flag: the sender waits for a reply.
     static let wantsReplyFlag: UInt8 = 0x01
@@ -57,7 +59,7 @@ public enum FrameEncoder {
             w.write(seq)
             w.write(after)
             w.write(transferId)
-            PlistCodec.write(.dictionary(payload), into: &w)
+            w.write(contentsOf: payload.bytes)
         case .ack(let upTo):
             w.write(upTo)
         case .context(let version, let payload):

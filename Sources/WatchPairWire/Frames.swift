@@ -82,8 +82,9 @@ public enum Frame: Sendable, Hashable {
     /// A userInfo transfer with its per-sender-store sequence number. `after` is the `seq` of the transfer
     /// sent just before it on this link (or the resume point for the first one), so the receiver can tell a
     /// gap (a lost frame, or a cancelled transfer's number skipped) from a contiguous stream: cancelled
-    /// numbers are skipped by the sender, never by the link.
-    case userInfo(seq: UInt64, after: UInt64, transferId: UUID, payload: PlistDictionary)
+    /// numbers are skipped by the sender, never by the link. The payload travels as the bytes it was
+    /// encoded to when the app handed it over (`EncodedDictionary`).
+    case userInfo(seq: UInt64, after: UInt64, transferId: UUID, payload: EncodedDictionary)
     /// Cumulative acknowledgement: every userInfo up to and including `upTo` is durably received.
     case ack(upTo: UInt64)
     /// The sender's application context, `version` increasing per sender store.

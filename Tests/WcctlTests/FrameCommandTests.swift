@@ -36,7 +36,7 @@ struct FrameCommandTests {
             return
         }
         #expect(seq == 7 && after == 6)
-        #expect(payload == ["n": .double(1.5)])
+        #expect(payload.dictionary == ["n": .double(1.5)])
     }
 
     @Test("--truncate leaves a partial frame; --corrupt breaks the checksum")

@@ -29,8 +29,22 @@ public struct PayloadLimits: Sendable, Hashable {
 
     /// Throws 7009 when a userInfo payload is over its limit.
     public func checkUserInfo(_ payload: PlistDictionary) throws(WCFailure) {
-        try Self.checkNesting(.dictionary(payload), channel: "userInfo")
-        try Self.check(size: PlistCodec.encodedSize(payload), limit: userInfo, channel: "userInfo")
+        _ = try encodeUserInfo(payload)
+    }
+
+    /// Encodes a userInfo payload once, where it enters, and checks it: 7008 when nested too deep, 7009
+    /// when its encoding (tag included) is over the limit. The store keeps, and the frame carries, these bytes.
+    public func encodeUserInfo(_ payload: PlistDictionary) throws(WCFailure) -> EncodedDictionary {
+        let encoded: EncodedDictionary
+        do {
+            encoded = try EncodedDictionary(payload)
+        } catch {
+            // Only nesting makes encoding fail; measure it for the message.
+            try Self.checkNesting(.dictionary(payload), channel: "userInfo")
+            preconditionFailure("a payload within the nesting limit failed to encode: \(error)")
+        }
+        try Self.check(size: encoded.byteCount, limit: userInfo, channel: "userInfo")
+        return encoded
     }
 
     /// Throws 7009 when an application context is over its limit.

@@ -10,17 +10,20 @@ public struct InboxTransfer: Sendable, Hashable {
     public var seq: UInt64
     /// The sender's transfer id.
     public var transferId: UUID
-    /// The user info dictionary.
-    public var payload: PlistDictionary
+    /// The user info as the frame carried it and the store keeps it.
+    public var encodedPayload: EncodedDictionary
     /// When this side stored it.
     public var receivedAt: Date
 
+    /// The user info dictionary (decoded once, when the frame arrived or when the inbox was read).
+    public var payload: PlistDictionary { encodedPayload.dictionary }
+
     /// Creates a value; the store creates the ones it returns.
-    public init(deliveryId: UInt64, seq: UInt64, transferId: UUID, payload: PlistDictionary, receivedAt: Date) {
+    public init(deliveryId: UInt64, seq: UInt64, transferId: UUID, payload: EncodedDictionary, receivedAt: Date) {
         self.deliveryId = deliveryId
         self.seq = seq
         self.transferId = transferId
-        self.payload = payload
+        self.encodedPayload = payload
         self.receivedAt = receivedAt
     }
 }

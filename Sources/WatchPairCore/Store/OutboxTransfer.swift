@@ -10,16 +10,21 @@ public struct OutboxTransfer: Sendable, Hashable {
     public var seq: UInt64
     /// The transfer's identity, as the app sees it (`WCSessionUserInfoTransfer`).
     public var transferId: UUID
-    /// The user info dictionary.
-    public var payload: PlistDictionary
+    /// The user info as it was encoded when the app handed it over: the bytes the store keeps and the
+    /// frame carries.
+    public var encodedPayload: EncodedDictionary
     /// When the app handed it over.
     public var createdAt: Date
 
+    /// The user info dictionary. Free for transfers from `enqueue`, `outstanding` and `unreportedFinished`
+    /// (decoded when read); decoded on first use for those from `acknowledge`, which the engine never reads.
+    public var payload: PlistDictionary { encodedPayload.dictionary }
+
     /// Creates a value; the store creates the ones it returns.
-    public init(seq: UInt64, transferId: UUID, payload: PlistDictionary, createdAt: Date) {
+    public init(seq: UInt64, transferId: UUID, payload: EncodedDictionary, createdAt: Date) {
         self.seq = seq
         self.transferId = transferId
-        self.payload = payload
+        self.encodedPayload = payload
         self.createdAt = createdAt
     }
 }

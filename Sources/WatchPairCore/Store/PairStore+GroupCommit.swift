@@ -4,10 +4,10 @@ import WatchPairWire
 
 /// One `enqueue`, `receive` or `consumeInbox` call waiting for a group commit.
 enum BatchRequest: Sendable {
-    /// Append one transfer to the outbox; the payload is encoded by the caller, outside the transaction.
-    case enqueue(transferId: UUID, payload: PlistDictionary, encoded: Data, createdAt: Date)
-    /// Store transfers received from a peer store.
-    case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary, encoded: Data)])
+    /// Append one transfer to the outbox; the payload was encoded where it entered, outside the transaction.
+    case enqueue(transferId: UUID, payload: EncodedDictionary, createdAt: Date)
+    /// Store transfers received from a peer store, with the payload bytes their frames carried.
+    case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)])
     /// Delete the inbox rows the app has taken, up to a delivery id.
     case consume(upTo: UInt64)
 }
@@ -38,9 +38,9 @@ extension PairStore {
                 var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
-                    case .enqueue(let transferId, let payload, let encoded, let createdAt):
+                    case .enqueue(let transferId, let payload, let createdAt):
                         return try batch.enqueue(
-                            transferId: transferId, payload: payload, encoded: encoded, createdAt: createdAt,
+                            transferId: transferId, payload: payload, createdAt: createdAt,
                             limit: outboxLimit
                         ).map(BatchResponse.enqueued)
                     case .receive(let peerStoreId, let transfers):
@@ -99,7 +99,7 @@ private struct BatchTransaction {
     }
 
     mutating func enqueue(
-        transferId: UUID, payload: PlistDictionary, encoded: Data, createdAt: Date, limit: Int
+        transferId: UUID, payload: EncodedDictionary, createdAt: Date, limit: Int
     ) throws -> Result<OutboxTransfer, StoreError> {
         guard outstanding < limit else {
             return .failure(StoreError(.outboxFull, "the outbox holds \(outstanding) outstanding transfers (limit \(limit))", path: path))
@@ -112,14 +112,14 @@ private struct BatchTransaction {
         seqChanged = true
         try database.cachedStatement(
             sql: "INSERT INTO outbox(seq, transfer_id, payload, created_at, finished) VALUES (?, ?, ?, ?, 0)"
-        ).execute(arguments: [lastSeq, id, encoded, StoreColumns.real(createdAt)])
+        ).execute(arguments: [lastSeq, id, Data(payload.bytes), StoreColumns.real(createdAt)])
         outstanding += 1
         return .success(OutboxTransfer(seq: UInt64(lastSeq), transferId: transferId, payload: payload, createdAt: createdAt))
     }
 
     mutating func receive(
         from peerStoreId: UUID,
-        _ transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary, encoded: Data)],
+        _ transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)],
         receivedAt: Date, limit: Int
     ) throws -> InboxReceipt {
         var peer = try self.peer ?? PeerRecord.load(database, path: path)
@@ -140,7 +140,7 @@ private struct BatchTransaction {
                 sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at) VALUES (?, ?, ?, ?, ?)"
             ).execute(arguments: [
                 StoreColumns.blob(peerStoreId), StoreColumns.integer(transfer.seq),
-                StoreColumns.blob(transfer.transferId), transfer.encoded, StoreColumns.real(receivedAt),
+                StoreColumns.blob(transfer.transferId), Data(transfer.payload.bytes), StoreColumns.real(receivedAt),
             ])
             accepted.append(InboxTransfer(
                 deliveryId: UInt64(database.lastInsertedRowID), seq: transfer.seq, transferId: transfer.transferId,

@@ -15,17 +15,25 @@ extension PairStore {
     public func receive(
         from peerStoreId: UUID, _ transfers: [(seq: UInt64, transferId: UUID, payload: PlistDictionary)]
     ) async throws(StoreError) -> InboxReceipt {
-        let encoded = transfers.map { transfer in
-            (seq: transfer.seq, transferId: transfer.transferId, payload: transfer.payload,
-             encoded: StoreColumns.encode(transfer.payload))
+        var encoded: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)] = []
+        for transfer in transfers {
+            encoded.append((transfer.seq, transfer.transferId, try StoreColumns.encoded(transfer.payload, path: path)))
         }
-        guard case .received(let receipt) = try await submit(.receive(peerStoreId: peerStoreId, transfers: encoded)) else {
+        return try await receive(from: peerStoreId, encoded: encoded)
+    }
+
+    /// As `receive(from:_:)`, for payloads as the frames carried them: the inbox keeps exactly these bytes.
+    public func receive(
+        from peerStoreId: UUID, encoded transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)]
+    ) async throws(StoreError) -> InboxReceipt {
+        guard case .received(let receipt) = try await submit(.receive(peerStoreId: peerStoreId, transfers: transfers)) else {
             preconditionFailure("group commit answered a receive with another response")
         }
         return receipt
     }
 
     /// Received transfers not yet taken by the app, with deliveryId > `after`, in order, at most `limit`.
+    /// Each payload is strictly decoded here, once, for the app (a row that does not decode throws a `.corrupt` error).
     public func inbox(after deliveryId: UInt64, limit: Int) async throws(StoreError) -> [InboxTransfer] {
         guard limit > 0, deliveryId < UInt64(Int64.max) else { return [] }
         let path = self.path
@@ -48,7 +56,7 @@ extension PairStore {
                 deliveryId: try row.decode(0, "inbox delivery id", path: path, StoreColumns.unsigned),
                 seq: try row.decode(1, "inbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
-                payload: try row.decode(3, "inbox payload", path: path, StoreColumns.payload),
+                payload: try row.decode(3, "inbox payload", path: path, StoreColumns.validatedPayload),
                 receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date))
         }
     }

@@ -14,9 +14,13 @@ extension PairStore {
     /// `.ioFailure` (SQLite code 19, constraint) without affecting the rest of the batch; so does a payload
     /// nested deeper than `PlistCodec.maxNestingDepth` (it could never be read back).
     public func enqueue(transferId: UUID, payload: PlistDictionary) async throws(StoreError) -> OutboxTransfer {
-        try StoreColumns.checkDecodable(payload, path: path)
-        let request = BatchRequest.enqueue(
-            transferId: transferId, payload: payload, encoded: StoreColumns.encode(payload), createdAt: Date())
+        try await enqueue(transferId: transferId, payload: StoreColumns.encoded(payload, path: path))
+    }
+
+    /// Durably appends one transfer whose payload is already encoded (as `PayloadLimits.encodeUserInfo`
+    /// returns it): the store keeps exactly these bytes. Otherwise as `enqueue(transferId:payload:)`.
+    public func enqueue(transferId: UUID, payload: EncodedDictionary) async throws(StoreError) -> OutboxTransfer {
+        let request = BatchRequest.enqueue(transferId: transferId, payload: payload, createdAt: Date())
         guard case .enqueued(let transfer) = try await submit(request) else {
             preconditionFailure("group commit answered an enqueue with another response")
         }
@@ -24,15 +28,28 @@ extension PairStore {
     }
 
     /// Outstanding (not yet acknowledged, not cancelled) transfers with seq > `after`, in seq order, at most
-    /// `limit` (0 or less: none).
+    /// `limit` (0 or less: none). Each payload is strictly decoded, for the app (a row that does not decode
+    /// throws a `.corrupt` error).
     public func outstanding(after seq: UInt64, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
+        try await outstanding(after: seq, limit: limit, payload: StoreColumns.validatedPayload)
+    }
+
+    /// As `outstanding(after:limit:)`, with each payload the bytes as stored, not decoded: the sender's
+    /// page read, which puts them in frames as they are (the receiver validates every frame).
+    func outstandingToSend(after seq: UInt64, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
+        try await outstanding(after: seq, limit: limit, payload: StoreColumns.storedPayload)
+    }
+
+    private func outstanding(
+        after seq: UInt64, limit: Int, payload: @escaping @Sendable (DatabaseValue) -> EncodedDictionary?
+    ) async throws(StoreError) -> [OutboxTransfer] {
         guard limit > 0, seq < UInt64(Int64.max) else { return [] }
         let path = self.path
         return try await read("reading outstanding transfers") { database in
             try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq > ? ORDER BY seq LIMIT ?",
-                arguments: [Int64(seq), limit])
+                arguments: [Int64(seq), limit], payload: payload)
         }
     }
 
@@ -55,7 +72,8 @@ extension PairStore {
     }
 
     /// Marks every outstanding transfer with seq <= `upTo` as finished (one transaction) and returns those
-    /// newly finished, in seq order. Idempotent: an acknowledgement already applied returns [].
+    /// newly finished, in seq order. Idempotent: an acknowledgement already applied returns []. Their payloads
+    /// are not decoded here (the engine reads only seqs and ids); `payload` decodes on first use.
     ///
     /// The commit is `.relaxed` (no fsync of its own): if a power failure loses it, the transfers are
     /// outstanding again and resent, the receiver drops them as duplicates and acknowledges again, and their
@@ -67,7 +85,7 @@ extension PairStore {
             let finished = try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
-                arguments: [upTo])
+                arguments: [upTo], payload: StoreColumns.storedPayload)
             if !finished.isEmpty {
                 try database.cachedStatement(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?")
                     .execute(arguments: [upTo])
@@ -89,7 +107,7 @@ extension PairStore {
             try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 1 AND seq > ? ORDER BY seq LIMIT ?",
-                arguments: [Int64(seq), limit])
+                arguments: [Int64(seq), limit], payload: StoreColumns.validatedPayload)
         }
     }
 
@@ -107,13 +125,14 @@ extension PairStore {
     }
 
     static func outboxTransfers(
-        _ database: Database, path: String, sql: String, arguments: StatementArguments
+        _ database: Database, path: String, sql: String, arguments: StatementArguments,
+        payload: (DatabaseValue) -> EncodedDictionary?
     ) throws -> [OutboxTransfer] {
         try Row.decodeAll(database, sql: sql, arguments: arguments) { row in
             OutboxTransfer(
                 seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid),
-                payload: try row.decode(2, "outbox payload", path: path, StoreColumns.payload),
+                payload: try row.decode(2, "outbox payload", path: path, payload),
                 createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date))
         }
     }

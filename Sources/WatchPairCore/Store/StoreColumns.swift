@@ -51,6 +51,28 @@ enum StoreColumns {
         guard let data = Data.fromDatabaseValue(value) else { return nil }
         return try? PlistCodec.decodeDictionary(data)
     }
+
+    /// Encodes a payload for the store, with the store's own guard (`checkDecodable`).
+    static func encoded(_ payload: PlistDictionary, path: String) throws(StoreError) -> EncodedDictionary {
+        do {
+            return try EncodedDictionary(payload)
+        } catch {
+            try checkDecodable(payload, path: path)
+            preconditionFailure("encoding failed for a decodable payload: \(error)")
+        }
+    }
+
+    /// A payload BLOB strictly decoded (the store's reads that hand values to the app), or nil when it does
+    /// not decode.
+    static func validatedPayload(_ value: DatabaseValue) -> EncodedDictionary? {
+        guard let data = Data.fromDatabaseValue(value) else { return nil }
+        return try? EncodedDictionary(validating: [UInt8](data))
+    }
+
+    /// A payload BLOB this store wrote, as it is (the sender's page reads: the peer validates the frame).
+    static func storedPayload(_ value: DatabaseValue) -> EncodedDictionary? {
+        Data.fromDatabaseValue(value).map { EncodedDictionary(storedBytes: [UInt8]($0)) }
+    }
 }
 
 extension Row {

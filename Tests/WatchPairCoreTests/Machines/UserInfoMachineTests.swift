@@ -61,7 +61,7 @@ struct UserInfoMachineTests {
     }
 
     static func frame(_ seq: UInt64, after: UInt64) -> ReceivedUserInfo {
-        ReceivedUserInfo(seq: seq, after: after, transferId: UUID(), payload: ["n": .integer(Int64(seq))])
+        ReceivedUserInfo(seq: seq, after: after, transferId: UUID(), payload: try! EncodedDictionary(["n": .integer(Int64(seq))]))
     }
 
     @Test("the receiver stores a contiguous chain, duplicates included, and stops at a gap")

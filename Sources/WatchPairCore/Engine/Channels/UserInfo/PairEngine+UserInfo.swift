@@ -4,18 +4,20 @@ import WatchPairWire
 extension PairEngine {
     /// Accepts a userInfo transfer (`transferUserInfo`): returns once it is durable in the store.
     ///
-    /// Checks size (7009) before anything is stored; a full outbox gives 7015 and stores nothing.
+    /// Checks size (7009) before anything is stored; a full outbox gives 7015 and stores nothing. The payload
+    /// is encoded here, once: the store keeps those bytes and the frames carry them.
     /// The transfer is delivered to the peer app exactly once, in order, whenever a link can be made.
     public func transferUserInfo(_ payload: PlistDictionary) async throws(WCFailure) -> OutboxTransfer {
+        let encoded: EncodedDictionary
         do {
-            try configuration.limits.checkUserInfo(payload)
+            encoded = try configuration.limits.encodeUserInfo(payload)
         } catch {
             emit(.payloadRejected, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.code)
             throw error
         }
         let transfer: OutboxTransfer
         do {
-            transfer = try await store.enqueue(transferId: UUID(), payload: payload)
+            transfer = try await store.enqueue(transferId: UUID(), payload: encoded)
         } catch {
             emit(.queueFull, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
             throw error.failure

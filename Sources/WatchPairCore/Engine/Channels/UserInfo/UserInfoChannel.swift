@@ -43,7 +43,7 @@ final class UserInfoChannel {
             }
             let batch: [OutboxTransfer]
             do {
-                batch = try await engine.store.outstanding(after: cursor, limit: Int(min(256, window - inFlight)))
+                batch = try await engine.store.outstandingToSend(after: cursor, limit: Int(min(256, window - inFlight)))
             } catch {
                 engine.logger.error("reading the outbox failed", metadata: ["error": "\(error)"])
                 await engine.contentSignal.wait(after: seen)
@@ -58,7 +58,7 @@ final class UserInfoChannel {
             var chunkLast = previous
             for (index, transfer) in batch.enumerated() {
                 chunk.append(
-                    .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.payload))
+                    .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.encodedPayload))
                 chunkLast = transfer.seq
                 guard chunk.isFull || index == batch.count - 1 else { continue }
                 guard engine.current === target, (try? await target.send(chunk)) != nil else { break }
@@ -133,7 +133,7 @@ final class UserInfoChannel {
         guard case .store(let chain, let gap) = receiver.event(.frames(batch)) else { return true }
         let receipt: InboxReceipt
         do {
-            receipt = try await engine.store.receive(from: peer, chain.map { (seq: $0.seq, transferId: $0.transferId, payload: $0.payload) })
+            receipt = try await engine.store.receive(from: peer, encoded: chain.map { (seq: $0.seq, transferId: $0.transferId, payload: $0.payload) })
         } catch {
             // Nothing was acknowledged, so the sender keeps everything and resends after backing off.
             engine.emit(.queueFull, "could not store received userInfo: \(error.message)", channel: .userInfo, errorCode: error.wcCode)

@@ -55,5 +55,5 @@ struct ReceivedUserInfo: Sendable, Hashable {
     let seq: UInt64
     let after: UInt64
     let transferId: UUID
-    let payload: PlistDictionary
+    let payload: EncodedDictionary
 }
