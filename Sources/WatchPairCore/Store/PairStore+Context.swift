@@ -19,7 +19,7 @@ extension PairStore {
         let path = self.path
         try StoreColumns.checkDecodable(payload, path: path)
         let encoded = StoreColumns.encode(payload)
-        return try await write("setting the application context") { database in
+        return try await database.write("setting the application context") { database in
             let current = try Self.sentContext(database, path: path)
             if let current, current.payload == payload { return nil }
             let stored = StoredContext(version: (current?.version ?? 0) + 1, payload: payload)
@@ -34,7 +34,7 @@ extension PairStore {
     /// The context this side last set, or nil when it never set one.
     public func sentContext() async throws(StoreError) -> StoredContext? {
         let path = self.path
-        return try await read("reading the application context") { try Self.sentContext($0, path: path) }
+        return try await database.read("reading the application context") { try Self.sentContext($0, path: path) }
     }
 
     /// The peer durably holds sent-context version `version` (monotonic: a lower value is ignored).
@@ -42,7 +42,7 @@ extension PairStore {
     /// version, ignores it.
     public func setPeerContextAck(_ version: UInt64) async throws(StoreError) {
         let path = self.path
-        try await write("recording the context acknowledgement", sync: .relaxed) { database in
+        try await database.write("recording the context acknowledgement", sync: .relaxed) { database in
             let current = UInt64(bitPattern: try StoreSchema.metaInteger(database, StoreSchema.Key.contextPeerAck, path: path))
             guard version > current else { return }
             try StoreSchema.setMeta(database, StoreSchema.Key.contextPeerAck, StoreColumns.integer(version))
@@ -52,7 +52,7 @@ extension PairStore {
     /// The highest sent-context version the peer durably holds (0: none).
     public func peerContextAck() async throws(StoreError) -> UInt64 {
         let path = self.path
-        return try await read("reading the context acknowledgement") { database in
+        return try await database.read("reading the context acknowledgement") { database in
             UInt64(bitPattern: try StoreSchema.metaInteger(database, StoreSchema.Key.contextPeerAck, path: path))
         }
     }
@@ -65,7 +65,7 @@ extension PairStore {
     ) async throws(StoreError) -> StoredContext? {
         let path = self.path
         let encoded = StoreColumns.encode(payload)
-        let (stored, changed) = try await write("storing a received application context") { database in
+        let (stored, changed) = try await database.write("storing a received application context") { database in
             var peer = try PeerRecord.load(database, path: path)
             let changed = try peer.switchTo(peerStoreId, in: database, path: path)
             guard version > peer.contextVersion else {
@@ -88,7 +88,7 @@ extension PairStore {
     /// The context last received (from any peer store), or nil when none was ever received.
     public func receivedContext() async throws(StoreError) -> StoredContext? {
         let path = self.path
-        return try await read("reading the received application context") { database in
+        return try await database.read("reading the received application context") { database in
             try Self.receivedContext(database, path: path)?.context
         }
     }
@@ -100,7 +100,7 @@ extension PairStore {
     /// store change (the new peer's versions restart at 1). Prefer `undeliveredReceivedContext()`.
     public func contextDeliveredVersion() async throws(StoreError) -> UInt64 {
         let path = self.path
-        return try await read("reading the delivered context version") { database in
+        return try await database.read("reading the delivered context version") { database in
             guard let held = try Self.receivedContext(database, path: path) else { return 0 }
             let delivered = try StoreSchema.metaInteger(database, StoreSchema.Key.contextDeliveredRevision, path: path)
             return delivered >= held.revision ? held.context.version : held.context.version - 1
@@ -110,7 +110,7 @@ extension PairStore {
     /// The received context when the app has not yet been told about it, else nil.
     public func undeliveredReceivedContext() async throws(StoreError) -> StoredContext? {
         let path = self.path
-        return try await read("reading the received application context") { database in
+        return try await database.read("reading the received application context") { database in
             guard let held = try Self.receivedContext(database, path: path) else { return nil }
             let delivered = try StoreSchema.metaInteger(database, StoreSchema.Key.contextDeliveredRevision, path: path)
             return delivered >= held.revision ? nil : held.context
@@ -121,7 +121,7 @@ extension PairStore {
     /// currently held (a mark for a context since replaced is ignored, so the newer one is still delivered).
     public func markContextDelivered(version: UInt64) async throws(StoreError) {
         let path = self.path
-        try await write("recording context delivery") { database in
+        try await database.write("recording context delivery") { database in
             guard let held = try Self.receivedContext(database, path: path), held.context.version == version else { return }
             let delivered = try StoreSchema.metaInteger(database, StoreSchema.Key.contextDeliveredRevision, path: path)
             guard held.revision > delivered else { return }

@@ -34,7 +34,7 @@ extension PairStore {
         let path = self.path
         let now = Date()
         do {
-            let (outcomes, peerChanges) = try await write("committing \(requests.count) queued writes") { database, lengths in
+            let (outcomes, peerChanges) = try await database.write("committing \(requests.count) queued writes") { database, lengths in
                 var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
@@ -66,8 +66,8 @@ extension PairStore {
                 }
             }
             counters.withLock {
-                $0.statistics.enqueued += enqueued
-                $0.statistics.received += received
+                $0.enqueued += enqueued
+                $0.received += received
             }
             for peer in peerChanges { logger.info("now linked to peer store", metadata: ["peerStoreId": "\(peer)"]) }
             return outcomes

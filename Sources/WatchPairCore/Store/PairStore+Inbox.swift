@@ -37,7 +37,7 @@ extension PairStore {
     public func inbox(after deliveryId: UInt64, limit: Int) async throws(StoreError) -> [InboxTransfer] {
         guard limit > 0, deliveryId < UInt64(Int64.max) else { return [] }
         let path = self.path
-        return try await read("reading the inbox") { database in
+        return try await database.read("reading the inbox") { database in
             try Self.inboxTransfers(database, path: path, after: deliveryId, limit: limit)
         }
     }
@@ -63,7 +63,7 @@ extension PairStore {
 
     /// The number of received transfers not yet taken by the app.
     public func inboxCount() async throws(StoreError) -> Int {
-        try checkOpen()
+        try database.checkOpen()
         return queueLengths.inbox
     }
 
@@ -81,7 +81,7 @@ extension PairStore {
     /// and the last userInfo seq and context version held from it.
     public func resumeState() async throws(StoreError) -> ResumeState {
         let path = self.path
-        return try await read("reading the resume state") { database in
+        return try await database.read("reading the resume state") { database in
             let peer = try PeerRecord.load(database, path: path)
             return ResumeState(peerStoreId: peer.storeId, lastUserInfoSeq: peer.lastSeq, contextVersion: peer.contextVersion)
         }
@@ -91,7 +91,7 @@ extension PairStore {
     /// the known one, resets the dedupe state as `receive` does. Writes nothing when it is the known one.
     public func notePeerStore(_ peerStoreId: UUID) async throws(StoreError) {
         let path = self.path
-        let changed = try await write("recording the peer store") { database in
+        let changed = try await database.write("recording the peer store") { database in
             var peer = try PeerRecord.load(database, path: path)
             guard try peer.switchTo(peerStoreId, in: database, path: path) else { return false }
             try peer.save(database)

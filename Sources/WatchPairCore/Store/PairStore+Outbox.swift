@@ -45,7 +45,7 @@ extension PairStore {
     ) async throws(StoreError) -> [OutboxTransfer] {
         guard limit > 0, seq < UInt64(Int64.max) else { return [] }
         let path = self.path
-        return try await read("reading outstanding transfers") { database in
+        return try await database.read("reading outstanding transfers") { database in
             try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq > ? ORDER BY seq LIMIT ?",
@@ -55,14 +55,14 @@ extension PairStore {
 
     /// The number of outstanding transfers.
     public func outstandingCount() async throws(StoreError) -> Int {
-        try checkOpen()
+        try database.checkOpen()
         return queueLengths.outstanding
     }
 
     /// Removes an outstanding transfer. Returns false when it is not outstanding (unknown, finished or
     /// cancelled). Its seq is not reused.
     public func cancel(transferId: UUID) async throws(StoreError) -> Bool {
-        try await write("cancelling a transfer") { database, lengths in
+        try await database.write("cancelling a transfer") { database, lengths in
             try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 0")
                 .execute(arguments: [StoreColumns.blob(transferId)])
             guard database.changesCount > 0 else { return false }
@@ -81,7 +81,7 @@ extension PairStore {
     public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [OutboxTransfer] {
         let upTo = Int64(clamping: seq)
         let path = self.path
-        return try await write("acknowledging transfers", sync: .relaxed) { database, lengths in
+        return try await database.write("acknowledging transfers", sync: .relaxed) { database, lengths in
             let finished = try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
@@ -103,7 +103,7 @@ extension PairStore {
     public func unreportedFinished(after seq: UInt64 = 0, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
         guard limit > 0, seq < UInt64(Int64.max) else { return [] }
         let path = self.path
-        return try await read("reading finished transfers") { database in
+        return try await database.read("reading finished transfers") { database in
             try Self.outboxTransfers(
                 database, path: path,
                 sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 1 AND seq > ? ORDER BY seq LIMIT ?",
@@ -116,7 +116,7 @@ extension PairStore {
     /// may be reported again.
     public func markFinishedReported(_ transferIds: [UUID]) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
-        try await write("forgetting reported transfers", sync: .relaxed) { database in
+        try await database.write("forgetting reported transfers", sync: .relaxed) { database in
             let statement = try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 1")
             for transferId in transferIds {
                 try statement.execute(arguments: [StoreColumns.blob(transferId)])

@@ -3,7 +3,7 @@ import GRDB
 /// The lengths of the two bounded queues, kept in memory so that the limit checks of every group commit
 /// and `status` cost nothing, instead of a `COUNT(*)` over the whole backlog per batch (9% of phoned's CPU
 /// in the profile, and growing with the queue). Counted once at open; afterwards changed only by committed
-/// transactions (`PairStore.adjustQueueLengths`).
+/// transactions (`StoreDatabase.write(_:sync:counting:)`).
 struct QueueLengths: Sendable, Equatable {
     /// Outbox rows not yet acknowledged by the peer (`finished = 0`).
     var outstanding: Int

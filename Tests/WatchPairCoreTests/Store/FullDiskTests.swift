@@ -12,12 +12,12 @@ struct FullDiskTests {
 
     /// The rows actually committed, counted by SQL.
     static func recount(_ store: PairStore) async throws -> QueueLengths {
-        try await store.read("recount") { try QueueLengths.count($0) }
+        try await store.database.read("recount") { try QueueLengths.count($0) }
     }
 
     /// Caps the database at its current size plus `pages` pages.
     static func cap(_ store: PairStore, extraPages pages: Int) async throws {
-        try await store.pool.writeWithoutTransaction { database in
+        try await store.database.pool.writeWithoutTransaction { database in
             let count = try Int.fetchOne(database, sql: "PRAGMA page_count") ?? 0
             _ = try Int.fetchOne(database, sql: "PRAGMA max_page_count = \(count + pages)")
         }

@@ -84,17 +84,17 @@ struct PairStoreOutboxTests {
     func diskFull() async throws {
         try await Support.withStore { store, _ in
             _ = try await store.enqueue(transferId: UUID(), payload: [:])
-            let pageCount = try await store.writerPragma("page_count")
+            let pageCount = try await store.database.writerPragma("page_count")
             let pages = try #require(pageCount.flatMap { Int($0) })
             // Cap the file a few pages above its current size: the same SQLITE_FULL a full disk gives.
-            _ = try await store.writerPragma("max_page_count = \(pages + 2)")
+            _ = try await store.database.writerPragma("max_page_count = \(pages + 2)")
             let big: PlistDictionary = ["blob": .data(Data(repeating: 1, count: 64 * 1024))]
             let error = await Support.expectStoreError { _ = try await store.enqueue(transferId: UUID(), payload: big) }
             #expect(error?.kind == .diskFull)
             #expect(error?.wcCode == .insufficientSpace)
             #expect(error.map { $0.sqliteCode.map { $0 & 0xFF } } == 13)
             #expect(try await store.outstanding(after: 0, limit: 10).map(\.seq) == [1])
-            _ = try await store.writerPragma("max_page_count = 1073741823")
+            _ = try await store.database.writerPragma("max_page_count = 1073741823")
             #expect(try await store.enqueue(transferId: UUID(), payload: big).seq == 2, "the failed call used no seq")
         }
     }

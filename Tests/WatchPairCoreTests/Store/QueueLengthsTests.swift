@@ -70,8 +70,8 @@ struct QueueLengthsTests {
     func rollbackKeepsLengths() async throws {
         try await Support.withStore { store, _ in
             _ = try await store.enqueue(transferId: UUID(), payload: [:])
-            let pages = try #require(try await store.writerPragma("page_count").flatMap { Int($0) })
-            _ = try await store.writerPragma("max_page_count = \(pages + 2)")
+            let pages = try #require(try await store.database.writerPragma("page_count").flatMap { Int($0) })
+            _ = try await store.database.writerPragma("max_page_count = \(pages + 2)")
             let big: PlistDictionary = ["blob": .data(Data(repeating: 1, count: 64 * 1024))]
             let error = await Support.expectStoreError { _ = try await store.enqueue(transferId: UUID(), payload: big) }
             #expect(error?.kind == .diskFull)
@@ -84,9 +84,9 @@ struct QueueLengthsTests {
         try await Support.withStore(durability: .power) { store, configuration throws in
             let transfer = try await store.enqueue(transferId: UUID(), payload: [:])
             #expect(try await store.acknowledge(upTo: transfer.seq).map(\.seq) == [transfer.seq])
-            #expect(try await store.writerPragma("synchronous") == "2", "FULL is 2")
+            #expect(try await store.database.writerPragma("synchronous") == "2", "FULL is 2")
             try await store.setPeerContextAck(7)
-            #expect(try await store.writerPragma("synchronous") == "2")
+            #expect(try await store.database.writerPragma("synchronous") == "2")
             try await store.close()
             try await Support.reopen(configuration) { reopened throws in
                 #expect(try await reopened.outstandingCount() == 0)
@@ -100,8 +100,8 @@ struct QueueLengthsTests {
     func relaxedRunsAtNormal() async throws {
         try await Support.withStore(durability: .power) { store, _ throws in
             let pragma: @Sendable (GRDB.Database) throws -> String? = { try String.fetchOne($0, sql: "PRAGMA synchronous") }
-            #expect(try await store.write("probe", sync: .relaxed, pragma) == "1", "NORMAL is 1")
-            #expect(try await store.write("probe", sync: .durable, pragma) == "2")
+            #expect(try await store.database.write("probe", sync: .relaxed, pragma) == "1", "NORMAL is 1")
+            #expect(try await store.database.write("probe", sync: .durable, pragma) == "2")
         }
     }
 }
