@@ -16,8 +16,8 @@ public struct OutboxTransfer: Sendable, Hashable {
     /// When the app handed it over.
     public var createdAt: Date
 
-    /// The user info dictionary. Free for transfers from `enqueue`, `outstanding` and `unreportedFinished`
-    /// (decoded when read); decoded on first use for those from `acknowledge`, which the engine never reads.
+    /// The user info dictionary: at hand for transfers from `enqueue`, and validated when `outstanding` and
+    /// `unreportedFinished` read them (a damaged row is reported there as `.corrupt`).
     public var payload: PlistDictionary { encodedPayload.dictionary }
 
     /// Creates a value; the store creates the ones it returns.
@@ -27,4 +27,22 @@ public struct OutboxTransfer: Sendable, Hashable {
         self.encodedPayload = payload
         self.createdAt = createdAt
     }
+}
+
+/// A transfer the peer has just acknowledged (`PairStore.acknowledge`): which one, without its payload.
+public struct FinishedTransfer: Sendable, Hashable {
+    /// The sender store's sequence number.
+    public var seq: UInt64
+    /// The transfer's identity.
+    public var transferId: UUID
+
+    public init(seq: UInt64, transferId: UUID) {
+        self.seq = seq
+        self.transferId = transferId
+    }
+}
+
+extension OutboxTransfer {
+    /// This transfer as an acknowledgement reports it.
+    public var finished: FinishedTransfer { FinishedTransfer(seq: seq, transferId: transferId) }
 }

@@ -72,20 +72,25 @@ extension PairStore {
     }
 
     /// Marks every outstanding transfer with seq <= `upTo` as finished (one transaction) and returns those
-    /// newly finished, in seq order. Idempotent: an acknowledgement already applied returns []. Their payloads
-    /// are not decoded here (the engine reads only seqs and ids); `payload` decodes on first use.
+    /// newly finished, in seq order. Idempotent: an acknowledgement already applied returns []. Only seqs and
+    /// ids are read: the payloads are neither read nor decoded (didFinish reads them later, validated, through
+    /// `unreportedFinished`).
     ///
     /// The commit is `.relaxed` (no fsync of its own): if a power failure loses it, the transfers are
     /// outstanding again and resent, the receiver drops them as duplicates and acknowledges again, and their
     /// didFinish is reported once more. Nothing is lost or delivered twice to the receiving app.
-    public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [OutboxTransfer] {
+    public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [FinishedTransfer] {
         let upTo = Int64(clamping: seq)
         let path = self.path
         return try await database.write("acknowledging transfers", sync: .relaxed) { database, lengths in
-            let finished = try Self.outboxTransfers(
-                database, path: path,
-                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
-                arguments: [upTo], payload: StoreColumns.storedPayload)
+            let finished = try Row.decodeAll(
+                database, sql: "SELECT seq, transfer_id FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
+                arguments: [upTo]
+            ) { row in
+                FinishedTransfer(
+                    seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
+                    transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid))
+            }
             if !finished.isEmpty {
                 try database.cachedStatement(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?")
                     .execute(arguments: [upTo])
