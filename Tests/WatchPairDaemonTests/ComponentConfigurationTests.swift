@@ -1,6 +1,8 @@
+import Glibc
 import Configuration
 import Testing
 import WatchPairCore
+import WatchPairTransport
 import WatchPairWire
 
 @testable import WatchPairHost
@@ -18,16 +20,82 @@ struct ComponentConfigurationTests {
         return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
     }
 
+    /// Every component the host builds: its reader's keys and its value read from a config, printed (every
+    /// stored field shows, so two prints differ iff a field does).
+    static let components: [(name: String, keys: [String], read: @Sendable (ConfigReader) throws(ConfigurationError) -> String)] = [
+        ("engine", EngineConfiguration.configKeys, { config throws(ConfigurationError) in "\(try EngineConfiguration(role: .phone, config: config))" }),
+        ("transport", UnixSocketTransportConfiguration.configKeys, { config throws(ConfigurationError) in ComponentConfigurationTests.describe(try UnixSocketTransportConfiguration(role: .phone, config: config)) }),
+        ("control", ControlServerConfiguration.configKeys, { config throws(ConfigurationError) in "\(try ControlServerConfiguration(role: .phone, config: config))" }),
+        ("store", StoreConfiguration.configKeys, { config throws(ConfigurationError) in "\(try StoreConfiguration(role: .phone, config: config))" }),
+    ]
+
+    /// Every field of `transport`; the uids sorted (a `Set`'s order may differ between equal sets).
+    static func describe(_ transport: UnixSocketTransportConfiguration) -> String {
+        "\(transport.listener) \(transport.peerLinkPath) \(transport.peerControlPath) \(transport.allowedUIDs.sorted()) "
+            + "\(transport.socketMode) \(transport.maximumConnections) \(transport.checksAcceptedPeers) \(transport.allowsRemoteHalfClosure)"
+    }
+
+    /// A valid value other than the default for every key but `role`.
+    static let nonDefaultValues: [String: String] = [
+        "pairId": "other", "limits.message": "100", "limits.userInfo": "100", "limits.applicationContext": "100",
+        "timeouts.reply": "2.5", "timeouts.handshake": "2.5", "backoff.initial": "0.2", "backoff.multiplier": "3",
+        "backoff.maximum": "7", "backoff.giveUpAfter": "9", "keepAlive.interval": "0", "keepAlive.timeout": "9",
+        "paths.link": "/tmp/a.sock", "paths.peerLink": "/tmp/b.sock", "paths.peerControl": "/tmp/c.ctl", "allowedUIDs": "1234",
+        "paths.control": "/tmp/d.ctl", "paths.state": "/tmp/state", "durability": "process", "queues.outbox": "3",
+        "queues.inbox": "4", "timeouts.idleExit": "3", "launch": "background", "log.level": "debug",
+        "log.destination": "stderr", "listenFDName": "x",
+    ]
+
+    @Test("the components' keys and the host's own are HostConfiguration.keys, each read by exactly one reader")
+    func componentKeysPartitionTheHostKeys() {
+        let all = ["role"] + Self.components.flatMap(\.keys) + HostConfiguration.ownConfigKeys
+        #expect(all == HostConfiguration.keys)
+        #expect(Set(all).count == all.count)
+        #expect(Set(Self.nonDefaultValues.keys) == Set(HostConfiguration.keys).subtracting(["role"]))
+    }
+
+    @Test("a component reader reads exactly its keys", arguments: 0..<components.count)
+    func componentReadsExactlyItsKeys(row: Int) throws {
+        let (name, keys, read) = Self.components[row]
+        let defaults = try read(reader([:]))
+        for (key, value) in Self.nonDefaultValues.sorted(by: { $0.key < $1.key }) {
+            let changed = try read(reader([key: value])) != defaults
+            #expect(changed == keys.contains(key), "\(name) reader and \(key)=\(value)")
+        }
+    }
+
+    @Test("HostConfiguration holds exactly what each component's reader produced")
+    func hostComposesTheComponentReaders() throws {
+        let config = reader(Self.nonDefaultValues)
+        let host = try HostConfiguration(role: .phone, config: config)
+        #expect("\(host.engine)" == "\(try EngineConfiguration(role: .phone, config: config))")
+        #expect(Self.describe(host.transport) == Self.describe(try UnixSocketTransportConfiguration(role: .phone, config: config)))
+        #expect(host.control == (try ControlServerConfiguration(role: .phone, config: config)))
+        #expect("\(host.store)" == "\(try StoreConfiguration(role: .phone, config: config))")
+        // The key-shaped views read the components.
+        #expect(host.paths == HostConfiguration.Paths(link: "/tmp/a.sock", peerLink: "/tmp/b.sock", control: "/tmp/d.ctl", peerControl: "/tmp/c.ctl", state: "/tmp/state"))
+        #expect(host.queues.outbox == 3 && host.queues.inbox == 4 && host.durability == .process)
+        #expect(host.timeouts.reply == .milliseconds(2500) && host.timeouts.handshake == .milliseconds(2500) && host.timeouts.idleExit == .seconds(3))
+        #expect(host.allowedUIDs == [1234, UInt32(getuid())] && host.pairId == "other")
+        #expect(host.launch == .background && host.listenFDName == "x" && host.log.level == .debug)
+    }
+
     @Test("with no keys every reader yields the component's own defaults")
     func emptyReaderGivesDefaults() throws {
         let empty = reader([:])
         #expect(try PayloadLimits(config: empty) == PayloadLimits())
         #expect(try BackoffPolicy(config: empty) == BackoffPolicy())
         #expect(try KeepAlivePolicy(config: empty) == KeepAlivePolicy())
-        #expect(try HostConfiguration.Queues(config: empty) == HostConfiguration.Queues())
-        #expect(try HostConfiguration.Timeouts(config: empty) == HostConfiguration.Timeouts())
         #expect(try HostConfiguration.LogSettings(config: empty) == HostConfiguration.LogSettings())
-        #expect(try HostConfiguration.Paths(role: .watch, config: empty) == HostConfiguration.Paths(role: .watch))
+        #expect("\(try EngineConfiguration(role: .watch, config: empty))" == "\(EngineConfiguration(role: .watch))")
+        let store = try StoreConfiguration(role: .watch, config: empty)
+        #expect("\(store)" == "\(StoreConfiguration(directory: "/var/lib/watchpair/watchd"))")
+        let transport = try UnixSocketTransportConfiguration(role: .watch, config: empty)
+        #expect(transport.listener == .bind(path: "/run/watchpair/watchd.sock"))
+        #expect(transport.peerLinkPath == "/run/watchpair/phoned.sock" && transport.peerControlPath == "/run/watchpair/phoned.ctl")
+        #expect(transport.allowedUIDs == [0, UInt32(getuid())])
+        #expect(try ControlServerConfiguration(role: .watch, config: empty).path == "/run/watchpair/watchd.ctl")
+        #expect(try HostConfiguration(role: .watch, config: empty).paths == HostConfiguration.Paths(role: .watch))
     }
 
     @Test("defaults are written once: the host takes the engine's and the store's")
@@ -42,7 +110,7 @@ struct ComponentConfigurationTests {
         #expect(host.durability == store.durability)
     }
 
-    @Test("each reader reads its own keys and no other")
+    @Test("each policy reader reads its own keys and no other")
     func readersReadTheirKeys() throws {
         let config = reader([
             "limits.userInfo": "100", "backoff.initial": "7", "keepAlive.interval": "0", "queues.outbox": "3",
@@ -53,13 +121,7 @@ struct ComponentConfigurationTests {
         // An initial delay above the default cap raises the cap.
         #expect(backoff.initial == .seconds(7) && backoff.maximum == .seconds(7))
         #expect(try KeepAlivePolicy(config: config).interval == nil)
-        #expect(try HostConfiguration.Queues(config: config).outbox == 3)
-        #expect(try HostConfiguration.Queues(config: config).inbox == HostConfiguration.Queues().inbox)
-        #expect(try HostConfiguration.Timeouts(config: config).reply == .milliseconds(2500))
         #expect(try HostConfiguration.LogSettings(config: config).destination == .stderr)
-        var paths = HostConfiguration.Paths(role: .phone)
-        paths.peerControl = "/tmp/p.ctl"
-        #expect(try HostConfiguration.Paths(role: .phone, config: config) == paths)
     }
 
     /// One bad value per reader: (key, value, the reader run on it).
@@ -67,10 +129,17 @@ struct ComponentConfigurationTests {
         ("limits.message", "0", { config throws(ConfigurationError) in _ = try PayloadLimits(config: config) }),
         ("backoff.multiplier", "0.5", { config throws(ConfigurationError) in _ = try BackoffPolicy(config: config) }),
         ("keepAlive.timeout", "0", { config throws(ConfigurationError) in _ = try KeepAlivePolicy(config: config) }),
-        ("queues.inbox", "many", { config throws(ConfigurationError) in _ = try HostConfiguration.Queues(config: config) }),
-        ("timeouts.idleExit", "-1", { config throws(ConfigurationError) in _ = try HostConfiguration.Timeouts(config: config) }),
         ("log.level", "loud", { config throws(ConfigurationError) in _ = try HostConfiguration.LogSettings(config: config) }),
-        ("paths.state", "", { config throws(ConfigurationError) in _ = try HostConfiguration.Paths(role: .phone, config: config) }),
+        ("pairId", "", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
+        ("timeouts.handshake", "0", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
+        ("backoff.giveUpAfter", "-1", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
+        ("paths.link", "", { config throws(ConfigurationError) in _ = try UnixSocketTransportConfiguration(role: .phone, config: config) }),
+        ("paths.peerLink", "/" + String(repeating: "x", count: 107), { config throws(ConfigurationError) in _ = try UnixSocketTransportConfiguration(role: .phone, config: config) }),
+        ("allowedUIDs", "0,x", { config throws(ConfigurationError) in _ = try UnixSocketTransportConfiguration(role: .phone, config: config) }),
+        ("paths.control", "/" + String(repeating: "x", count: 107), { config throws(ConfigurationError) in _ = try ControlServerConfiguration(role: .phone, config: config) }),
+        ("paths.state", "", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
+        ("durability", "disk", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
+        ("queues.inbox", "many", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
     ]
 
     @Test("a bad value is refused by its component's reader, naming the full key", arguments: 0..<badValues.count)
@@ -80,11 +149,11 @@ struct ComponentConfigurationTests {
         #expect(error?.key == key)
     }
 
-    @Test("HostConfiguration.keys is its own keys and the components', in the documented order")
+    @Test("HostConfiguration.keys is the components' keys and its own, in reading order")
     func keysAreComposed() {
         let components = [
-            HostConfiguration.Paths.configKeys, PayloadLimits.configKeys, HostConfiguration.Queues.configKeys,
-            HostConfiguration.Timeouts.configKeys, BackoffPolicy.configKeys, KeepAlivePolicy.configKeys,
+            EngineConfiguration.configKeys, UnixSocketTransportConfiguration.configKeys, ControlServerConfiguration.configKeys,
+            StoreConfiguration.configKeys, PayloadLimits.configKeys, BackoffPolicy.configKeys, KeepAlivePolicy.configKeys,
             HostConfiguration.LogSettings.configKeys,
         ]
         for keys in components {

@@ -1,6 +1,6 @@
-import Glibc
 import Configuration
 import Logging
+import WatchPairTransport
 import WatchPairCore
 import WatchPairWire
 
@@ -12,20 +12,20 @@ extension HostConfiguration {
     /// (`WATCHPAIR_PATHS_CONTROL`, `WATCHPAIR_TIMEOUTS_IDLE_EXIT`). `<d>` is the daemon name (`phoned` or
     /// `watchd`), `<p>` the peer's. Durations are seconds (JSON numbers, integers allowed).
     ///
-    /// Each component's keys are read by its own reader, whose doc lists them with their types and defaults:
-    /// ``HostConfiguration/Paths/init(role:config:)`` (`paths.*`: link listener, transport, control server,
-    /// store), `PayloadLimits.init(config:)` (`limits.*`), ``HostConfiguration/Queues/init(config:)``
-    /// (`queues.*`), ``HostConfiguration/Timeouts/init(config:)`` (`timeouts.*`), `BackoffPolicy.init(config:)`
-    /// (`backoff.*`), `KeepAlivePolicy.init(config:)` (`keepAlive.*`), ``HostConfiguration/LogSettings/init(config:)``
-    /// (`log.*`). This initializer reads the rest:
+    /// Each component's keys are read by its own reader, whose doc lists them with their types and defaults,
+    /// and the value it produces is the one `buildHost` hands that component:
+    /// `EngineConfiguration.init(role:config:)` (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`,
+    /// `backoff.*`, `keepAlive.*`), `UnixSocketTransportConfiguration.init(role:config:)` (`paths.link`,
+    /// `paths.peerLink`, `paths.peerControl`, `allowedUIDs`), ``ControlServerConfiguration/init(role:config:)``
+    /// (`paths.control`), `StoreConfiguration.init(role:config:)` (`paths.state`, `durability`, `queues.*`).
+    /// This initializer reads the host's own, ``LogSettings/init(config:)`` (`log.*`) among them:
     ///
     /// | key | type | default |
     /// |---|---|---|
     /// | `role` | `phone` \| `watch` | from the executable; any other value is an error |
-    /// | `pairId` | string | `default` |
-    /// | `durability` | `power` \| `process` | `power` |
-    /// | `allowedUIDs` | list of integers 0…4294967295 (env: comma-separated), allowed besides this process's own uid | `[0]` |
+    /// | `timeouts.idleExit` | seconds > 0 | 10 |
     /// | `launch` | `auto` \| `foreground` \| `background` | `auto` |
+    /// | `log.level`, `log.destination` | see ``LogSettings/init(config:)`` | |
     /// | `listenFDName` | string | `<d>` |
     ///
     /// Absent keys keep their defaults (``init(role:)``).
@@ -39,28 +39,24 @@ extension HostConfiguration {
             throw ConfigurationError(
                 key: "role", reason: "\(role.daemonName) always plays \"\(role.rawValue)\", got \"\(configured.rawValue)\"")
         }
-        // One reader per component, in the order of the table (the first bad key is the one reported).
-        pairId = try read.string("pairId") ?? pairId
-        paths = try Paths(role: role, config: config)
-        durability = try read.choice("durability", Durability.self) ?? durability
-        limits = try PayloadLimits(config: config)
-        queues = try Queues(config: config)
-        timeouts = try Timeouts(config: config)
-        backoff = try BackoffPolicy(config: config)
-        keepAlive = try KeepAlivePolicy(config: config)
-        if let uids = try read.integers("allowedUIDs", in: 0...Int(UInt32.max)) {
-            // The daemon's own uid is always allowed: both daemons normally run as the same user.
-            allowedUIDs = Set(uids.map { UInt32($0) }).union([UInt32(getuid())])
-        }
+        // One reader per component, in the order of ``keys`` (the first bad key is the one reported).
+        engine = try EngineConfiguration(role: role, config: config)
+        transport = try UnixSocketTransportConfiguration(role: role, config: config)
+        control = try ControlServerConfiguration(role: role, config: config)
+        store = try StoreConfiguration(role: role, config: config)
+        // 0 would exit before the peer that launched the daemon delivered anything.
+        idleExit = try read.seconds("timeouts.idleExit", exclusiveMinimum: true) ?? idleExit
         launch = try read.choice("launch", LaunchSetting.self) ?? launch
         log = try LogSettings(config: config)
         listenFDName = try read.string("listenFDName") ?? listenFDName
     }
 
-    /// Every key `init(role:config:)` reads, in the order of its table (for docs and unknown-key warnings):
-    /// its own and those of the components' readers.
+    /// Every key `init(role:config:)` reads, in reading order (for docs and unknown-key warnings): the
+    /// components' and the host's own.
     public static let keys: [String] =
-        ["role", "pairId"] + Paths.configKeys + ["durability"] + PayloadLimits.configKeys + Queues.configKeys
-        + Timeouts.configKeys + BackoffPolicy.configKeys + KeepAlivePolicy.configKeys
-        + ["allowedUIDs", "launch"] + LogSettings.configKeys + ["listenFDName"]
+        ["role"] + EngineConfiguration.configKeys + UnixSocketTransportConfiguration.configKeys
+        + ControlServerConfiguration.configKeys + StoreConfiguration.configKeys + ownConfigKeys
+
+    /// The keys `init(role:config:)` reads itself (besides `role`).
+    public static let ownConfigKeys = ["timeouts.idleExit", "launch"] + LogSettings.configKeys + ["listenFDName"]
 }

@@ -1,38 +1,32 @@
-import Glibc
 import Logging
 import WatchPairCore
+import WatchPairTransport
 import WatchPairWire
 
 /// Everything one daemon (`phoned` or `watchd`) needs to know, with DESIGN.md's defaults.
 ///
-/// Plain values only: `init(role:config:)` reads them from a `ConfigReader` (JSON file plus
-/// `WATCHPAIR_*` environment overrides, see ``HostConfiguration/load(role:options:environment:)``);
-/// tests build one with ``init(role:)`` and change what they need. Every path defaults to the
+/// Plain values only, one per component the host builds (``engine``, ``transport``, ``control``, ``store``)
+/// plus the host's own: `init(role:config:)` has each component's reader read them from a `ConfigReader`
+/// (JSON file plus `WATCHPAIR_*` environment overrides, see ``HostConfiguration/load(role:options:environment:)``)
+/// and `buildHost` hands each component its value; tests build one with ``init(role:)`` and change what
+/// they need, also through the key-shaped views (``paths``, ``timeouts``, ``queues``…) of
+/// HostConfiguration+Views.swift. Every path defaults to the
 /// role's daemon name, e.g. `/run/watchpair/phoned.ctl`.
 public struct HostConfiguration: Sendable {
-    /// Which app this daemon is; decided by the executable (`phoned` is the phone, `watchd` the watch).
-    public var role: Role
-    /// Identifies the pair; both daemons must use the same value. Default `"default"`.
-    public var pairId: String
-    /// Socket and state locations.
-    public var paths: Paths
-    /// Whether accepted transfers survive power loss (`.power`, default) or only a crash (`.process`).
-    public var durability: Durability
-    /// Payload size limits per channel (bytes of encoded property list).
-    public var limits: PayloadLimits
-    /// Bounds of the durable queues.
-    public var queues: Queues
-    /// Reply, handshake and idle-exit timeouts.
-    public var timeouts: Timeouts
-    /// Reconnection schedule while background content waits for an absent peer.
-    public var backoff: BackoffPolicy
-    /// Liveness checks of an established link (`interval` nil: no keep-alives).
-    public var keepAlive: KeepAlivePolicy
-    /// Peer uids allowed on the link (`SO_PEERCRED`): always this process's uid, plus the configured
-    /// `allowedUIDs` (default 0: systemd owns socket-activated listeners, so a connecting daemon sees uid 0).
-    public var allowedUIDs: Set<UInt32>
+    /// The engine's configuration (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`, `backoff.*`,
+    /// `keepAlive.*`); its `role` is the daemon's, its `launch` is decided at build time.
+    public var engine: EngineConfiguration
+    /// The peer link's configuration (`paths.link`, `paths.peerLink`, `paths.peerControl`, `allowedUIDs`);
+    /// its listener is `.bind(path: paths.link)` until the host adopts or binds the real one at build time.
+    public var transport: UnixSocketTransportConfiguration
+    /// The control server's configuration (`paths.control`).
+    public var control: ControlServerConfiguration
+    /// The store's configuration (`paths.state`, `durability`, `queues.*`).
+    public var store: StoreConfiguration
     /// How the launch mode is decided.
     public var launch: LaunchSetting
+    /// How long a background-launched daemon stays up with nothing to do. Default 10 s.
+    public var idleExit: Duration
     /// Logging of the daemon itself and of its diagnostic events.
     public var log: LogSettings
     /// The `FileDescriptorName=` of the systemd socket to adopt as the link listener. Default: the daemon name.
@@ -40,17 +34,15 @@ public struct HostConfiguration: Sendable {
 
     /// The defaults for `role`.
     public init(role: Role) {
-        self.role = role
-        self.pairId = Self.engineDefaults.pairId
-        self.paths = Paths(role: role)
-        self.durability = Self.storeDefaults.durability
-        self.limits = Self.engineDefaults.limits
-        self.queues = Queues()
-        self.timeouts = Timeouts()
-        self.backoff = Self.engineDefaults.backoff
-        self.keepAlive = Self.engineDefaults.keepAlive
-        self.allowedUIDs = [UInt32(getuid()), 0]
+        let paths = Paths(role: role)
+        self.engine = EngineConfiguration(role: role)
+        self.transport = UnixSocketTransportConfiguration(
+            listener: .bind(path: paths.link), peerLinkPath: paths.peerLink, peerControlPath: paths.peerControl,
+            allowedUIDs: UnixSocketTransportConfiguration.defaultAllowedUIDs)
+        self.control = ControlServerConfiguration(path: paths.control)
+        self.store = StoreConfiguration(directory: paths.state)
         self.launch = .auto
+        self.idleExit = Self.defaultIdleExit
         self.log = LogSettings()
         self.listenFDName = role.daemonName
     }
@@ -58,6 +50,8 @@ public struct HostConfiguration: Sendable {
     /// The engine's and the store's own defaults (WatchPairCore): each default is written once, there.
     static let engineDefaults = EngineConfiguration(role: .phone)
     static let storeDefaults = StoreConfiguration(directory: "")
+    /// `timeouts.idleExit`'s default.
+    static let defaultIdleExit = Duration.seconds(10)
 
     /// `phoned` or `watchd`: the syslog identifier, the prefix of stderr lines and of default paths.
     public var daemonName: String { role.daemonName }
@@ -103,7 +97,7 @@ public struct HostConfiguration: Sendable {
         /// How long a new link may take to complete its handshake. Default 5 s (the engine's).
         public var handshake: Duration = HostConfiguration.engineDefaults.handshakeTimeout
         /// How long a background-launched daemon stays up with nothing to do. Default 10 s.
-        public var idleExit: Duration = .seconds(10)
+        public var idleExit: Duration = HostConfiguration.defaultIdleExit
 
         /// The defaults.
         public init() {}
@@ -138,26 +132,5 @@ public struct HostConfiguration: Sendable {
         case journal
         /// Always stderr, one line per record.
         case stderr
-    }
-}
-
-extension HostConfiguration {
-    /// The engine's configuration for a daemon started in `launch` mode.
-    public func engineConfiguration(launch: LaunchMode) -> EngineConfiguration {
-        EngineConfiguration(
-            role: role,
-            pairId: pairId,
-            launch: launch,
-            limits: limits,
-            replyTimeout: timeouts.reply,
-            handshakeTimeout: timeouts.handshake,
-            backoff: backoff,
-            keepAlive: keepAlive
-        )
-    }
-
-    /// The store's configuration.
-    public var storeConfiguration: StoreConfiguration {
-        StoreConfiguration(directory: paths.state, durability: durability, outboxLimit: queues.outbox, inboxLimit: queues.inbox)
     }
 }

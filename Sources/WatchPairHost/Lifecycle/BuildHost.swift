@@ -69,9 +69,9 @@ public func buildHost(
     let name = configuration.daemonName
     let store: PairStore
     do {
-        store = try await PairStore.open(configuration.storeConfiguration, logger: logger)
+        store = try await PairStore.open(configuration.store, logger: logger)
     } catch {
-        throw HostError(.store, "cannot open the store in \(configuration.paths.state): \(error)")
+        throw HostError(.store, "cannot open the store in \(configuration.store.directory): \(error)")
     }
 
     // Whatever is acquired below is released again if a later step fails.
@@ -95,29 +95,25 @@ public func buildHost(
         } catch {
             throw await abandon(error)
         }
-        transport = UnixSocketTransport(
-            configuration: UnixSocketTransportConfiguration(
-                listener: .adopt(fileDescriptor: link!.descriptor),
-                peerLinkPath: configuration.paths.peerLink,
-                peerControlPath: configuration.paths.peerControl,
-                allowedUIDs: configuration.allowedUIDs
-            ),
-            logger: logger
-        )
+        var transportConfiguration = configuration.transport
+        transportConfiguration.listener = .adopt(fileDescriptor: link!.descriptor)
+        transport = UnixSocketTransport(configuration: transportConfiguration, logger: logger)
     }
     let launch = link?.launchMode(configuration.launch) ?? (configuration.launch == .background ? .background : .foreground)
 
+    var engineConfiguration = configuration.engine
+    engineConfiguration.launch = launch
     let engine: PairEngine
     do {
         engine = try await PairEngine(
-            configuration: configuration.engineConfiguration(launch: launch),
+            configuration: engineConfiguration,
             store: store,
             transport: transport,
             clock: environment.clock,
             logger: logger
         )
     } catch {
-        throw await abandon(HostError(.store, "cannot read the store in \(configuration.paths.state): \(error)"))
+        throw await abandon(HostError(.store, "cannot read the store in \(configuration.store.directory): \(error)"))
     }
 
     // Subscribe before the first event so the sink sees every one.
@@ -134,7 +130,7 @@ public func buildHost(
     var controlServer: ControlServer?
     if environment.transport == nil {
         do {
-            controlServer = try ControlServer.bind(path: configuration.paths.control, logger: logger) { server in
+            controlServer = try ControlServer.bind(path: configuration.control.path, logger: logger) { server in
                 controlHandler(
                     HostContext(
                         engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
@@ -146,7 +142,7 @@ public func buildHost(
     }
     let writer = environment.eventWriter ?? .standard(destination: configuration.log.destination, identifier: name, pid: pid)
     let notifier = environment.notifier
-    let idleExit = configuration.timeouts.idleExit
+    let idleExit = configuration.idleExit
     let exitsWhenIdle = environment.exitsWhenIdle
     let executor = environment.taskExecutor
 

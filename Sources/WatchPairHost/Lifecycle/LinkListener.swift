@@ -17,7 +17,7 @@ public struct LinkListener: Sendable {
     let owned: ListeningSocket?
 
     /// Adopts the systemd socket named `configuration.listenFDName` from `passed` (nil: what systemd
-    /// passed this process, see ``passedBySystemd()``), else binds `configuration.paths.link`.
+    /// passed this process, see ``passedBySystemd()``), else binds `configuration.linkPath` (`paths.link`).
     /// - Throws: ``HostError`` `.systemd` for a malformed `LISTEN_FDS`, `.listen` when binding fails.
     public static func open(_ configuration: HostConfiguration, passed: ListenFileDescriptors?, logger: Logger) throws(HostError) -> LinkListener {
         let fds: ListenFileDescriptors
@@ -39,7 +39,7 @@ public struct LinkListener: Sendable {
                 "systemd passed sockets but none named listenFDName; binding the link socket instead",
                 metadata: ["listenFDName": "\(configuration.listenFDName)", "passed": "\(fds.all.map(\.name))"])
         }
-        let socket = try ListeningSocket.bindOwned(configuration.paths.link, logger: logger)
+        let socket = try ListeningSocket.bindOwned(configuration.linkPath, logger: logger)
         return LinkListener(descriptor: socket.descriptor, adopted: false, owned: socket)
     }
 

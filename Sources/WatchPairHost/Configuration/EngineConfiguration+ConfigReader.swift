@@ -1,0 +1,34 @@
+import Configuration
+import WatchPairCore
+import WatchPairWire
+
+extension EngineConfiguration {
+    /// The keys ``init(role:config:)`` reads: its own and those of `PayloadLimits.init(config:)`,
+    /// `BackoffPolicy.init(config:)` and `KeepAlivePolicy.init(config:)`, in reading order.
+    public static let configKeys =
+        ["pairId"] + PayloadLimits.configKeys + ["timeouts.reply", "timeouts.handshake"] + BackoffPolicy.configKeys
+        + KeepAlivePolicy.configKeys
+
+    /// Reads the engine of the daemon playing `role` from `config`; absent keys keep `EngineConfiguration`'s
+    /// defaults. `launch` stays `.foreground`: the host decides it at build time.
+    ///
+    /// | key | type | default |
+    /// |---|---|---|
+    /// | `pairId` | string | `default` |
+    /// | `limits.*` | see `PayloadLimits.init(config:)` | |
+    /// | `timeouts.reply` | seconds > 0 | 10 |
+    /// | `timeouts.handshake` | seconds > 0 | 5 |
+    /// | `backoff.*` | see `BackoffPolicy.init(config:)` | |
+    /// | `keepAlive.*` | see `KeepAlivePolicy.init(config:)` | |
+    /// - Throws: ``ConfigurationError`` naming the first key out of its range or of the wrong type.
+    public init(role: Role, config: ConfigReader) throws(ConfigurationError) {
+        self.init(role: role)
+        let read = ConfigFieldReader(config: config)
+        pairId = try read.string("pairId") ?? pairId
+        limits = try PayloadLimits(config: config)
+        replyTimeout = try read.seconds("timeouts.reply", exclusiveMinimum: true) ?? replyTimeout
+        handshakeTimeout = try read.seconds("timeouts.handshake", exclusiveMinimum: true) ?? handshakeTimeout
+        backoff = try BackoffPolicy(config: config)
+        keepAlive = try KeepAlivePolicy(config: config)
+    }
+}

@@ -1,0 +1,27 @@
+import Configuration
+import WatchPairCore
+import WatchPairWire
+
+extension StoreConfiguration {
+    /// The keys ``init(role:config:)`` reads.
+    public static let configKeys = ["paths.state", "durability", "queues.outbox", "queues.inbox"]
+
+    /// Reads the store of the daemon playing `role` from `config`; absent keys keep `StoreConfiguration`'s
+    /// defaults, and the directory DESIGN.md's. `<d>` is the daemon name (`phoned` or `watchd`).
+    ///
+    /// | key | type | default |
+    /// |---|---|---|
+    /// | `paths.state` | directory path | `/var/lib/watchpair/<d>` |
+    /// | `durability` | `power` \| `process` | `power` |
+    /// | `queues.outbox` | integer ≥ 1 | 10000 |
+    /// | `queues.inbox` | integer ≥ 1 | 10000 |
+    /// - Throws: ``ConfigurationError`` naming the first key that is empty or holds a NUL byte, is not one of
+    ///   the allowed words, or is not an integer ≥ 1.
+    public init(role: Role, config: ConfigReader) throws(ConfigurationError) {
+        let read = ConfigFieldReader(config: config)
+        self.init(directory: try read.string("paths.state") ?? HostConfiguration.Paths(role: role).state)
+        durability = try read.choice("durability", Durability.self) ?? durability
+        outboxLimit = try read.integer("queues.outbox", minimum: 1) ?? outboxLimit
+        inboxLimit = try read.integer("queues.inbox", minimum: 1) ?? inboxLimit
+    }
+}
