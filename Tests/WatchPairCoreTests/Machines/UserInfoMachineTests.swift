@@ -33,6 +33,25 @@ struct UserInfoMachineTests {
         #expect(sender.peerStoreId == Self.peer)
     }
 
+    @Test(
+        "the pump resumes from the acknowledgement on a new link or when the peer holds more, and writes at most the window ahead",
+        arguments: [
+            // (acked, cursor, new link, window) → (resume point, room after it)
+            (UInt64(0), UInt64(0), true, UInt64(4), UInt64(0), UInt64(4)),
+            (5, 9, true, 4, 5, 4),  // a new link starts again from what the peer acknowledged
+            (5, 9, false, 4, 9, 0),  // 4 in flight: the window is full, wait
+            (5, 7, false, 4, 7, 2),
+            (8, 7, false, 4, 8, 4),  // the peer holds more than was written here (a hello said so)
+            (5, 5, false, 1, 5, 1),
+        ] as [(UInt64, UInt64, Bool, UInt64, UInt64, UInt64)])
+    func pumpWindow(acked: UInt64, cursor: UInt64, newLink: Bool, window: UInt64, resume: UInt64, room: UInt64) {
+        var sender = UserInfoSender()
+        if acked > 0 { _ = sender.event(.ack(upTo: acked, highestAssigned: 100)) }
+        let point = sender.resumePoint(cursor: cursor, newLink: newLink)
+        #expect(point == resume)
+        #expect(sender.room(after: point, window: window) == room)
+    }
+
     @Test("a forged hello claiming everything received is rejected before anything changes")
     func forgedHello() {
         var sender = UserInfoSender()

@@ -18,9 +18,8 @@ final class UserInfoChannel {
     /// acknowledged, and the receiver skips what it already holds.
     func pump(_ engine: isolated PairEngine) async {
         var link: Link?
+        // The last seq written on `link`: the next frame's `after`, so the receiver can see a gap.
         var cursor: UInt64 = 0
-        // `after` chains the transfers on a link so the receiver can see a gap.
-        var previous: UInt64 = 0
         let window = UInt64(max(1, engine.configuration.sendWindow))
         while !Task.isCancelled {
             let seen = engine.contentSignal.generation
@@ -28,22 +27,16 @@ final class UserInfoChannel {
                 await engine.contentSignal.wait(after: seen)
                 continue
             }
-            let peerAckedUpTo = sender.ackedUpTo
-            if target !== link || cursor < peerAckedUpTo {
-                // A new current link, or a peer that holds more than was sent (it said so in a hello):
-                // continue from what it acknowledged.
-                link = target
-                cursor = peerAckedUpTo
-                previous = cursor
-            }
-            let inFlight = cursor > peerAckedUpTo ? cursor - peerAckedUpTo : 0
-            guard inFlight < window else {
+            cursor = sender.resumePoint(cursor: cursor, newLink: target !== link)
+            link = target
+            let room = sender.room(after: cursor, window: window)
+            guard room > 0 else {
                 await engine.contentSignal.wait(after: seen)
                 continue
             }
             let batch: [OutboxTransfer]
             do {
-                batch = try await engine.store.outstandingToSend(after: cursor, limit: Int(min(256, window - inFlight)))
+                batch = try await engine.store.outstandingToSend(after: cursor, limit: Int(min(256, room)))
             } catch {
                 engine.logger.error("reading the outbox failed", metadata: ["error": "\(error)"])
                 await engine.contentSignal.wait(after: seen)
@@ -55,14 +48,13 @@ final class UserInfoChannel {
             }
             // Written in chunks of frames, each one write call; the cursor moves only past what was written.
             var chunk = EncodedFrames()
-            var chunkLast = previous
+            var chunkLast = cursor
             for (index, transfer) in batch.enumerated() {
                 chunk.append(
                     .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.encodedPayload))
                 chunkLast = transfer.seq
                 guard chunk.isFull || index == batch.count - 1 else { continue }
                 guard engine.current === target, (try? await target.send(chunk)) != nil else { break }
-                previous = chunkLast
                 cursor = chunkLast
                 chunk = EncodedFrames()
             }

@@ -30,6 +30,20 @@ struct UserInfoSender: Sendable, Hashable {
     /// What that store has acknowledged of this side's outbox.
     private(set) var ackedUpTo: UInt64 = 0
 
+    /// Where the outbox pump continues on the current link, given the last seq it wrote there (`cursor`,
+    /// which is also the `after` of its next frame): from what the peer acknowledged when the link is new
+    /// or the peer holds more than was written (a hello said so), else where it was.
+    func resumePoint(cursor: UInt64, newLink: Bool) -> UInt64 {
+        newLink || cursor < ackedUpTo ? ackedUpTo : cursor
+    }
+
+    /// How many more transfers the pump may write after `cursor`: `window` minus those written and not
+    /// yet acknowledged; 0 means wait for an acknowledgement.
+    func room(after cursor: UInt64, window: UInt64) -> UInt64 {
+        let inFlight = cursor > ackedUpTo ? cursor - ackedUpTo : 0
+        return inFlight < window ? window - inFlight : 0
+    }
+
     mutating func event(_ event: Event) -> Action {
         switch event {
         case .hello(let peerStoreId, let resume, let ownStoreId, let highestAssigned):
