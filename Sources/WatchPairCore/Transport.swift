@@ -32,14 +32,34 @@ public protocol TransportConnection: Sendable {
     /// Single consumer.
     var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
 
-    /// Writes all of `bytes`, in order with earlier writes. Throws if the connection is closed.
+    /// Writes all of `bytes`, in order with earlier writes. Returns once the transport holds them, suspending
+    /// while it holds more than its bound (back pressure). Throws if the connection is closed or an earlier
+    /// write failed.
     func write(_ bytes: [UInt8]) async throws
+
+    /// Writes `bytes` without suspending when the transport can take them now (within its bound); returns
+    /// false, writing nothing, when it cannot or the connection is closed (``write(_:)`` then waits or throws).
+    /// For a sender that must not wait on the peer, e.g. a message call bound by its deadline.
+    func writeNow(_ bytes: [UInt8]) -> Bool
+
+    /// Returns once everything written so far has left this side, or the connection failed or closed; for a
+    /// graceful close (``close()`` drops what the peer has not taken yet). Cancelling it closes the connection.
+    func flush() async
 
     /// Closes both directions; further writes throw, `inbound` finishes. Idempotent.
     func close() async
 
     /// A short description for logs, e.g. `unix:/run/watchpair/watchd.sock (pid 42, uid 0)`.
     var description: String { get }
+}
+
+extension TransportConnection {
+    /// Never writes without suspending: for transports that have no cheap way to tell whether a write
+    /// would wait (``write(_:)`` is always correct).
+    public func writeNow(_ bytes: [UInt8]) -> Bool { false }
+
+    /// Nothing to wait for: for transports whose ``write(_:)`` returns only once the peer's side holds the bytes.
+    public func flush() async {}
 }
 
 /// What can be known about the peer app without connecting to its link endpoint.

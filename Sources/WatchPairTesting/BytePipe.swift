@@ -142,6 +142,21 @@ final class BytePipe: Sendable {
         }
     }
 
+    /// Queues `bytes` when that needs no waiting (open, nothing suspended before it, within the bound);
+    /// false, queuing nothing, otherwise.
+    func writeNow(_ bytes: [UInt8]) -> Bool {
+        var wakeups = Wakeups()
+        let written = state.withLock { state in
+            guard !state.writerClosed, !state.readerClosed, state.pendingWrites.isEmpty,
+                  state.admits(bytes.count, limit: limit) else { return false }
+            state.enqueue(bytes)
+            wakeups.reader = Self.feedReader(&state)
+            return true
+        }
+        wakeups.resume(failure: closedError)
+        return written
+    }
+
     /// The next chunk, or `nil` at end of stream (or when the reading task is cancelled).
     func read() async -> [UInt8]? {
         let id = state.withLock { $0.makeID() }

@@ -51,6 +51,10 @@ final class FaultInjectingConnection: TransportConnection {
         }
     }
 
+    func flush() async {
+        await base.flush()
+    }
+
     func close() async {
         await base.close()
     }

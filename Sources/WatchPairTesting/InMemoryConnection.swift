@@ -95,6 +95,12 @@ public final class InMemoryConnection: TransportConnection {
         try await outgoing.write(bytes)
     }
 
+    /// Queues `bytes` for the other end when that needs no waiting (within the bound, no write suspended
+    /// before it, both ends open); false, queuing nothing, otherwise.
+    public func writeNow(_ bytes: [UInt8]) -> Bool {
+        outgoing.writeNow(bytes)
+    }
+
     /// Closes both directions; see the type's closing rules. Idempotent.
     public func close() async {
         closeNow()

@@ -16,10 +16,15 @@ import WatchPairCore
 /// `lowWatermark` (2); after that the kernel's socket buffer and the peer's writes block. ``inbound``
 /// adds no buffer of its own: each `next()` pulls one read straight from NIO's iterator.
 ///
-/// Writes bypass NIO's outbound writer and await `writeAndFlush`, so ``write(_:)`` returns once the
-/// kernel has the bytes: a ``close()`` right after a write never drops them (NIO fails writes still
-/// pending when a channel closes), and the number of writes in flight is bounded by the number of
-/// concurrent callers (one per caller).
+/// Outbound bounds: a write is handed to NIO (`writeAndFlush`) and ``write(_:)`` returns at once while
+/// fewer than ``pendingLimit`` (64 KiB) written bytes wait for the kernel (counted here, not read from
+/// the channel's writability, which lags behind writes made off its event loop); above it, each write
+/// waits until the kernel took its bytes. So what is buffered here is at most the limit plus one write per
+/// concurrent caller, and a lone request/reply costs no thread hop to learn that its write completed
+/// (waiting for every write made a message round trip slower). A failed write is reported by the next
+/// ``write(_:)``. Bytes written before ``close()`` go to the kernel
+/// before the close (NIO runs both in order); what the kernel cannot take then is dropped, so a graceful
+/// close calls ``flush()`` first.
 public final class UnixSocketConnection: TransportConnection {
     /// Bytes as they arrive, in order (one element per socket read). Finishes at EOF or after ``close()``;
     /// throws `TransportError(.connectionClosed)` on a socket error. Single consumer.
@@ -31,6 +36,13 @@ public final class UnixSocketConnection: TransportConnection {
 
     private let channel: any Channel
     private let closed = Mutex(false)
+    /// The first write that failed, reported by the writes after it.
+    private let writeFailure = Mutex<String?>(nil)
+    /// Written bytes the kernel has not taken yet.
+    private let pendingBytes = Atomic<Int>(0)
+
+    /// Above this many pending bytes, writes wait for the kernel (NIO's default high-water mark).
+    static let pendingLimit = 64 * 1024
 
     init(
         channel: any Channel,
@@ -51,20 +63,74 @@ public final class UnixSocketConnection: TransportConnection {
         self.channel.close(promise: nil)
     }
 
-    /// Writes all of `bytes`, in order with earlier writes, and returns once the kernel accepted them.
+    /// Writes all of `bytes`, in order with earlier writes; see the type's outbound bounds.
     ///
-    /// Throws `TransportError(.connectionClosed)` after ``close()``, or when the peer is gone. Suspends
-    /// while the peer does not read (the socket buffer is full); ``close()`` ends such a wait with an error.
+    /// Throws `TransportError(.connectionClosed)` after ``close()``, when the peer is gone, or when an
+    /// earlier write failed. Suspends while the peer does not read and NIO holds more than its high-water
+    /// mark; ``close()`` ends such a wait with an error.
     public func write(_ bytes: [UInt8]) async throws {
-        guard !self.closed.withLock({ $0 }) else {
-            throw TransportError(.connectionClosed, "write of \(bytes.count) bytes to \(self.description) after close()")
-        }
+        try self.checkUsable(writing: bytes.count)
         guard !bytes.isEmpty else { return }
+        let written = self.enqueue(bytes)
+        guard self.pendingBytes.load(ordering: .relaxed) > Self.pendingLimit else { return }
         do {
-            try await self.channel.writeAndFlush(ByteBuffer(bytes: bytes)).get()
+            try await written.get()
         } catch {
             throw TransportError(.connectionClosed, "write of \(bytes.count) bytes to \(self.description) failed: \(error)")
         }
+    }
+
+    /// Writes `bytes` when they fit under ``pendingLimit`` (or nothing is pending) and the connection is
+    /// usable; false, writing nothing, otherwise.
+    public func writeNow(_ bytes: [UInt8]) -> Bool {
+        let pending = self.pendingBytes.load(ordering: .relaxed)
+        guard pending == 0 || pending + bytes.count <= Self.pendingLimit,
+              (try? self.checkUsable(writing: bytes.count)) != nil else { return false }
+        if !bytes.isEmpty { _ = self.enqueue(bytes) }
+        return true
+    }
+
+    /// Waits until every write so far completed or failed; cancelling closes the connection (which fails
+    /// the writes still pending, ending the wait).
+    public func flush() async {
+        // An empty write completes after every write before it (NIO completes writes in order).
+        let channel = self.channel
+        let marker = channel.eventLoop.makePromise(of: Void.self)
+        channel.writeAndFlush(ByteBuffer(), promise: marker)
+        await withTaskCancellationHandler {
+            _ = try? await marker.futureResult.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+    }
+
+    private func checkUsable(writing count: Int) throws {
+        guard !self.closed.withLock({ $0 }) else {
+            throw TransportError(.connectionClosed, "write of \(count) bytes to \(self.description) after close()")
+        }
+        guard self.channel.isActive else {
+            throw TransportError(.connectionClosed, "write of \(count) bytes to \(self.description): the connection is closed")
+        }
+        if let failure = self.writeFailure.withLock({ $0 }) {
+            throw TransportError(.connectionClosed, "write of \(count) bytes to \(self.description): an earlier write failed: \(failure)")
+        }
+    }
+
+    /// Hands `bytes` to NIO; the future completes when the kernel took them, or fails.
+    private func enqueue(_ bytes: [UInt8]) -> EventLoopFuture<Void> {
+        let promise = self.channel.eventLoop.makePromise(of: Void.self)
+        let count = bytes.count
+        self.pendingBytes.add(count, ordering: .relaxed)
+        self.channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: promise)
+        // Weak: a write the peer never takes must not keep the connection (and so its socket) alive.
+        promise.futureResult.whenComplete { [weak self] result in
+            guard let self else { return }
+            self.pendingBytes.subtract(count, ordering: .relaxed)
+            if case .failure(let error) = result {
+                self.writeFailure.withLock { $0 = $0 ?? "\(error)" }
+            }
+        }
+        return promise.futureResult
     }
 
     /// Closes both directions: further writes throw, ``inbound`` finishes after what was already read.

@@ -78,6 +78,11 @@ extension Frame {
     public static func userInfo(seq: UInt64, after: UInt64, transferId: UUID, payload: PlistDictionary) -> Frame {
         .userInfo(seq: seq, after: after, transferId: transferId, payload: EncodedDictionary(encodingUnchecked: payload))
     }
+
+    /// A context frame with `payload` encoded here (never fails, as ``userInfo(seq:after:transferId:payload:)``).
+    public static func context(version: UInt64, payload: PlistDictionary) -> Frame {
+        .context(version: version, payload: EncodedDictionary(encodingUnchecked: payload))
+    }
 }
 
 extension PlistValue {

@@ -54,7 +54,9 @@ enum FrameBodyDecoder {
                 frame = .ack(upTo: try r.readUInt64())
             case .context:
                 let version = try r.readUInt64()
-                frame = .context(version: version, payload: try PlistCodec.readDictionary(&r))
+                let start = r.index
+                let payload = try PlistCodec.readDictionary(&r)
+                frame = .context(version: version, payload: EncodedDictionary(validated: payload, from: r, start: start))
             case .contextAck:
                 frame = .contextAck(version: try r.readUInt64())
             case .ping:

@@ -3,8 +3,8 @@ import Foundation
 /// Turns frames into bytes for the peer link.
 ///
 /// The encoder never fails and never checks limits: callers check payload sizes with
-/// `PlistCodec.encodedSize` (`EncodedDictionary.byteCount` for userInfo) and nesting with
-/// `PlistCodec.nestingDepth(of:)` before a payload is accepted. A userInfo payload is written as the
+/// `PlistCodec.encodedSize` (`EncodedDictionary.byteCount` for userInfo and context) and nesting with
+/// `PlistCodec.nestingDepth(of:)` before a payload is accepted. A userInfo or context payload is written as the
 /// bytes it already holds, not encoded again.
 public enum FrameEncoder {
     /// Message flag: the sender waits for a reply.
@@ -64,7 +64,7 @@ public enum FrameEncoder {
             w.write(upTo)
         case .context(let version, let payload):
             w.write(version)
-            PlistCodec.write(.dictionary(payload), into: &w)
+            w.write(contentsOf: payload.bytes)
         case .contextAck(let version):
             w.write(version)
         case .ping(let nonce), .pong(let nonce):

@@ -87,8 +87,9 @@ public enum Frame: Sendable, Hashable {
     case userInfo(seq: UInt64, after: UInt64, transferId: UUID, payload: EncodedDictionary)
     /// Cumulative acknowledgement: every userInfo up to and including `upTo` is durably received.
     case ack(upTo: UInt64)
-    /// The sender's application context, `version` increasing per sender store.
-    case context(version: UInt64, payload: PlistDictionary)
+    /// The sender's application context, `version` increasing per sender store. Like userInfo, the payload
+    /// travels as the bytes it was encoded to when the app set it.
+    case context(version: UInt64, payload: EncodedDictionary)
     /// The receiver durably holds context `version`.
     case contextAck(version: UInt64)
     /// Keep-alive probe; answered by `pong` with the same nonce.

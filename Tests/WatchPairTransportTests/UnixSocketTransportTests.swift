@@ -96,6 +96,47 @@ struct UnixSocketTransportTests {
         try await stopServing(serving)
     }
 
+    @Test("flush before close: a slow reader still gets every byte; without it the unread tail is dropped",
+          arguments: [true, false])
+    func flushBeforeClose(flushes: Bool) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (server, client) = Self.pair(dir)
+        let total = 4 << 20
+        let finishing = AsyncSignal()
+        // One write of 4 MiB into an idle connection is taken at once (writeNow); the kernel holds far less,
+        // so the connection closes with most of it still waiting in NIO unless the handler flushes.
+        let serving = try await startServing(server) { connection in
+            #expect(connection.writeNow([UInt8](repeating: 7, count: total)))
+            finishing.fire()
+            if flushes { await connection.flush() }
+        }
+        let connection = try await client.connect()
+        await finishing.wait(after: 0)
+        let received = try await withTimeout { try await readToEnd(connection) }
+        if flushes {
+            #expect(received.count == total)
+        } else {
+            #expect(received.count < total, "what NIO still held at close is dropped")
+        }
+        await connection.close()
+        try await stopServing(serving)
+    }
+
+    @Test("writeNow writes while the channel is writable, and refuses (writing nothing) after close")
+    func writeNow() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (server, client) = Self.pair(dir)
+        let serving = try await startServing(server, echoHandler)
+        let connection = try await client.connect()
+        #expect(connection.writeNow([1, 2, 3]))
+        #expect(try await withTimeout { try await readBytes(connection, count: 3) } == [1, 2, 3])
+        await connection.close()
+        #expect(!connection.writeNow([4]))
+        try await stopServing(serving)
+    }
+
     @Test("serve returns when cancelled and unlinks its socket file")
     func cancelUnlinks() async throws {
         let dir = try TemporaryDirectory()

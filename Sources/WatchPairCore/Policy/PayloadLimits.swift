@@ -35,22 +35,30 @@ public struct PayloadLimits: Sendable, Hashable {
     /// Encodes a userInfo payload once, where it enters, and checks it: 7008 when nested too deep, 7009
     /// when its encoding (tag included) is over the limit. The store keeps, and the frame carries, these bytes.
     public func encodeUserInfo(_ payload: PlistDictionary) throws(WCFailure) -> EncodedDictionary {
+        try Self.encode(payload, limit: userInfo, channel: "userInfo")
+    }
+
+    /// Throws 7009 when an application context is over its limit.
+    public func checkContext(_ payload: PlistDictionary) throws(WCFailure) {
+        _ = try encodeContext(payload)
+    }
+
+    /// Encodes an application context once, where it enters, and checks it as ``encodeUserInfo(_:)`` does.
+    public func encodeContext(_ payload: PlistDictionary) throws(WCFailure) -> EncodedDictionary {
+        try Self.encode(payload, limit: applicationContext, channel: "applicationContext")
+    }
+
+    private static func encode(_ payload: PlistDictionary, limit: Int, channel: String) throws(WCFailure) -> EncodedDictionary {
         let encoded: EncodedDictionary
         do {
             encoded = try EncodedDictionary(payload)
         } catch {
             // Only nesting makes encoding fail; measure it for the message.
-            try Self.checkNesting(.dictionary(payload), channel: "userInfo")
+            try checkNesting(.dictionary(payload), channel: channel)
             preconditionFailure("a payload within the nesting limit failed to encode: \(error)")
         }
-        try Self.check(size: encoded.byteCount, limit: userInfo, channel: "userInfo")
+        try check(size: encoded.byteCount, limit: limit, channel: channel)
         return encoded
-    }
-
-    /// Throws 7009 when an application context is over its limit.
-    public func checkContext(_ payload: PlistDictionary) throws(WCFailure) {
-        try Self.checkNesting(.dictionary(payload), channel: "applicationContext")
-        try Self.check(size: PlistCodec.encodedSize(payload), limit: applicationContext, channel: "applicationContext")
     }
 
     /// Throws 7008 when containers nest deeper than the wire allows (64).

@@ -16,19 +16,32 @@ extension PairStore {
     /// already empty-and-set. Never-set and empty are different states. A payload nested deeper than
     /// `PlistCodec.maxNestingDepth` throws `.ioFailure` (it could never be read back).
     public func setSentContext(_ payload: PlistDictionary) async throws(StoreError) -> StoredContext? {
+        try await setSentContext(StoreColumns.encoded(payload, path: path))
+    }
+
+    /// ``setSentContext(_:)-(PlistDictionary)`` for a payload encoded where it entered: its bytes are stored as
+    /// they are. "Equal" compares the dictionaries, not the bytes (so `0.0` and `-0.0`, or two spellings of
+    /// one Unicode string, stay identical updates as they are for Apple); equal bytes settle it without decoding.
+    public func setSentContext(_ payload: EncodedDictionary) async throws(StoreError) -> StoredContext? {
         let path = self.path
-        try StoreColumns.checkDecodable(payload, path: path)
-        let encoded = StoreColumns.encode(payload)
         return try await database.write("setting the application context") { database in
-            let current = try Self.sentContext(database, path: path)
-            if let current, current.payload == payload { return nil }
-            let stored = StoredContext(version: (current?.version ?? 0) + 1, payload: payload)
+            let current = try Self.sentContextBytes(database, path: path)
+            if let current, current.payload.bytes == payload.bytes || current.payload.dictionary == payload.dictionary {
+                return nil
+            }
+            let stored = StoredContext(version: (current?.version ?? 0) + 1, payload: payload.dictionary)
             try database.cachedStatement(sql: """
                     INSERT INTO context_sent(id, version, payload) VALUES (1, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET version = excluded.version, payload = excluded.payload
-                    """).execute(arguments: [StoreColumns.integer(stored.version), encoded])
+                    """).execute(arguments: [StoreColumns.integer(stored.version), Data(payload.bytes)])
             return stored
         }
+    }
+
+    /// The context this side last set, as its stored bytes (to send; the peer validates the frame), or nil.
+    public func sentContextForSending() async throws(StoreError) -> (version: UInt64, payload: EncodedDictionary)? {
+        let path = self.path
+        return try await database.read("reading the application context") { try Self.sentContextBytes($0, path: path) }
     }
 
     /// The context this side last set, or nil when it never set one.
@@ -63,8 +76,15 @@ extension PairStore {
     public func receiveContext(
         from peerStoreId: UUID, version: UInt64, payload: PlistDictionary
     ) async throws(StoreError) -> StoredContext? {
+        try await receiveContext(from: peerStoreId, version: version, payload: StoreColumns.encoded(payload, path: path))
+    }
+
+    /// ``receiveContext(from:version:payload:)-(_,_,PlistDictionary)`` for a payload as a frame carried it:
+    /// its bytes (validated by the frame decoder) are stored as they are.
+    public func receiveContext(
+        from peerStoreId: UUID, version: UInt64, payload: EncodedDictionary
+    ) async throws(StoreError) -> StoredContext? {
         let path = self.path
-        let encoded = StoreColumns.encode(payload)
         let (stored, changed) = try await database.write("storing a received application context") { database in
             var peer = try PeerRecord.load(database, path: path)
             let changed = try peer.switchTo(peerStoreId, in: database, path: path)
@@ -78,8 +98,8 @@ extension PairStore {
                     INSERT INTO context_received(id, version, payload, revision) VALUES (1, ?, ?, 1)
                     ON CONFLICT(id) DO UPDATE SET version = excluded.version, payload = excluded.payload,
                         revision = revision + 1
-                    """).execute(arguments: [StoreColumns.integer(version), encoded])
-            return (StoredContext(version: version, payload: payload), changed)
+                    """).execute(arguments: [StoreColumns.integer(version), Data(payload.bytes)])
+            return (StoredContext(version: version, payload: payload.dictionary), changed)
         }
         if changed { logger.info("now linked to peer store", metadata: ["peerStoreId": "\(peerStoreId)"]) }
         return stored
@@ -134,6 +154,15 @@ extension PairStore {
         return StoredContext(
             version: try row.decode(0, "sent context version", path: path, StoreColumns.unsigned),
             payload: try row.decode(1, "sent context", path: path, StoreColumns.payload))
+    }
+
+    private static func sentContextBytes(
+        _ database: Database, path: String
+    ) throws -> (version: UInt64, payload: EncodedDictionary)? {
+        guard let row = try Row.fetchOne(database.cachedStatement(sql: "SELECT version, payload FROM context_sent WHERE id = 1")) else { return nil }
+        return (
+            try row.decode(0, "sent context version", path: path, StoreColumns.unsigned),
+            try row.decode(1, "sent context", path: path, StoreColumns.storedPayload))
     }
 
     private static func receivedContext(_ database: Database, path: String) throws -> (context: StoredContext, revision: Int64)? {

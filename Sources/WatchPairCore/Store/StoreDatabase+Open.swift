@@ -29,6 +29,12 @@ extension StoreDatabase {
         var grdb = Configuration()
         grdb.label = "watchpair.store"
         grdb.maximumReaderCount = 4
+        if !existed {
+            // Before GRDB switches the new file to WAL, the last moment the page size can be chosen.
+            grdb.prepareDatabase { database in
+                try database.execute(sql: "PRAGMA page_size = \(StoreSchema.pageSize)")
+            }
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: grdb)

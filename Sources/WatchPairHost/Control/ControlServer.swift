@@ -135,5 +135,7 @@ public final class ControlServer: Service, Sendable {
             },
             stopped: { await handler.connectionStopped(id: id) }
         )
+        // Responses written last may still wait for a slow reader; the transport closes after this returns.
+        await client.flush()
     }
 }

@@ -9,11 +9,15 @@ import WatchPairWire
 final class ScriptedPeerTransport: Transport {
     let presence: PeerPresence
     let connections: AsyncStream<InMemoryConnection>
+    /// The engine's ends of the same connections, in the same order (to see its writes wait).
+    let engineEnds: AsyncStream<InMemoryConnection>
     private let opened: AsyncStream<InMemoryConnection>.Continuation
+    private let openedEngineEnd: AsyncStream<InMemoryConnection>.Continuation
 
     init(presence: PeerPresence = PeerPresence(installed: true, running: true)) {
         self.presence = presence
         (connections, opened) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        (engineEnds, openedEngineEnd) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// Accepts nothing; returns when cancelled.
@@ -24,6 +28,7 @@ final class ScriptedPeerTransport: Transport {
     func connect() async throws -> any TransportConnection {
         let (engineEnd, peerEnd) = InMemoryConnection.pair(name: "scripted peer")
         opened.yield(peerEnd)
+        openedEngineEnd.yield(engineEnd)
         return engineEnd
     }
 

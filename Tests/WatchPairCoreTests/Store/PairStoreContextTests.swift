@@ -24,6 +24,22 @@ struct PairStoreContextTests {
         }
     }
 
+    @Test("sent context keeps the bytes it was given; equal dictionaries with other bytes are still identical")
+    func sentContextBytes() async throws {
+        try await Support.withStore { store, _ throws in
+            let encoded = try EncodedDictionary(["t": .double(0.0), "s": .string("caf\u{E9}")])
+            #expect(try await store.setSentContext(encoded)?.version == 1)
+            let sending = try #require(try await store.sentContextForSending())
+            #expect(sending.version == 1)
+            #expect(sending.payload.bytes == encoded.bytes, "sent as stored, not encoded again")
+            // -0.0 == 0.0 and NFD == NFC as dictionaries, though their bytes differ: not a new update.
+            let sameValue = try EncodedDictionary(["t": .double(-0.0), "s": .string("cafe\u{301}")])
+            #expect(sameValue.bytes != encoded.bytes)
+            #expect(try await store.setSentContext(sameValue) == nil)
+            #expect(try await store.setSentContext(["t": .double(1.0)])?.version == 2)
+        }
+    }
+
     @Test("peer context ack is monotonic")
     func peerAck() async throws {
         try await Support.withStore { store, _ throws in

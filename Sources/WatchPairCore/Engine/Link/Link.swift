@@ -43,6 +43,11 @@ final class Link: Sendable, CustomStringConvertible {
         try await connection.write(FrameEncoder.encode(frame))
     }
 
+    /// Encodes and writes one frame if the connection takes it without waiting (`writeNow`); false otherwise.
+    func sendNow(_ frame: Frame) -> Bool {
+        connection.writeNow(FrameEncoder.encode(frame))
+    }
+
     /// About the most bytes of encoded frames the outbox pump hands to one write call.
     static let maxCoalescedBytes = 256 * 1024
 

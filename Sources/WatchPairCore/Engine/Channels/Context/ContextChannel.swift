@@ -46,7 +46,7 @@ final class ContextChannel {
                 }
                 if sender.wantsToSend {
                     do {
-                        if let sent = try await engine.store.sentContext(), engine.current === target,
+                        if let sent = try await engine.store.sentContextForSending(), engine.current === target,
                            case .send(let version) = sender.event(.readyToSend(newest: sent.version)) {
                             try await target.send(.context(version: version, payload: sent.payload))
                             continue
@@ -62,7 +62,7 @@ final class ContextChannel {
     }
 
     /// Stores a received context when it is newer, acknowledges it, and tells the app.
-    func receive(version: UInt64, payload: PlistDictionary, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+    func receive(version: UInt64, payload: EncodedDictionary, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         guard let peer = link.peerHello?.storeId else { return false }
         do {
             if let stored = try await engine.store.receiveContext(from: peer, version: version, payload: payload) {

@@ -8,15 +8,16 @@ extension PairEngine {
     /// clears the peer's received context. Over the size limit: 7009, nothing stored.
     @discardableResult
     public func updateApplicationContext(_ payload: PlistDictionary) async throws(WCFailure) -> StoredContext? {
+        let encoded: EncodedDictionary
         do {
-            try configuration.limits.checkContext(payload)
+            encoded = try configuration.limits.encodeContext(payload)
         } catch {
             emit(.payloadRejected, "context refused: \(error.message)", channel: .applicationContext, errorCode: error.code)
             throw error
         }
         let stored: StoredContext?
         do {
-            stored = try await store.setSentContext(payload)
+            stored = try await store.setSentContext(encoded)
         } catch {
             throw error.failure
         }

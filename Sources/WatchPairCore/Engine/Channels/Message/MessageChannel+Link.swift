@@ -56,7 +56,7 @@ extension MessageChannel {
         return usable(link, role: engine.role)
     }
 
-    private static func usable(_ link: Link, role: Role) -> Result<Link, WCFailure> {
+    static func usable(_ link: Link, role: Role) -> Result<Link, WCFailure> {
         if let refusal = MessageWakeRule.mayUse(role: role, peerLaunch: link.peerHello?.launch) {
             return .failure(refusal)
         }

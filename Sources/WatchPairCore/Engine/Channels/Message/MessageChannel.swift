@@ -66,13 +66,27 @@ final class MessageChannel {
                 guard (try? await clock.sleep(for: deadlines.reply)) != nil else { return }
                 await MessageChannel.event(id, .deadline(deadlines.reply), engine)
             }
-            group.addTask { await MessageChannel.deliver(id, frame, linkWithin: deadlines.link, engine) }
+            if !sendOnCurrentLink(id, frame, engine) {
+                group.addTask { await MessageChannel.deliver(id, frame, linkWithin: deadlines.link, engine) }
+            }
             let result = await outcome.wait()
             group.cancelAll()
             if let result { return result }
             event(id, .cancelled, engine)
             return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
         }
+    }
+
+    /// The common case, without a task of its own: a usable link is up and its connection takes the frame
+    /// at once (``Link/sendNow(_:)``). False when it cannot; then ``deliver(_:_:linkWithin:_:)`` runs in a
+    /// child task, so that waiting for a link or for the socket never outlasts the call's deadline.
+    private func sendOnCurrentLink(_ id: UInt64, _ frame: Frame, _ engine: isolated PairEngine) -> Bool {
+        guard let link = engine.current, case .success = Self.usable(link, role: engine.role), link.sendNow(frame) else {
+            return false
+        }
+        // No suspension since the write, so no answer can have been handled before the machine hears of it.
+        event(id, .linkReady(linkId: link.id), engine)
+        return true
     }
 
     /// Finds or makes the link for call `id` and writes its frame, as its machine says.
