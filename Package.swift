@@ -130,7 +130,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WatchPairTransportTests", dependencies: ["WatchPairTransport", "WatchPairTesting", "WatchPairWire"]),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "WatchPairWire"]),
         .testTarget(
             name: "WatchConnectivityTests",
             dependencies: [

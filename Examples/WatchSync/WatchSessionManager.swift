@@ -21,7 +21,7 @@ final class WatchSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
 
     func start() {
         guard WCSession.isSupported() else {
-            Console.report("unsupported", ["reason": "WatchConnectivity is not configured (set WATCHPAIR_ROLE=watch)"])
+            Console.report("unsupported", ["reason": "WCSession is not supported on this device"])  // as on an iPad; WatchPair always supports it
             return
         }
         WCSession.default.delegate = self

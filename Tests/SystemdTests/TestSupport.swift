@@ -1,5 +1,6 @@
 import Testing
 import Systemd
+import WatchPairWire
 
 #if canImport(Glibc)
 import Glibc
@@ -39,11 +40,11 @@ struct TemporaryDirectory {
 func makeUnixSocket(type: Int32, path: String, listen shouldListen: Bool) throws -> Int32 {
     let fd = socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SystemdError(operation: "socket", errno: errno) }
-    var address = unixAddress(path)
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    guard let address = UnixSocketAddress(path: path) else {
+        close(fd)
+        throw SystemdError(operation: "bind \(path)", errno: ENAMETOOLONG)
     }
-    guard bound == 0 else {
+    guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
         let code = errno
         close(fd)
         throw SystemdError(operation: "bind \(path)", errno: code)
@@ -60,26 +61,16 @@ func makeUnixSocket(type: Int32, path: String, listen shouldListen: Bool) throws
 func connectUnixStream(path: String) throws -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw SystemdError(operation: "socket", errno: errno) }
-    var address = unixAddress(path)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    guard let address = UnixSocketAddress(path: path) else {
+        close(fd)
+        throw SystemdError(operation: "connect \(path)", errno: ENAMETOOLONG)
     }
-    guard connected == 0 else {
+    guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
         let code = errno
         close(fd)
         throw SystemdError(operation: "connect \(path)", errno: code)
     }
     return fd
-}
-
-private func unixAddress(_ path: String) -> sockaddr_un {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        let bytes = Array(path.utf8.prefix(raw.count - 1))
-        raw.copyBytes(from: bytes)
-    }
-    return address
 }
 
 /// Receives one datagram from `fd`, waiting at most `timeoutMilliseconds` as a safety net.

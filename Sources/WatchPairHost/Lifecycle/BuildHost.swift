@@ -74,27 +74,26 @@ public func buildHost(
         throw HostError(.store, "cannot open the store in \(configuration.store.directory): \(error)")
     }
 
-    // Whatever is acquired below is released again if a later step fails.
-    var listener: LinkListener?
+    // The link listener, unless the caller brought its own transport.
+    let link: LinkListener?
+    do throws(HostError) {
+        link = environment.transport == nil
+            ? try LinkListener.open(configuration, passed: environment.listenFileDescriptors, logger: logger) : nil
+    } catch {
+        try? await store.close()
+        throw error
+    }
+    // Whatever was acquired is released again if a later step fails.
     func abandon(_ error: HostError) async -> HostError {
-        listener?.release()
+        link?.release()
         try? await store.close()
         return error
     }
 
-    let link: LinkListener?
     let transport: any Transport
     if let given = environment.transport {
-        link = nil
         transport = given
     } else {
-        do throws(HostError) {
-            let opened = try LinkListener.open(configuration, passed: environment.listenFileDescriptors, logger: logger)
-            listener = opened
-            link = opened
-        } catch {
-            throw await abandon(error)
-        }
         var transportConfiguration = configuration.transport
         transportConfiguration.listener = .adopt(fileDescriptor: link!.descriptor)
         transport = UnixSocketTransport(configuration: transportConfiguration, logger: logger)

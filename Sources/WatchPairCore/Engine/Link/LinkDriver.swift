@@ -143,12 +143,12 @@ final class LinkDriver {
 
     /// Waits until `signal` fires after `seen` or `delay` passes on `clock`.
     private static func waitForChange(of signal: AsyncSignal, after seen: UInt64, atMost delay: Duration, clock: any Clock<Duration>) async {
+        // Races the two without firing `signal`: it is shared (the content signal wakes the pumps), so a
+        // timeout here must not look like new content to every other waiter.
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try? await clock.sleep(for: delay)
-                signal.fire()
-            }
-            await signal.wait(after: seen)
+            group.addTask { try? await clock.sleep(for: delay) }
+            group.addTask { await signal.wait(after: seen) }
+            await group.next()
             group.cancelAll()
         }
     }
