@@ -37,6 +37,8 @@ public enum TimelineLayout {
         var seen: Set<Role> = []
         /// The time of each app's latest event, for the `ended` note.
         var lastTime: [Role: Int64] = [:]
+        /// The last row drawn for each app: a run that ends unseen (a kill) ends there.
+        var lastRow: [Role: Int] = [:]
         /// Messages received whose sender's outcome has not been seen: the arrow's element index.
         var delivered: [MessageKey: Int] = [:]
         /// userInfo queued and not yet delivered: transfer id → (row, seq).
@@ -46,6 +48,7 @@ public enum TimelineLayout {
 
         mutating func row(_ event: SessionEvent) -> Int {
             diagram.rows.append(event.time)
+            lastRow[event.role] = diagram.rows.count - 1
             return diagram.rows.count - 1
         }
 
@@ -106,14 +109,16 @@ public enum TimelineLayout {
         mutating func launch(_ event: SessionEvent) {
             let role = event.role
             if running[role] != nil {
-                // The previous run left no idle exit: it was stopped or killed after its last event.
+                // The previous run left no idle exit: it was stopped or killed after its last event, so
+                // its lifeline ends there; the note stands where the next launch reveals it.
                 let last = lastTime[role].map { EventTimestamp.format(microseconds: $0).dropFirst(11).dropLast() } ?? ""
+                let lastSeen = lastRow[role]
                 let at = row(event)
                 diagram.elements.append(
                     TimelineElement(
                         .ended, role: role, fromRow: at, label: "stopped or killed",
                         detail: "no idle exit after its last event at \(last): stopped or killed"))
-                close(role, at: at)
+                close(role, at: lastSeen ?? at)
             }
             let background = event.kind == "backgroundLaunch"
             note(background ? .backgroundLaunch : .foregroundLaunch, event, background ? "background launch" : "launched")
@@ -144,6 +149,9 @@ public enum TimelineLayout {
             }
             let key = event.seq.map { MessageKey(sender: event.role, id: $0) }
             let arrived = key.flatMap { delivered.removeValue(forKey: $0) }
+            let answered = event.message.hasSuffix("answered")
+            // A delivered message without reply ends at its arrow: nothing more to draw, no row.
+            if event.kind == "messageSent", arrived != nil, !answered { return }
             let at = row(event)
             let took = event.durationUs.map { " · " + SessionEvent.duration($0) } ?? ""
             if event.kind == "messageSent" {
@@ -151,8 +159,7 @@ public enum TimelineLayout {
                     diagram.elements.append(
                         TimelineElement(.message, role: event.role, fromRow: at, label: "message \(event.seq ?? 0)", detail: event.textLine))
                 }
-                // Only an answered message has a reply to draw; a delivered one ends at its arrow.
-                guard event.message.hasSuffix("answered") else { return }
+                guard answered else { return }
                 diagram.elements.append(
                     TimelineElement(.reply, role: event.role.peer, fromRow: at, label: "reply" + took, detail: event.textLine))
                 return

@@ -114,11 +114,17 @@ struct TimelineLayoutTests {
             Self.e(4, .watch, "idleExit"),
         ]
         let runs = TimelineLayout.diagram(of: events).runs
-        // The phone was already running (its first event is no launch); the watch ran twice.
+        // The phone was already running (its first event is no launch); the watch ran twice, the first
+        // run ending unseen after its last event (row 1), the second by its idle exit.
         #expect(runs == [
-            TimelineRun(role: .phone, fromRow: 0, toRow: nil), TimelineRun(role: .watch, fromRow: 1, toRow: 2),
+            TimelineRun(role: .phone, fromRow: 0, toRow: nil), TimelineRun(role: .watch, fromRow: 1, toRow: 1),
             TimelineRun(role: .watch, fromRow: 3, toRow: 4),
         ])
+    }
+
+    @Test func aDeliveredMessageWithoutReplyTakesOneRow() {
+        let events = [Self.e(1, .watch, "messageReceived", seq: 4), Self.e(2, .phone, "messageSent", "message 4 delivered", seq: 4)]
+        #expect(TimelineLayout.diagram(of: events).rows == [events[0].time])
     }
 
     @Test func rowsAreTheEventsTimesInOrder() {

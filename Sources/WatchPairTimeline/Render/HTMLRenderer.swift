@@ -8,12 +8,15 @@ public enum HTMLRenderer {
     public static func render(_ diagram: TimelineDiagram, events: [SessionEvent]) -> String {
         let span: String
         if let first = events.first, let last = events.last {
-            span = "\(EventTimestamp.format(microseconds: first.time)) – \(EventTimestamp.format(microseconds: last.time))"
+            let from = EventTimestamp.format(microseconds: first.time)
+            let to = EventTimestamp.format(microseconds: last.time)
+            // One date, then the clock times to the millisecond: what a person compares.
+            span = "\(from.prefix(10)) · \(from.dropFirst(11).prefix(12)) – \(to.dropFirst(11).prefix(12)) UTC"
         } else {
             span = "no events"
         }
         let counts = Dictionary(grouping: events, by: \.role).mapValues(\.count)
-        let summary = "\(events.count) events (phone \(counts[.phone] ?? 0), watch \(counts[.watch] ?? 0)) · \(diagram.elements.count) drawn"
+        let summary = "\(events.count) events (phone \(counts[.phone] ?? 0), watch \(counts[.watch] ?? 0))"
         return """
             <!doctype html>
             <html lang="en">
@@ -31,7 +34,7 @@ public enum HTMLRenderer {
             </style>
             </head>
             <body>
-            <header><h1>WatchPair session</h1><p>\(Markup.escape(span)) (UTC) · \(Markup.escape(summary)) · hover an element for its events</p></header>
+            <header><h1>WatchPair session</h1><p>\(Markup.escape(span)) · \(Markup.escape(summary)) · hover an element for its events</p></header>
             <div class="legend">\(legend)</div>
             <main>
             \(SVGRenderer.render(diagram))</main>
