@@ -23,8 +23,9 @@ struct EventSink: Service {
         let history = self.history
         await cancelWhenGracefulShutdown {
             for await event in events {
-                log.append(event)
+                // The file first: an event `wcctl events` has shown is already on disk, kill -9 or not.
                 history?.append(event)
+                log.append(event)
                 writer.write(event)
             }
         }
