@@ -45,6 +45,27 @@ struct EventHistoryProcessTests {
         }
     }
 
+    @Test("events --both --follow: both apps' history, then both apps' new events as they happen")
+    func followBoth() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            let follow = try pair.startWcctl(["--json", "events", "--both", "--follow", "-n", "1", "--channel", "userInfo"], side: .phone)
+            // Nothing of the userInfo channel happened yet, so the history part prints nothing.
+            let id = try await pair.transfer(#"{"n":1}"#)
+            let seen = await follow.stdout.wait(timeout: .seconds(20)) { lines in
+                let events = lines.compactMap(JSONValue.from)
+                return events.contains { $0["event"] == .string("userInfoDelivered") && $0["role"] == .string("watch") }
+                    && events.contains { $0["event"] == .string("userInfoFinished") && $0["role"] == .string("phone") }
+            }
+            #expect(seen, "\(follow.stdout.lines)\n\(follow.stderrText)")
+            let events = follow.stdout.lines.compactMap(JSONValue.from)
+            #expect(events.count == follow.stdout.lines.count && events.allSatisfy { $0["transferId"] == .string(id) }, "\(events)")
+            follow.signal(SIGINT)
+            #expect(await follow.waitForExit(timeout: .seconds(10)) == 0, "Ctrl-C ends a follow with 0: \(follow.stderrText)")
+        }
+    }
+
     @Test("the daemons' stderr event lines start with the fixed-precision UTC timestamp")
     func stderrLinesAreTimestamped() async throws {
         try await PairSandbox.with { pair in

@@ -63,6 +63,7 @@ struct ArgumentParsingTests {
             ["events", "--both", "--since", "15m", "--event", "messageSent", "--event", "idleExit", "--channel", "message", "-n", "5"],
             "events follow=false both=true since=15m event=[\"messageSent\", \"idleExit\"] channel=[\"message\"] n=5 side=- control=- json=false"
         ),
+        (["events", "--both", "--follow"], "events follow=true both=true since=- event=[] channel=[] n=- side=- control=- json=false"),
         (["events", "--since", "2026-11-23T22:41:07.5Z"], "events follow=false both=false since=2026-11-23T22:41:07.5Z event=[] channel=[] n=- side=- control=- json=false"),
         (["timeline", "--html", "s.html"], "timeline since=- html=s.html svg=- mermaid=- side=- control=- json=false"),
         (["timeline", "--since", "2h", "--mermaid", "-"], "timeline since=2h html=- svg=- mermaid=- side=- control=- json=false"),
@@ -96,7 +97,6 @@ struct ArgumentParsingTests {
         ["events", "--since", "1"],
         ["events", "--since", "yesterday"],
         ["events", "--since", "5w"],
-        ["events", "--both", "--follow"],
         ["events", "--channel", "email"],
         ["events", "-n", "-1"],
         ["timeline"],

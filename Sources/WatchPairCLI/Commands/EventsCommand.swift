@@ -16,13 +16,14 @@ struct EventsCommand: WcctlSubcommand {
             its history across restarts (the newest 5,000 to 10,000 events, in its state
             directory). --both merges both apps' events by time; an app that is not running
             is left out with a warning. Without --follow: the history, then exit. With
-            --follow (one app): then every new event, until Ctrl-C (exit 0) or until the
+            --follow: then every new event as it arrives, until Ctrl-C (exit 0) or until a
             daemon stops (exit 3).
 
             EXAMPLE
               wcctl events --both --since 10m
               wcctl events --both --channel userInfo -n 20
               wcctl --side watch events --follow --event userInfoDelivered --json
+              wcctl events --both --follow -n 10
             """
     )
 
@@ -31,7 +32,7 @@ struct EventsCommand: WcctlSubcommand {
     @Flag(help: "Both apps' events, merged by time (the runtime directory's phoned.ctl and watchd.ctl).")
     var both = false
 
-    @Flag(help: "Keep printing new events until interrupted (one app only).")
+    @Flag(help: "Keep printing new events until interrupted.")
     var follow = false
 
     @Option(help: ArgumentHelp("Only events at or after T: an ISO 8601 time, or an age such as 90s, 15m, 2h, 1d.", valueName: "T"))
@@ -48,7 +49,6 @@ struct EventsCommand: WcctlSubcommand {
 
     func validate() throws {
         if let since { _ = try SinceArgument.validated(since) }
-        if both && follow { throw ValidationError("--follow takes one app; run one 'wcctl --side … events --follow' per app") }
         if let last, last < 0 { throw ValidationError("-n must be 0 or more, not \(last)") }
         let known = ["message", "userInfo", "applicationContext"]
         for channel in channels where !known.contains(channel) {
@@ -57,48 +57,23 @@ struct EventsCommand: WcctlSubcommand {
     }
 
     func execute(_ context: CommandContext) throws(CLIError) {
+        let targets = both ? try EventQuery.bothTargets(root.globals, environment: context.environment.variables) : [context.target]
         let selection = EventSelection(
             since: try since.map { text throws(CLIError) in try SinceArgument.parse(text, now: EventTimestamp.microseconds(Date())) },
             kinds: Set(kinds), channels: Set(channels), last: last)
         guard follow else {
-            let targets = both ? try EventQuery.bothTargets(root.globals, environment: context.environment.variables) : [context.target]
             for event in selection.apply(try EventQuery.events(of: targets, context: context)) { try print(event, context) }
             return
         }
-        try followEvents(selection, context)
+        // Following needs every app: one that is not running is exit 3, as for a single app.
+        var clients: [ControlClient] = []
+        for target in targets { clients.append(try ControlClient.connect(to: target)) }
+        let interrupt = try context.environment.interruptDescriptor()
+        var stream = try EventFollow(clients: clients)
+        try stream.run(selection, interrupt: interrupt) { event throws(CLIError) in try print(event, context) }
     }
 
     private func print(_ event: SessionEvent, _ context: CommandContext) throws(CLIError) {
         if context.json { try context.printJSON(event.json) } else { try context.print(event.textLine) }
-    }
-
-    /// The history (the daemon says how many events it is), selected with `-n`, then every new event
-    /// that passes the filters.
-    private func followEvents(_ selection: EventSelection, _ context: CommandContext) throws(CLIError) {
-        let client = try context.connect()
-        let interrupt = try context.environment.interruptDescriptor()
-        var request = client.makeRequest(.events)
-        request.follow = true
-        try client.send(request)
-        var history: [SessionEvent] = []
-        var remaining: Int64?
-        while let response = try client.next(deadline: nil, interruptDescriptor: interrupt) {
-            guard response.id == request.id else { continue }
-            guard let kind = response.event else {
-                remaining = try ControlClient.result(of: response)[field: "history"]?.integerValue ?? 0
-                if remaining == 0 { for event in selection.apply(history) { try print(event, context) } }
-                continue
-            }
-            if kind == "end" { throw ReceiveSession.streamEnded(client) }
-            guard kind == "diagnostic" else { continue }
-            let event = try EventQuery.event(response.data ?? .object([:]), from: client.target)
-            if let left = remaining, left > 0 {
-                history.append(event)
-                remaining = left - 1
-                if left == 1 { for event in selection.apply(history) { try print(event, context) } }
-            } else if selection.matches(event) {
-                try print(event, context)
-            }
-        }
     }
 }
