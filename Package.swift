@@ -94,11 +94,15 @@ let package = Package(
         ),
         .executableTarget(name: "phoned", dependencies: ["WatchPairDaemon"]),
         .executableTarget(name: "watchd", dependencies: ["WatchPairDaemon"]),
+        // Events of both apps merged, selected and drawn as a sequence diagram (pure; wcctl's
+        // `events` and `timeline`).
+        .target(name: "WatchPairTimeline", dependencies: ["WatchPairWire"]),
         // wcctl's commands, control-socket client and output (testable; the executable only calls it).
         .target(
             name: "WatchPairCLI",
             dependencies: [
                 "WatchPairWire",
+                "WatchPairTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,6 +146,7 @@ let package = Package(
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
         .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire"]),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
+        .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",
             dependencies: [

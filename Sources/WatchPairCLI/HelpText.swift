@@ -61,7 +61,7 @@ enum HelpText {
 
         OUTPUT
           Short text for people by default. With --json: one JSON object per line,
-          keys sorted. receive and events always print JSON lines.
+          keys sorted. receive always prints JSON lines.
 
         \(exitStatus)
 

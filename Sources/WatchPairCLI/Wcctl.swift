@@ -19,6 +19,7 @@ public struct Wcctl: ParsableCommand {
             ContextCommand.self,
             ReceiveCommand.self,
             EventsCommand.self,
+            TimelineCommand.self,
             FrameCommand.self,
         ]
     )

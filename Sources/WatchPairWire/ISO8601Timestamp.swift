@@ -181,7 +181,7 @@ enum ISO8601Timestamp {
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
+    static func pad(_ value: Int64, _ width: Int) -> String {
         let s = String(value)
         return String(repeating: "0", count: max(0, width - s.count)) + s
     }

@@ -37,7 +37,7 @@ struct LaunchTests {
             #expect(phone.isRunning, "the foreground phone exited with \(phone.exitStatus ?? -1)\n\(pair.tail(.phone))")
             let status = try await pair.status(.phone)
             #expect(status["launch"] == .string("foreground"), "\(status)")
-            let events = try await pair.ok(["events"])
+            let events = try await pair.ok(["--json", "events"])
             let names = events.json.compactMap { $0["event"]?.stringValue }
             #expect(names.contains("foregroundLaunch") && !names.contains("idleExit"), "\(names)")
 

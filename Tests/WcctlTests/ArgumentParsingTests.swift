@@ -23,7 +23,11 @@ struct ArgumentParsingTests {
         case let c as ContextCommand.GetCommand: return "context-get received=\(c.received) \(globals)"
         case let c as ReceiveCommand:
             return "receive follow=\(c.follow) channels=\(c.channels.map(\.rawValue)) reply=\(c.reply ?? "-") noAck=\(c.noAck) \(globals)"
-        case let c as EventsCommand: return "events follow=\(c.follow) \(globals)"
+        case let c as EventsCommand:
+            let filters = "both=\(c.both) since=\(c.since ?? "-") event=\(c.kinds) channel=\(c.channels) n=\(c.last.map(String.init) ?? "-")"
+            return "events follow=\(c.follow) \(filters) \(globals)"
+        case let c as TimelineCommand:
+            return "timeline since=\(c.since ?? "-") html=\(c.html ?? "-") svg=\(c.svg ?? "-") mermaid=\(c.mermaid ?? "-") \(globals)"
         default: return "unknown"
         }
     }
@@ -53,8 +57,16 @@ struct ArgumentParsingTests {
             "receive follow=true channels=[\"userInfo\", \"message\"] reply={\"ok\":1} noAck=false side=- control=- json=false"
         ),
         (["receive", "--no-ack", "--channel", "didFinish"], "receive follow=false channels=[\"didFinish\"] reply=- noAck=true side=- control=- json=false"),
-        (["events"], "events follow=false side=- control=- json=false"),
-        (["--side", "watch", "events", "--follow"], "events follow=true side=watch control=- json=false"),
+        (["events"], "events follow=false both=false since=- event=[] channel=[] n=- side=- control=- json=false"),
+        (["--side", "watch", "events", "--follow"], "events follow=true both=false since=- event=[] channel=[] n=- side=watch control=- json=false"),
+        (
+            ["events", "--both", "--since", "15m", "--event", "messageSent", "--event", "idleExit", "--channel", "message", "-n", "5"],
+            "events follow=false both=true since=15m event=[\"messageSent\", \"idleExit\"] channel=[\"message\"] n=5 side=- control=- json=false"
+        ),
+        (["events", "--both", "--follow"], "events follow=true both=true since=- event=[] channel=[] n=- side=- control=- json=false"),
+        (["events", "--since", "2026-11-23T22:41:07.5Z"], "events follow=false both=false since=2026-11-23T22:41:07.5Z event=[] channel=[] n=- side=- control=- json=false"),
+        (["timeline", "--html", "s.html"], "timeline since=- html=s.html svg=- mermaid=- side=- control=- json=false"),
+        (["timeline", "--since", "2h", "--mermaid", "-"], "timeline since=2h html=- svg=- mermaid=- side=- control=- json=false"),
         (["context"], "group ContextCommand"),
         ([], "group Wcctl"),
     ]
@@ -83,6 +95,13 @@ struct ArgumentParsingTests {
         ["receive", "--reply", "{}"],
         ["receive", "--follow", "--channel", "userInfo", "--reply", "{}"],
         ["events", "--since", "1"],
+        ["events", "--since", "yesterday"],
+        ["events", "--since", "5w"],
+        ["events", "--channel", "email"],
+        ["events", "-n", "-1"],
+        ["timeline"],
+        ["timeline", "--html", "a", "--svg", "b"],
+        ["timeline", "--since", "soon", "--html", "a"],
         ["context"],
         [],
     ]

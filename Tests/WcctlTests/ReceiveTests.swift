@@ -152,21 +152,53 @@ struct ReceiveTests {
         #expect(result.err.hasPrefix("wcctl: error 7008 (invalidParameter): reply: "))
     }
 
-    @Test func eventsWithAndWithoutFollow() throws {
-        try withServer({ request in [Reply.ok(request, json(#"{"events":[{"event":"sessionActivated","n":1},{"event":"peerConnected","n":2}]}"#))] }) {
-            server in
-            let result = runWcctl(["events"], server: server)
-            #expect(result.status == 0)
-            #expect(result.out == #"{"event":"sessionActivated","n":1}"# + "\n" + #"{"event":"peerConnected","n":2}"# + "\n")
+    static let launched = #"{"event":"foregroundLaunch","message":"phoned launched","role":"phone","timestamp":"2026-11-23T22:41:07.000001Z"}"#
+    static let sent = #"{"channel":"message","durationUs":1500,"event":"messageSent","message":"message 1 answered","role":"phone","seq":1,"timestamp":"2026-11-23T22:41:08.250000Z"}"#
+
+    /// (arguments, expected stdout) against a daemon holding `launched` and `sent`.
+    static let selections: [([String], String)] = [
+        (
+            ["events"],
+            "2026-11-23T22:41:07.000001Z phone foregroundLaunch     phoned launched\n"
+                + "2026-11-23T22:41:08.250000Z phone messageSent          message 1 answered  seq=1 took=1.5 ms\n"
+        ),
+        (["--json", "events", "--event", "messageSent"], sent + "\n"),
+        (["--json", "events", "-n", "1"], sent + "\n"),
+        (["--json", "events", "--since", "2026-11-23T23:41:08+01:00"], sent + "\n"),
+        (["--json", "events", "--channel", "userInfo"], ""),
+    ]
+
+    @Test(arguments: selections)
+    func eventsPrintTextForPeopleAndSelect(_ arguments: [String], _ expected: String) throws {
+        try withServer({ request in [Reply.ok(request, json(#"{"events":[\#(Self.launched),\#(Self.sent)]}"#))] }) { server in
+            let result = runWcctl(arguments, server: server)
+            #expect(result.status == 0 && result.out == expected, "\(result.out) \(result.err)")
         }
+    }
+
+    @Test func aFollowPrintsTheNewestOfTheHistoryThenWhatPasses() throws {
         try withServer({ request in
-            [Reply.ok(request), Reply.event(request, "diagnostic", json(#"{"event":"messageSent"}"#)), Reply.event(request, "end", .object([:]))]
+            [
+                Reply.ok(request, json(#"{"history":2}"#)),
+                Reply.event(request, "diagnostic", json(Self.launched)), Reply.event(request, "diagnostic", json(Self.sent)),
+                Reply.event(request, "diagnostic", json(Self.launched)), Reply.event(request, "diagnostic", json(Self.sent)),
+                Reply.event(request, "end", .object([:])),
+            ]
         }) { server in
-            let result = runWcctl(["events", "--follow"], server: server)
+            let result = runWcctl(["--json", "events", "--follow", "-n", "1", "--event", "foregroundLaunch"], server: server)
             #expect(result.status == 3)
-            #expect(result.out == #"{"event":"messageSent"}"# + "\n")
+            // History: the newest matching one; then the new matching one.
+            #expect(result.out == Self.launched + "\n" + Self.launched + "\n")
             #expect(result.err == "wcctl: phoned ended the stream (it is shutting down)\n")
             #expect(server.requests.map(shape) == [#"{"follow":true,"op":"events"}"#])
+        }
+    }
+
+    @Test func anEventWithoutATimestampIsTheDaemonsFault() throws {
+        try withServer({ request in [Reply.ok(request, json(#"{"events":[{"event":"sessionActivated","role":"phone"}]}"#))] }) { server in
+            let result = runWcctl(["events"], server: server)
+            #expect(result.status == 1)
+            #expect(result.err.hasPrefix("wcctl: phoned sent an event without a valid 'timestamp'"))
         }
     }
 }

@@ -85,6 +85,9 @@ public final class ControlClient {
         }
     }
 
+    /// The socket's descriptor, for a caller that waits on several daemons with one `poll(2)`.
+    var descriptor: Int32 { socket.descriptor }
+
     /// A request with a fresh id.
     public func makeRequest(_ op: ControlOperation) -> ControlRequest {
         defer { nextId += 1 }

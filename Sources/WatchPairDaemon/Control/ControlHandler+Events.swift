@@ -5,11 +5,19 @@ import WatchPairWire
 extension ControlHandler {
     /// Streams from the oldest event held until the client closes its side or the daemon stops.
     ///
-    /// A client that falls more than the event log's capacity behind gets a `dropped` event
-    /// (`{"count": n}`) for what it missed and continues with the oldest event still held.
+    /// The response's result is `{"history": n}`: the first `n` `diagnostic` events are the history
+    /// held when the request arrived, the rest happen after, so a client can treat the two apart
+    /// (`wcctl events -n N --follow`). A client that falls more than the event log's capacity behind
+    /// gets a `dropped` event (`{"count": n}`) for what it missed and continues with the oldest event
+    /// still held.
     func followEvents(_ request: ControlRequest, on connection: ControlConnection) async {
-        guard await connection.writer.send(.success(request.id)) else { return }
-        var cursor = events.oldestPosition
+        let history = events.read(from: events.oldestPosition)
+        let result = JSONValue.object(["history": .integer(Int64(history.events.count))])
+        guard await connection.writer.send(.success(request.id, result)) else { return }
+        for event in history.events {
+            guard await connection.writer.send(.streamEvent(request.id, "diagnostic", event.controlJSON)) else { return }
+        }
+        var cursor = history.next
         while !connection.isClosing, !Task.isCancelled {
             let seen = events.signal.generation
             let (batch, next, dropped) = events.read(from: cursor)

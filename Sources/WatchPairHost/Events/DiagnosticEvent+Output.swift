@@ -38,21 +38,24 @@ extension DiagnosticEvent {
         return fields
     }
 
-    /// One stderr line without its newline: `<identifier>[<pid>]: <event> <message> role=… channel=… …`.
+    /// One stderr line without its newline:
+    /// `<timestamp> <identifier>[<pid>]: <event> <message> role=… channel=… …`, the timestamp UTC with
+    /// microseconds (``EventTimestamp``) so both apps' lines merge by time.
     ///
     /// Newlines and backslashes in the message are escaped so an event stays one line; values that hold
     /// spaces, quotes or `=` are double-quoted.
     func stderrLine(identifier: String, pid: Int32) -> String {
-        var line = "\(identifier)[\(pid)]: \(kind.rawValue) \(StderrRecord.message(message)) role=\(role.rawValue)"
+        var line = "\(EventTimestamp.format(timestamp)) \(identifier)[\(pid)]: \(kind.rawValue) \(StderrRecord.message(message)) role=\(role.rawValue)"
         for field in optionalFields { line += " \(field.json)=\(StderrRecord.value(field.value))" }
         return line
     }
 
-    /// The JSON object `wcctl events` prints: `timestamp`, `event`, `role`, `message`, `priority`,
-    /// `messageId`, and `channel`, `transferId`, `seq`, `errorCode`, `durationUs` where set.
+    /// The JSON object `wcctl events` prints: `timestamp` (``EventTimestamp``, UTC, microseconds),
+    /// `event`, `role`, `message`, `priority`, `messageId`, and `channel`, `transferId`, `seq`,
+    /// `errorCode`, `durationUs` where set.
     public var controlJSON: JSONValue {
         var object: [String: JSONValue] = [
-            "timestamp": ControlJSON.timestamp(timestamp),
+            "timestamp": .string(EventTimestamp.format(timestamp)),
             "event": .string(kind.rawValue),
             "role": .string(role.rawValue),
             "message": .string(message),

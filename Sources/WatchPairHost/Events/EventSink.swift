@@ -2,7 +2,8 @@ import ServiceLifecycle
 import WatchPairCore
 
 /// The service that takes every diagnostic event from the engine: records it in the ``EventLog`` (for
-/// `wcctl events`) and writes it with the ``EventWriter`` (journald or stderr).
+/// `wcctl events`) and the ``EventHistory`` (kept across restarts), and writes it with the
+/// ``EventWriter`` (journald or stderr).
 ///
 /// It runs first in the service group, so it is shut down last: at graceful shutdown every other service
 /// has stopped, and the events they emitted (`idleExit` included) are still written, because a cancelled
@@ -12,16 +13,22 @@ struct EventSink: Service {
     let events: AsyncStream<DiagnosticEvent>
     let log: EventLog
     let writer: EventWriter
+    /// The history file; nil when it could not be opened.
+    let history: EventHistory?
 
     func run() async {
         let events = self.events
         let log = self.log
         let writer = self.writer
+        let history = self.history
         await cancelWhenGracefulShutdown {
             for await event in events {
+                // The file first: an event `wcctl events` has shown is already on disk, kill -9 or not.
+                history?.append(event)
                 log.append(event)
                 writer.write(event)
             }
         }
+        history?.close()
     }
 }

@@ -36,21 +36,9 @@ public struct EventWriter: Sendable {
     /// Drops every event (tests that read events from the control socket instead).
     public static let discard = EventWriter { _ in }
 
-    /// One `write(2)` per line so concurrent writers never interleave within a line.
+    /// One `write(2)` per line so concurrent writers never interleave within a line; if stderr is gone
+    /// there is nowhere left to report it.
     private static func writeLine(_ line: String) {
-        var bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // stderr is gone; there is nowhere left to report it
-                }
-            }
-        }
+        _ = writeAll(STDERR_FILENO, Array((line + "\n").utf8))
     }
 }

@@ -55,7 +55,8 @@ public struct HostEnvironment: Sendable {
 /// In order: opens the store; takes the link listener (``LinkListener/open(_:passed:logger:)``);
 /// decides the launch mode (``LinkListener/launchMode(_:)``); builds the transport and the engine;
 /// emits `backgroundLaunch` or `foregroundLaunch`; binds the control socket (`paths.control`, mode
-/// 0600, a stale file removed) served by the handler `controlHandler` makes; and assembles the services.
+/// 0600, a stale file removed) served by the handler `controlHandler` makes; loads the event history of
+/// earlier runs (``EventHistory``, in the store's directory); and assembles the services.
 /// With `environment.transport` set (an in-memory link), neither socket is bound and the launch is as
 /// configured (`auto`: foreground).
 /// Nothing runs until ``PairHost/run(handlingSignals:)``; on failure everything acquired so far is released.
@@ -123,7 +124,10 @@ public func buildHost(
             launch == .background ? .backgroundLaunch : .foregroundLaunch, role: configuration.role,
             "\(name) launched in the \(launch.rawValue) (\(how)\(configuration.launch == .auto ? "" : ", configured"))"))
 
-    let eventLog = EventLog()
+    // Earlier runs' events first, so `wcctl events` shows the history before this launch.
+    let (history, earlier) = EventHistory.open(directory: configuration.store.directory, logger: logger)
+    let eventLog = EventLog(capacity: 2 * EventHistory.defaultSegmentLimit)
+    for event in earlier { eventLog.append(event) }
     let pid = environment.pid
     let clock = environment.clock
     var controlServer: ControlServer?
@@ -136,6 +140,7 @@ public func buildHost(
                         clientCount: { server.attachedClients }))
             }
         } catch {
+            history?.close()
             throw await abandon(error)
         }
     }
@@ -150,7 +155,7 @@ public func buildHost(
         controlServer: controlServer, link: link, logger: logger
     ) { [controlServer] host in
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: EventSink(events: subscription, log: eventLog, writer: writer), serviceName: "events"),
+            .init(service: EventSink(events: subscription, log: eventLog, writer: writer, history: history), serviceName: "events"),
             .init(service: EngineService(engine: engine, executor: executor), serviceName: "engine"),
         ]
         if launch == .background, exitsWhenIdle {

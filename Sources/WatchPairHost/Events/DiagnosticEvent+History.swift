@@ -1,0 +1,24 @@
+import Foundation
+import WatchPairCore
+import WatchPairWire
+
+extension DiagnosticEvent {
+    /// The event a ``controlJSON`` object describes, or nil when `json` is not one (a line of the history
+    /// file cut short by a crash, or written by a version with kinds this one does not know).
+    init?(controlJSON json: JSONValue) {
+        guard let kind = json["event"]?.stringValue.flatMap(Kind.init(rawValue:)),
+            let role = json["role"]?.stringValue.flatMap(Role.init(rawValue:)),
+            let message = json["message"]?.stringValue,
+            let microseconds = json["timestamp"]?.stringValue.flatMap(EventTimestamp.parse)
+        else { return nil }
+        self.init(
+            kind, role: role, message,
+            severity: json["priority"]?.integerValue.flatMap { Severity(rawValue: Int($0)) },
+            channel: json["channel"]?.stringValue.flatMap(Channel.init(rawValue:)),
+            transferId: json["transferId"]?.stringValue.flatMap(UUID.init(uuidString:)),
+            seq: json["seq"]?.integerValue.flatMap { UInt64(exactly: $0) },
+            errorCode: json["errorCode"]?.integerValue.flatMap { WCErrorCode(rawValue: Int($0)) },
+            duration: json["durationUs"]?.integerValue.map { .microseconds($0) },
+            timestamp: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000))
+    }
+}

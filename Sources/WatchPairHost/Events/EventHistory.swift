@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import WatchPairCore
+import WatchPairWire
+
+/// The app's diagnostic events on disk, so `wcctl events` and `wcctl timeline` see across restarts.
+///
+/// Two files in the state directory, one ``DiagnosticEvent/controlJSON`` object per line:
+/// `events.jsonl` (being written) and `events.1.jsonl` (the segment before it). Bound: when the current
+/// file holds ``segmentLimit`` events it becomes `events.1.jsonl`, replacing the older segment, and a new
+/// file starts; so between `segmentLimit` and `2 × segmentLimit` events (the newest) are kept, about
+/// 300 bytes each, and the oldest half is dropped at once when full. Lines are written with one
+/// `write(2)` each and not fsynced: events are diagnostics, and a kill -9 loses none (the page cache
+/// keeps them); power loss may lose the last few. A line cut short by a crash is skipped when read.
+public final class EventHistory: Sendable {
+    /// The file being written.
+    public static let currentFileName = "events.jsonl"
+    /// The previous segment.
+    public static let previousFileName = "events.1.jsonl"
+    /// Events per file by default: at most 10,000 kept, about 3 MB.
+    public static let defaultSegmentLimit = 5000
+
+    /// Events per file before it rotates.
+    public let segmentLimit: Int
+    private let directory: String
+    private struct State {
+        var descriptor: Int32
+        var count: Int
+    }
+    private let state: Mutex<State>
+
+    private init(directory: String, segmentLimit: Int, descriptor: Int32, count: Int) {
+        self.directory = directory
+        self.segmentLimit = segmentLimit
+        self.state = Mutex(State(descriptor: descriptor, count: count))
+    }
+
+    /// Opens (creating it when missing) the history in `directory` and returns it with the events it
+    /// holds, oldest first. Never fails the app: when the file cannot be opened the error is logged and
+    /// the app runs with events in memory only (nil).
+    public static func open(
+        directory: String, segmentLimit: Int = defaultSegmentLimit, logger: Logger
+    ) -> (history: EventHistory?, events: [DiagnosticEvent]) {
+        precondition(segmentLimit > 0, "a history segment holds at least one event")
+        let previous = readEvents(directory + "/" + previousFileName)
+        let current = readEvents(directory + "/" + currentFileName)
+        let path = directory + "/" + currentFileName
+        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else {
+            logger.warning("events are kept in memory only: cannot open \(path): \(String(cString: strerror(errno)))")
+            return (nil, previous.events + current.events)
+        }
+        // A line cut short by a crash is ended, so the next event starts a line of its own.
+        if current.endsMidLine { _ = writeAll(descriptor, Array("\n".utf8)) }
+        let history = EventHistory(directory: directory, segmentLimit: segmentLimit, descriptor: descriptor, count: current.lines)
+        return (history, previous.events + current.events)
+    }
+
+    /// Appends `event`, rotating first when the current file is full. A failed write is dropped: the
+    /// event still reaches the journal or stderr and the in-memory log.
+    public func append(_ event: DiagnosticEvent) {
+        let line = Array((event.controlJSON.canonicalText + "\n").utf8)
+        state.withLock { state in
+            guard state.descriptor >= 0 else { return }
+            if state.count >= segmentLimit { rotate(&state) }
+            guard state.descriptor >= 0 else { return }
+            if writeAll(state.descriptor, line) { state.count += 1 }
+        }
+    }
+
+    /// Closes the file; later appends are dropped.
+    public func close() {
+        state.withLock { state in
+            if state.descriptor >= 0 { Glibc.close(state.descriptor) }
+            state.descriptor = -1
+        }
+    }
+
+    private func rotate(_ state: inout State) {
+        Glibc.close(state.descriptor)
+        let current = directory + "/" + Self.currentFileName
+        rename(current, directory + "/" + Self.previousFileName)
+        state.descriptor = Glibc.open(current, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        state.count = 0
+    }
+
+    /// The events of one file, how many lines it has, and whether its last line lacks its newline.
+    private static func readEvents(_ path: String) -> (events: [DiagnosticEvent], lines: Int, endsMidLine: Bool) {
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return ([], 0, false) }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        let events = lines.compactMap { line -> DiagnosticEvent? in
+            guard let json = try? JSONValue.parse(utf8: line) else { return nil }
+            return DiagnosticEvent(controlJSON: json)
+        }
+        return (events, lines.count, data.last != UInt8(ascii: "\n"))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import WatchPairWire
+
+/// `wcctl events` across restarts and both apps: the history file in each app's state directory.
+@Suite("Event history")
+struct EventHistoryProcessTests {
+    @Test("events survive a kill -9 and a restart, and --both merges both apps by time")
+    func historySurvivesARestart() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            let id = try await pair.transfer(#"{"n":1}"#)
+            try await pair.pollUntil("the transfer to finish") { try await pair.status(.phone)["outstandingTransfers"] == .integer(0) }
+            let before = try await pair.ok(["--json", "events"], side: .watch).json
+            #expect(before.contains { $0["event"] == .string("userInfoDelivered") && $0["transferId"] == .string(id) }, "\(before)")
+
+            await pair.killDaemon(.watch)
+            try await pair.startReady(.watch)
+            let after = try await pair.ok(["--json", "events"], side: .watch).json
+            // Everything from before the kill, in the same order, then the new launch.
+            #expect(Array(after.prefix(before.count)) == before, "after: \(after)")
+            #expect(after.filter { $0["event"] == .string("foregroundLaunch") }.count == 2, "\(after)")
+
+            // Both apps, merged by time: timestamps never go backwards, and both roles are there.
+            let both = try await pair.ok(["--json", "events", "--both"]).json
+            let times = both.compactMap { $0["timestamp"]?.stringValue }
+            #expect(times.count == both.count && times == times.sorted(), "\(times)")
+            #expect(Set(both.compactMap { $0["role"]?.stringValue }) == ["phone", "watch"])
+            #expect(times.allSatisfy { $0.count == 27 && $0.hasSuffix("Z") }, "fixed precision: \(times)")
+
+            // Filters: one channel, the newest few, people's text.
+            let userInfo = try await pair.ok(["--json", "events", "--both", "--channel", "userInfo"]).json
+            #expect(!userInfo.isEmpty && userInfo.allSatisfy { $0["channel"] == .string("userInfo") }, "\(userInfo)")
+            let newest = try await pair.ok(["--json", "events", "--both", "-n", "2"]).json
+            #expect(newest == Array(both.suffix(2)), "\(newest)")
+            let text = try await pair.ok(["events", "--both", "--event", "userInfoDelivered"])
+            #expect(text.stdout.count == 1 && text.stdout[0].contains(" watch userInfoDelivered ") && text.stdout[0].contains(id), "\(text)")
+
+            // An app that is not running is left out, with a warning.
+            await pair.killDaemon(.watch)
+            let phoneOnly = try await pair.wcctl(["--json", "events", "--both"])
+            #expect(phoneOnly.status == 0 && phoneOnly.stderr.contains("watchd is not running"), "\(phoneOnly)")
+            #expect(phoneOnly.json.allSatisfy { $0["role"] == .string("phone") } && !phoneOnly.json.isEmpty)
+        }
+    }
+
+    @Test("events --both --follow: both apps' history, then both apps' new events as they happen")
+    func followBoth() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            let follow = try pair.startWcctl(["--json", "events", "--both", "--follow", "-n", "1", "--channel", "userInfo"], side: .phone)
+            // Nothing of the userInfo channel happened yet, so the history part prints nothing.
+            let id = try await pair.transfer(#"{"n":1}"#)
+            let seen = await follow.stdout.wait(timeout: .seconds(20)) { lines in
+                let events = lines.compactMap(JSONValue.from)
+                return events.contains { $0["event"] == .string("userInfoDelivered") && $0["role"] == .string("watch") }
+                    && events.contains { $0["event"] == .string("userInfoFinished") && $0["role"] == .string("phone") }
+            }
+            #expect(seen, "\(follow.stdout.lines)\n\(follow.stderrText)")
+            let events = follow.stdout.lines.compactMap(JSONValue.from)
+            #expect(events.count == follow.stdout.lines.count && events.allSatisfy { $0["transferId"] == .string(id) }, "\(events)")
+            follow.signal(SIGINT)
+            #expect(await follow.waitForExit(timeout: .seconds(10)) == 0, "Ctrl-C ends a follow with 0: \(follow.stderrText)")
+        }
+    }
+
+    @Test("the daemons' stderr event lines start with the fixed-precision UTC timestamp")
+    func stderrLinesAreTimestamped() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            let log = try String(contentsOfFile: pair.stderrPath(.phone), encoding: .utf8)
+            let line = try #require(log.split(separator: "\n").first { $0.contains("foregroundLaunch") })
+            let stamp = String(line.prefix(27))
+            #expect(EventTimestamp.parse(stamp) != nil && stamp.hasSuffix("Z"), "\(line)")
+            #expect(line.dropFirst(27).hasPrefix(" phoned["), "\(line)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import WatchPairCore
+import WatchPairWire
+
+@testable import WatchPairHost
+
+/// The event history file: what a restart reads back, its bound, and a line cut short by a crash.
+@Suite("Event history")
+struct EventHistoryTests {
+    static func event(_ n: Int) -> DiagnosticEvent {
+        DiagnosticEvent(
+            .userInfoDelivered, role: .watch, "userInfo \(n) received", channel: .userInfo,
+            transferId: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF"), seq: UInt64(n), duration: .microseconds(12),
+            timestamp: Date(timeIntervalSince1970: 1_795_000_000 + Double(n) / 1000))
+    }
+
+    @Test func aReopenedHistoryHasEveryEventAsItWas() throws {
+        let dir = try TemporaryDirectory()
+        let (history, none) = EventHistory.open(directory: dir.path, logger: quietLogger)
+        #expect(none.isEmpty)
+        for n in 1...3 { history?.append(Self.event(n)) }
+        history?.close()
+        let (again, events) = EventHistory.open(directory: dir.path, logger: quietLogger)
+        again?.close()
+        #expect(events.map(\.controlJSON) == (1...3).map { Self.event($0).controlJSON })
+    }
+
+    @Test func fullSegmentsRotateSoAtMostTwoAreKept() throws {
+        let dir = try TemporaryDirectory()
+        let (history, _) = EventHistory.open(directory: dir.path, segmentLimit: 4, logger: quietLogger)
+        for n in 1...11 { history?.append(Self.event(n)) }
+        history?.close()
+        // 1–4 rotated out at 9; 5–8 are the previous segment, 9–11 the current one.
+        let (again, events) = EventHistory.open(directory: dir.path, segmentLimit: 4, logger: quietLogger)
+        #expect(events.map(\.seq) == (5...11).map { UInt64($0) })
+        // The current file's count survives the reopen: one more append fills it, the next rotates.
+        again?.append(Self.event(12))
+        again?.append(Self.event(13))
+        again?.close()
+        let (_, after) = EventHistory.open(directory: dir.path, segmentLimit: 4, logger: quietLogger)
+        #expect(after.map(\.seq) == (9...13).map { UInt64($0) })
+    }
+
+    @Test func aLineCutShortByACrashIsSkippedAndTheNextEventIsKept() throws {
+        let dir = try TemporaryDirectory()
+        let (history, _) = EventHistory.open(directory: dir.path, logger: quietLogger)
+        history?.append(Self.event(1))
+        history?.close()
+        let handle = try #require(FileHandle(forWritingAtPath: dir.path + "/" + EventHistory.currentFileName))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"event":"userInfoDeliv"#.utf8))
+        handle.closeFile()
+        let (again, events) = EventHistory.open(directory: dir.path, logger: quietLogger)
+        #expect(events.map(\.seq) == [1])
+        again?.append(Self.event(2))
+        again?.close()
+        let (_, after) = EventHistory.open(directory: dir.path, logger: quietLogger)
+        #expect(after.map(\.seq) == [1, 2])
+    }
+
+    @Test func anUnwritableDirectoryKeepsEventsInMemoryOnly() {
+        let (history, events) = EventHistory.open(directory: "/nonexistent/watchpair", logger: quietLogger)
+        #expect(history == nil && events.isEmpty)
+    }
+}
