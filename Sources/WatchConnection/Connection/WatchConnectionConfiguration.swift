@@ -1,0 +1,34 @@
+import Foundation
+
+/// The settings of a `WatchConnection`, with the defaults of DESIGN §9.
+public struct WatchConnectionConfiguration: Sendable {
+    /// Where the request queue is persisted (a file `watchconnection-queue.json`); nil: in memory only.
+    public var queueDirectory: URL?
+    /// The most queued requests (100); past it the oldest is dropped with `requestDropped`.
+    public var queueCapacity = 100
+    /// How long a queued request may wait (1 h); then it expires with `requestExpired`.
+    public var queueExpiry: Duration = .seconds(3600)
+    /// The health thresholds (3 → degraded, 10 → unhealthy).
+    public var healthThresholds = HealthMachine.Thresholds()
+    /// The window in which one recovery suggestion is made at most once (30 s).
+    public var suggestionDedupeWindow: Duration = .seconds(30)
+    /// The most recorded responses kept for exactly-once (1,000); see `ResponseLedger`.
+    public var recordedResponseCapacity = 1_000
+    /// The largest encoded request, in bytes of its JSON (65,536: a message's and a userInfo's limit).
+    /// A larger request fails with `payloadTooLarge` (7009) before anything is sent.
+    public var payloadLimit = 65_536
+    /// The retry policy of requests sent by a queue flush (their sender's policy is not persisted).
+    public var flushRetryPolicy = RetryPolicy.default
+    /// How long `attemptRecovery()` waits for activation and its probe's answer (5 s).
+    public var recoveryTimeout: Duration = .seconds(5)
+    /// The seed of the exponential backoff's jitter; nil: seeded from the system.
+    public var jitterSeed: UInt64?
+    /// The wall-clock time when the connection starts; later wall times are this plus the injected
+    /// clock's elapsed time (so a manual clock also moves queue timestamps). Default: now.
+    public var wallClockOrigin = Date()
+
+    /// The defaults, with the queue in `queueDirectory` (nil: in memory).
+    public init(queueDirectory: URL? = nil) {
+        self.queueDirectory = queueDirectory
+    }
+}
