@@ -137,6 +137,7 @@ let package = Package(
             dependencies: [
                 "WatchConnection", "WatchConnectionTesting", "WatchConnectionWCSession", "WatchConnectivity",
                 "WatchConnectivityTesting", "WatchPairTesting", .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         // An app written in WatchConnectivitySwift's documented style: must keep compiling and passing.

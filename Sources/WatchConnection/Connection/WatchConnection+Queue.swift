@@ -1,6 +1,9 @@
 import Foundation
 
 extension WatchConnection {
+    /// The requests waiting in the queue, oldest first (their ids are what `cancelQueuedRequest(id:)` takes).
+    public var queuedRequests: [QueuedRequest] { queue.requests }
+
     /// Cancels every queued request; their senders get `.cancelled`.
     public func cancelAllQueuedRequests() {
         apply(queue.event(.cancelAll))

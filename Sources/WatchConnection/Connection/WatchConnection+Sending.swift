@@ -10,6 +10,8 @@ extension WatchConnection {
     /// transfer. In `.queued` mode a request that cannot go now waits in the persisted queue (until
     /// flushed, cancelled, dropped or expired). The receiver runs it at most once, whatever the path.
     ///
+    /// Cancelling the calling task cancels the request (it leaves the queue) and throws `.cancelled`.
+    ///
     /// - Throws: `WatchConnectionError`: `.timeout` when `retryPolicy.timeout` passes first (outside the
     ///   queue); `.payloadTooLarge` (7009) before anything is sent; `.notReachable`/`.notActivated` in
     ///   `.immediate` mode; `.handlerNotRegistered`/`.handlerError` from the receiver; `.cancelled`,
@@ -55,6 +57,8 @@ extension WatchConnection {
     /// Registers the send, arms its timeout, starts its driver; returns the response envelope.
     func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
         let id = outgoing.id
+        // The session may have changed before its event reached us: decide on its state now.
+        refreshStatus()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
                 pending[id] = PendingRequest(type: outgoing.type, startedAt: elapsed(), continuation: continuation)
@@ -62,7 +66,12 @@ extension WatchConnection {
                 pending[id]?.driver = Task { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
             }
         } onCancel: {
-            Task { @MainActor [weak self] in self?.finish(id, .failure(.cancelled)) }
+            // The caller gave up: the request is cancelled, also where it waits in the queue.
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.apply(self.queue.event(.cancel(id: id)))
+                self.finish(id, .failure(.cancelled))
+            }
         }
     }
 

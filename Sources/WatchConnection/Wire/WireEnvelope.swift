@@ -28,6 +28,18 @@ public enum WireEnvelope {
         public var reply: Bool?
         /// Responses: the failure, instead of a body.
         public var error: WireError?
+
+        /// A header; `v` defaults to the version written.
+        public init(
+            v: Int = WireEnvelope.version, kind: Kind, id: UUID, type: String? = nil, reply: Bool? = nil, error: WireError? = nil
+        ) {
+            self.v = v
+            self.kind = kind
+            self.id = id
+            self.type = type
+            self.reply = reply
+            self.error = error
+        }
     }
 
     /// What an envelope is.
