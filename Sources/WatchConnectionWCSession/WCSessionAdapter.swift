@@ -58,12 +58,14 @@ public final class WCSessionAdapter: WCSessionProviding {
             errorHandler: errorHandler)
     }
 
-    /// `session.transferUserInfo(_:)`; throws 7014 when the session refuses it at once.
+    /// `session.transferUserInfo(_:)`; throws 7004 when the session is not activated.
+    ///
+    /// Not activated is the refusal that can be told at once. `isTransferring` is no test of refusal: a
+    /// transfer the peer already received is not transferring either. The rarer refusals (7015, the
+    /// outbox full) reach `session(_:didFinish:error:)` only; the layer's request then ends by its timeout.
     public func transferUserInfo(_ userInfo: [String: String]) throws {
-        let transfer = session.transferUserInfo(userInfo)
-        guard transfer.isTransferring else {
-            throw WCError(.deliveryFailed, userInfo: [NSLocalizedDescriptionKey: "The session refused the userInfo transfer."])
-        }
+        guard session.activationState == .activated else { throw WCError(.sessionNotActivated) }
+        session.transferUserInfo(userInfo)
     }
 
     /// `session.updateApplicationContext(_:)`.

@@ -58,6 +58,15 @@ final class TestLink {
         try await watch.waitForConnection()
     }
 
+    /// A flaky link whose watch answers `Greet` (counting runs): the link, the phone's session, the count.
+    static func flakyGreeter() async throws -> (TestLink, FlakySession, Counter) {
+        let link = try await TestLink(.flaky)
+        let phoneSession = try #require(link.flaky).phone
+        let runs = Counter()
+        link.watch.registerGreeter(runs)
+        return (link, phoneSession, runs)
+    }
+
     func stop() async {
         await pair?.shutdown()
     }
@@ -103,6 +112,16 @@ extension WatchConnection {
     /// Returns once `connectionState` yields a status that `matches`.
     func waitForStatus(_ matches: (ConnectionStatus) -> Bool) async {
         for await status in connectionState where matches(status) { return }
+    }
+
+    /// Registers a `Greet` handler that answers with the name; returns the names in arrival order.
+    func registerNameRecorder() -> AsyncStream<String> {
+        let (names, arrivals) = AsyncStream.makeStream(of: String.self)
+        register(Greet.self) { request in
+            arrivals.yield(request.name)
+            return Greeting(text: request.name)
+        }
+        return names
     }
 
     /// Registers a `Greet` handler that counts its runs.

@@ -71,9 +71,11 @@ struct WatchConnectionHealthTests {
         let (phoneSession, _) = try #require(link.flaky)
         let suggestions = link.phone.recoverySuggestions
         let flap = Task { try await phoneSession.flapReachability(times: 3, every: .seconds(5)) }
-        for _ in 0..<3 {
+        for flip in 1...3 {
             await link.clock.waitForSleepers(count: 1)
             link.clock.advance(by: .seconds(5))
+            // The connection reads the session's state when it handles the event: let it see each flip.
+            await link.phone.waitForStatus { $0.isReachable == flip.isMultiple(of: 2) }
         }
         try await flap.value
         var iterator = suggestions.makeAsyncIterator()

@@ -23,11 +23,7 @@ struct WatchConnectionQueueTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let link = try await unreachableLink(directory)
-        let (order, arrivals) = AsyncStream.makeStream(of: String.self)
-        link.watch.register(Greet.self) { request in
-            arrivals.yield(request.name)
-            return Greeting(text: request.name)
-        }
+        let order = link.watch.registerNameRecorder()
         let phone = link.phone
         let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
         let events = phone.diagnosticEvents
@@ -90,11 +86,7 @@ struct WatchConnectionQueueTests {
         configuration.wallClockOrigin = origin
         let phone = WatchConnection(session: phoneSession, configuration: configuration, clock: clock)
         let watch = WatchConnection(session: watchSession, clock: clock)
-        let (names, arrivals) = AsyncStream.makeStream(of: String.self)
-        watch.register(Greet.self) { request in
-            arrivals.yield(request.name)
-            return Greeting(text: "")
-        }
+        let names = watch.registerNameRecorder()
         #expect(phone.pendingRequestCount == 1)
         try await phone.waitForConnection()
         await phone.connect()

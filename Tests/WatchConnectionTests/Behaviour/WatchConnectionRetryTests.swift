@@ -10,10 +10,7 @@ import WatchPairTesting
 struct WatchConnectionRetryTests {
     @Test("two transient failures: retried 200 ms apart on the clock, then answered")
     func fixedDelays() async throws {
-        let link = try await TestLink(.flaky)
-        let (phoneSession, _) = try #require(link.flaky)
-        let runs = Counter()
-        link.watch.registerGreeter(runs)
+        let (link, phoneSession, runs) = try await TestLink.flakyGreeter()
         phoneSession.script([.fail(code: 7014), .fail(code: 7014)])
         let phone = link.phone
         let send = Task { try await phone.send(Greet(name: "Ada")) }
@@ -44,10 +41,7 @@ struct WatchConnectionRetryTests {
 
     @Test("a lost reply is retried; the repeat is answered from the record, the handler ran once")
     func lostReply() async throws {
-        let link = try await TestLink(.flaky)
-        let (phoneSession, _) = try #require(link.flaky)
-        let runs = Counter()
-        link.watch.registerGreeter(runs)
+        let (link, phoneSession, runs) = try await TestLink.flakyGreeter()
         let events = link.watch.diagnosticEvents
         phoneSession.script([.loseReply])
         let phone = link.phone
@@ -66,10 +60,7 @@ struct WatchConnectionRetryTests {
 
     @Test("every reply lost: fallback to userInfo, the receiver answers from its record, ran once")
     func fallbackAfterLostReplies() async throws {
-        let link = try await TestLink(.flaky)
-        let (phoneSession, _) = try #require(link.flaky)
-        let runs = Counter()
-        link.watch.registerGreeter(runs)
+        let (link, phoneSession, runs) = try await TestLink.flakyGreeter()
         let events = link.phone.diagnosticEvents
         phoneSession.script([.loseReply, .loseReply, .loseReply])
         let phone = link.phone
