@@ -169,14 +169,40 @@ struct WatchConnectionQueueTests {
         await #expect(throws: WatchConnectionError.cancelled) { try await another.value }
     }
 
-    @Test("fallback strategy while unreachable: userInfo at once (fallbackUsed), no queue, handler once")
-    func fallbackWhenUnreachable() async throws {
+    @Test("fallback strategy while unreachable: its channel at once (fallbackUsed), no queue, handler once",
+          arguments: [(DeliveryStrategy.messageWithUserInfoFallback, DeliveryMethod.userInfo), (.messageWithContextFallback, .context)])
+    func fallbackWhenUnreachable(strategy: DeliveryStrategy, channel: DeliveryMethod) async throws {
         let link = try await unreachableLink()
         let runs = Counter()
         link.watch.registerGreeter(runs)
         let events = link.phone.diagnosticEvents
-        #expect(try await link.phone.send(Greet(name: "bg")).text == "Hello, bg")
+        #expect(try await link.phone.send(Greet(name: "bg"), strategy: strategy).text == "Hello, bg")
         #expect(runs.count == 1 && link.phone.pendingRequestCount == 0)
-        #expect(await first(events) { if case .fallbackUsed = $0 { true } else { false } } == .fallbackUsed(from: .message, to: .userInfo))
+        #expect(await first(events) { if case .fallbackUsed = $0 { true } else { false } } == .fallbackUsed(from: .message, to: channel))
+        #expect(link.flaky?.phone.history.isEmpty == true)
+    }
+
+    @Test("sendWhenReady waits for the connection on the clock, then sends")
+    func sendWhenReady() async throws {
+        let link = try await unreachableLink()
+        let runs = Counter()
+        link.watch.registerGreeter(runs)
+        let phone = link.phone
+        let send = Task { try await phone.sendWhenReady(Greet(name: "later"), connectionTimeout: .seconds(30)) }
+        await link.clock.waitForSleepers(count: 1)  // the connection wait's timeout
+        #expect(runs.count == 0)
+        link.flaky?.phone.setReachable(true)
+        #expect(try await send.value.text == "Hello, later")
+        #expect(runs.count == 1)
+    }
+
+    @Test("sendWhenReady gives up with .timeout when the connection does not come")
+    func sendWhenReadyTimesOut() async throws {
+        let link = try await unreachableLink()
+        let phone = link.phone
+        let send = Task { try await phone.sendWhenReady(Greet(name: "never"), connectionTimeout: .seconds(30)) }
+        await link.clock.waitForSleepers(count: 1)
+        link.clock.advance(by: .seconds(30))
+        await #expect(throws: WatchConnectionError.timeout) { try await send.value }
     }
 }
