@@ -52,7 +52,8 @@ final class TestLink {
             flaky = nil
             phone = WatchConnection(
                 session: WCSessionAdapter(pair.phone), configuration: phoneConfiguration, clock: clock, logger: phoneLogger)
-            watch = WatchConnection(session: WCSessionAdapter(pair.watch), clock: clock, logger: watchLogger)
+            // The convenience initializer over a WCSession, as an app moving from WatchConnectivitySwift writes it.
+            watch = WatchConnection(session: pair.watch, clock: clock, logger: watchLogger)
         }
         try await phone.waitForConnection()
         try await watch.waitForConnection()
