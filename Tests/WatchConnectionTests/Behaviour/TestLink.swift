@@ -68,6 +68,12 @@ final class TestLink {
         return (link, phoneSession, runs)
     }
 
+    /// Flaky mode: the peer goes out of reach; returns once the phone's connection has seen it.
+    func makePeerUnreachable() async throws {
+        try #require(flaky).phone.setReachable(false)
+        await phone.waitForStatus { !$0.isReachable }
+    }
+
     func stop() async {
         await pair?.shutdown()
     }
@@ -78,6 +84,11 @@ final class Counter: Sendable {
     private let value = Mutex(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
+}
+
+/// What the queue file in `directory` holds now.
+func persistedQueue(_ directory: URL) -> [QueuedRequest] {
+    RequestQueueFile(directory: directory).load(setAsideSuffix: "test").requests
 }
 
 /// The first event of `events` that `matches`, or nil when the stream ends.

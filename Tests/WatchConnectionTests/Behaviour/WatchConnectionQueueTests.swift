@@ -13,8 +13,7 @@ struct WatchConnectionQueueTests {
         var configuration = WatchConnectionConfiguration(queueDirectory: directory)
         configuration.queueCapacity = capacity
         let link = try await TestLink(.flaky, phoneConfiguration: configuration)
-        link.flaky?.phone.setReachable(false)
-        await link.phone.waitForStatus { !$0.isReachable }
+        try await link.makePeerUnreachable()
         return link
     }
 
@@ -31,7 +30,7 @@ struct WatchConnectionQueueTests {
         let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
         _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
         #expect(phone.pendingRequestCount == 2)
-        #expect(RequestQueueFile(directory: directory).load(setAsideSuffix: "x").requests.count == 2)
+        #expect(persistedQueue(directory).count == 2)
         await phone.connect()
         link.flaky?.phone.setReachable(true)
         #expect(try await one.value.text == "one")
@@ -40,7 +39,7 @@ struct WatchConnectionQueueTests {
         #expect(await iterator.next() == "one")
         #expect(await iterator.next() == "two")
         #expect(phone.pendingRequestCount == 0)
-        #expect(RequestQueueFile(directory: directory).load(setAsideSuffix: "x").requests.isEmpty)
+        #expect(persistedQueue(directory).isEmpty)
     }
 
     @Test("the queue survives the app's death: the file holds it once queued; a new process sends it once")
@@ -93,7 +92,7 @@ struct WatchConnectionQueueTests {
         var iterator = names.makeAsyncIterator()
         #expect(await iterator.next() == "restored")
         #expect(phone.pendingRequestCount == 0)
-        #expect(RequestQueueFile(directory: directory).load(setAsideSuffix: "x").requests.isEmpty)
+        #expect(persistedQueue(directory).isEmpty)
     }
 
     @Test("a corrupt queue file is reported and set aside, never a crash; the next request works")

@@ -93,13 +93,11 @@ struct WatchConnectionRetryTests {
     @Test("immediate mode, peer unreachable: notReachable at once, nothing sent")
     func immediateUnreachable() async throws {
         let link = try await TestLink(.flaky)
-        let (phoneSession, _) = try #require(link.flaky)
-        phoneSession.setReachable(false)
-        await link.phone.waitForStatus { !$0.isReachable }
+        try await link.makePeerUnreachable()
         await #expect(throws: WatchConnectionError.notReachable) {
             try await link.phone.send(Greet(name: "x"), delivery: .immediate)
         }
-        #expect(phoneSession.history.isEmpty)
+        #expect(link.flaky?.phone.history.isEmpty == true)
     }
 
     @Test("the same seed replays the same faults")
