@@ -51,7 +51,7 @@ extension WatchConnection {
         let type = header.type ?? ""
         // A request by userInfo or context is answered by userInfo only when its sender waits for it.
         let route: ResponseRoute = if case .userInfo = route, header.reply != true { .none } else { route }
-        switch ledger.event(.arrived(id: header.id, now: elapsed())) {
+        switch ledger.event(.arrived(id: header.id, now: wallNow)) {
         case .replay(let response):
             emit(.duplicateSuppressed(type: type, id: header.id))
             respond(response, to: route)
@@ -74,9 +74,16 @@ extension WatchConnection {
         }
     }
 
-    /// Records a run's response, then answers the request and every repeat that waited for it.
+    /// Records a run's response (on disk first, when persisted), then answers the request and every
+    /// repeat that waited for it.
     private func completeRun(_ id: UUID, response: String, route: ResponseRoute) {
-        _ = ledger.event(.finished(id: id, response: response, now: elapsed()))
+        _ = ledger.event(.finished(id: id, response: response, now: wallNow))
+        do {
+            try ledgerFile?.save(ledger.records)
+        } catch {
+            // Answering still beats failing the sender; only a crash before the next save could repeat it.
+            logger.warning("recorded responses could not be saved", metadata: ["error": "\(error)"])
+        }
         respond(response, to: route)
         for repeatRoute in repeatsAwaitingRun.removeValue(forKey: id) ?? [] { respond(response, to: repeatRoute) }
     }

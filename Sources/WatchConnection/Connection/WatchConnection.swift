@@ -49,6 +49,7 @@ public final class WatchConnection {
     @ObservationIgnored var queue: RequestQueue
     @ObservationIgnored let queueFile: RequestQueueFile?
     @ObservationIgnored var ledger: ResponseLedger
+    @ObservationIgnored let ledgerFile: ResponseLedgerFile?
     @ObservationIgnored var jitter: SeededRandom
     /// Sends waiting for their end, by request id.
     @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
@@ -75,8 +76,8 @@ public final class WatchConnection {
     ///   - clock: The clock of every timer (a `ManualClock` in tests).
     ///   - logger: Where diagnostic events are logged (never bootstrapped here).
     ///
-    /// The persisted queue is read here; an unreadable file is renamed and reported as the first
-    /// `queueFileSetAside` event. Session events are consumed by a task that holds the connection
+    /// The persisted queue and recorded responses are read here; an unreadable file is renamed and
+    /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are consumed by a task that holds the connection
     /// weakly and ends when the connection is released: WatchConnectivitySwift's API activates on
     /// creation, so there is no `run()` to call.
     public init(
@@ -91,10 +92,14 @@ public final class WatchConnection {
         (elapsed, sleep) = Self.timeline(of: clock)
         health = HealthMachine(thresholds: configuration.healthThresholds)
         suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
-        ledger = ResponseLedger(capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry)
         jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
-        queueFile = configuration.queueDirectory.map(RequestQueueFile.init(directory:))
-        let loaded = queueFile?.load(setAsideSuffix: "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))")
+        let setAsideSuffix = "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))"
+        ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
+        let records = ledgerFile?.load(setAsideSuffix: setAsideSuffix)
+        ledger = ResponseLedger(
+            capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? [])
+        queueFile = configuration.storageDirectory.map(RequestQueueFile.init(directory:))
+        let loaded = queueFile?.load(setAsideSuffix: setAsideSuffix)
         queue = RequestQueue(capacity: configuration.queueCapacity, expiry: configuration.queueExpiry, requests: loaded?.requests ?? [])
         pendingRequestCount = queue.requests.count
         // Bound: a session reports events one at a time; 10,000 unprocessed ones means the main actor
@@ -102,8 +107,8 @@ public final class WatchConnection {
         let (events, input) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingOldest(10_000))
         sessionEvents = input
         receiver = { event in input.yield(event) }
-        if let setAside = loaded?.setAside {
-            emit(.queueFileSetAside(path: setAside.path, reason: setAside.reason))
+        for setAside in [loaded?.setAside, records?.setAside].compactMap({ $0 }) {
+            emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
         }
         Task { [weak self] in
             for await event in events {

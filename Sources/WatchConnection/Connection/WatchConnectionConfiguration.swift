@@ -2,8 +2,9 @@ import Foundation
 
 /// The settings of a `WatchConnection`, with the defaults of DESIGN §9.
 public struct WatchConnectionConfiguration: Sendable {
-    /// Where the request queue is persisted (a file `watchconnection-queue.json`); nil: in memory only.
-    public var queueDirectory: URL?
+    /// Where the request queue (`watchconnection-queue.json`) and the receiver's recorded responses
+    /// (`watchconnection-responses.json`) are persisted; nil: in memory only (lost with the process).
+    public var storageDirectory: URL?
     /// The most queued requests (100); past it the oldest is dropped with `requestDropped`.
     public var queueCapacity = 100
     /// How long a queued request may wait (1 h); then it expires with `requestExpired`.
@@ -27,8 +28,8 @@ public struct WatchConnectionConfiguration: Sendable {
     /// clock's elapsed time (so a manual clock also moves queue timestamps). Default: now.
     public var wallClockOrigin = Date()
 
-    /// The defaults, with the queue in `queueDirectory` (nil: in memory).
-    public init(queueDirectory: URL? = nil) {
-        self.queueDirectory = queueDirectory
+    /// The defaults, persisted in `storageDirectory` (nil: in memory).
+    public init(storageDirectory: URL? = nil) {
+        self.storageDirectory = storageDirectory
     }
 }

@@ -6,7 +6,7 @@ extension DiagnosticEvent {
     var level: Logger.Level {
         switch self {
         case .deliveryFailed(_, _, let willRetry): willRetry ? .info : .warning
-        case .requestExpired, .requestDropped, .recoveryFailed, .queueFileSetAside: .warning
+        case .requestExpired, .requestDropped, .recoveryFailed, .storageFileSetAside: .warning
         case .messageSent, .duplicateSuppressed: .debug
         default: .info
         }
@@ -31,7 +31,7 @@ extension DiagnosticEvent {
         case .recoveryAttempted: "Recovery attempted"
         case .recoverySucceeded: "Recovery succeeded"
         case .recoveryFailed(let error): "Recovery failed: \(error)"
-        case .queueFileSetAside(let path, let reason): "Unreadable request queue set aside as \(path): \(reason)"
+        case .storageFileSetAside(let path, let reason): "Unreadable file set aside as \(path): \(reason)"
         }
     }
 

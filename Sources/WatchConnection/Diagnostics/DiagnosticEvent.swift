@@ -38,8 +38,9 @@ public enum DiagnosticEvent: Sendable, Hashable {
     case recoverySucceeded
     /// `attemptRecovery()` failed.
     case recoveryFailed(error: WatchConnectionError)
-    /// The persisted queue file could not be read; it was renamed to `path` and the queue started empty.
-    case queueFileSetAside(path: String, reason: String)
+    /// A persisted file (the queue, or the recorded responses) could not be read; it was renamed to
+    /// `path` and its content started empty.
+    case storageFileSetAside(path: String, reason: String)
 
     /// The event's name in the journal's `WC_EVENT` (DESIGN §7).
     public var name: String {
@@ -60,7 +61,7 @@ public enum DiagnosticEvent: Sendable, Hashable {
         case .recoveryAttempted: "recoveryAttempted"
         case .recoverySucceeded: "recoverySucceeded"
         case .recoveryFailed: "recoveryFailed"
-        case .queueFileSetAside: "queueFileSetAside"
+        case .storageFileSetAside: "storageFileSetAside"
         }
     }
 }

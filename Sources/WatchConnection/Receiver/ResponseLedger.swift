@@ -32,6 +32,23 @@ public struct ResponseLedger: Sendable {
         case done(response: String, at: Duration)
     }
 
+    /// A finished request's recorded response, as persisted.
+    public struct Record: Sendable, Hashable {
+        /// The request id.
+        public let id: UUID
+        /// The response envelope it answered.
+        public let response: String
+        /// When it finished (on the caller's timeline).
+        public let at: Duration
+
+        /// A record.
+        public init(id: UUID, response: String, at: Duration) {
+            self.id = id
+            self.response = response
+            self.at = at
+        }
+    }
+
     /// The most finished records kept.
     public let capacity: Int
     /// How long a finished record answers repeats.
@@ -40,10 +57,22 @@ public struct ResponseLedger: Sendable {
     /// Finished ids, oldest first, for eviction.
     private var finishedOrder: [UUID] = []
 
-    /// An empty ledger.
-    public init(capacity: Int = 1_000, window: Duration = .seconds(3600)) {
+    /// A ledger holding `records` (e.g. loaded from disk, oldest first; the newest `capacity` are kept).
+    public init(capacity: Int = 1_000, window: Duration = .seconds(3600), records: [Record] = []) {
         self.capacity = max(1, capacity)
         self.window = window
+        for record in records.suffix(self.capacity) {
+            entries[record.id] = .done(response: record.response, at: record.at)
+            finishedOrder.append(record.id)
+        }
+    }
+
+    /// The finished records, oldest first (what is persisted).
+    public var records: [Record] {
+        finishedOrder.compactMap { id in
+            guard case .done(let response, let at)? = entries[id] else { return nil }
+            return Record(id: id, response: response, at: at)
+        }
     }
 
     /// The number of finished records held.

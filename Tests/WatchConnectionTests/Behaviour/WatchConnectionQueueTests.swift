@@ -10,7 +10,7 @@ import WatchPairTesting
 struct WatchConnectionQueueTests {
     /// A link whose peer has gone out of reach, the phone's queue in `directory`.
     func unreachableLink(_ directory: URL? = nil, capacity: Int = 100) async throws -> TestLink {
-        var configuration = WatchConnectionConfiguration(queueDirectory: directory)
+        var configuration = WatchConnectionConfiguration(storageDirectory: directory)
         configuration.queueCapacity = capacity
         let link = try await TestLink(.flaky, phoneConfiguration: configuration)
         try await link.makePeerUnreachable()
@@ -55,7 +55,7 @@ struct WatchConnectionQueueTests {
         // What a process killed now leaves: the file. A new process on the same directory.
         let clock = ManualClock()
         let (phoneSession, watchSession) = FlakySession.pair(seed: 3, clock: clock)
-        let restarted = WatchConnection(session: phoneSession, configuration: WatchConnectionConfiguration(queueDirectory: directory), clock: clock)
+        let restarted = WatchConnection(session: phoneSession, configuration: WatchConnectionConfiguration(storageDirectory: directory), clock: clock)
         let watch = WatchConnection(session: watchSession, clock: clock)
         let runs = Counter()
         watch.registerGreeter(runs)
@@ -81,7 +81,7 @@ struct WatchConnectionQueueTests {
             QueuedRequest(id: UUID(), requestType: "Greet", strategy: .messageOnly, envelope: envelope, enqueuedAt: .seconds(1_800_000_000 - 60))
         ])
         let (phoneSession, watchSession) = FlakySession.pair(seed: 3, clock: clock)
-        var configuration = WatchConnectionConfiguration(queueDirectory: directory)
+        var configuration = WatchConnectionConfiguration(storageDirectory: directory)
         configuration.wallClockOrigin = origin
         let phone = WatchConnection(session: phoneSession, configuration: configuration, clock: clock)
         let watch = WatchConnection(session: watchSession, clock: clock)
@@ -100,9 +100,9 @@ struct WatchConnectionQueueTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("{\"version\":1,\"requests\":[{\"id\":".utf8).write(to: RequestQueueFile(directory: directory).url)
-        let link = try await TestLink(.flaky, phoneConfiguration: WatchConnectionConfiguration(queueDirectory: directory))
-        let reported = await first(link.phone.diagnosticEvents) { if case .queueFileSetAside = $0 { true } else { false } }
-        guard case .queueFileSetAside(let path, let reason)? = reported else {
+        let link = try await TestLink(.flaky, phoneConfiguration: WatchConnectionConfiguration(storageDirectory: directory))
+        let reported = await first(link.phone.diagnosticEvents) { if case .storageFileSetAside = $0 { true } else { false } }
+        guard case .storageFileSetAside(let path, let reason)? = reported else {
             Issue.record("not reported")
             return
         }

@@ -81,4 +81,46 @@ struct WatchConnectionReceiverTests {
         #expect(try await connection.send(Greet(name: "after")).text == "Hello, after")
         #expect(runs.count == 1)
     }
+
+    @Test("the receiver's record survives its death: a repeat after a restart is answered, not run")
+    func recordSurvivesRestart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        let envelope = try WireEnvelope.encode(
+            WireEnvelope.Header(kind: .request, id: UUID(), type: "Greet", reply: true), body: Greet(name: "Ada"))
+        let runs = Counter()
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: configuration)
+        connection.registerGreeter(runs)
+        try await connection.waitForActivation()
+        let answered = try #require(await exchange(session, envelope))
+
+        // What a process killed right after answering leaves: the files. A new process, the same retry.
+        let restartedSession = FlakySession()
+        let restarted = WatchConnection(session: restartedSession, configuration: configuration)
+        restarted.registerGreeter(runs)
+        try await restarted.waitForActivation()
+        let events = restarted.diagnosticEvents
+        #expect(await exchange(restartedSession, envelope) == answered)
+        #expect(runs.count == 1)
+        _ = await first(events) { if case .duplicateSuppressed = $0 { true } else { false } }
+    }
+
+    @Test("an unreadable file of recorded responses is set aside and reported; requests still run")
+    func corruptRecords() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("[".utf8).write(to: directory.appendingPathComponent("watchconnection-responses.json"))
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: WatchConnectionConfiguration(storageDirectory: directory))
+        let reported = await first(connection.diagnosticEvents) { if case .storageFileSetAside = $0 { true } else { false } }
+        guard case .storageFileSetAside(let path, _)? = reported else {
+            Issue.record("not reported")
+            return
+        }
+        #expect(path.contains("watchconnection-responses.json.corrupt-"))
+        connection.registerGreeter(Counter())
+        #expect(try await connection.send(Greet(name: "still")).text == "Hello, still")
+    }
 }
