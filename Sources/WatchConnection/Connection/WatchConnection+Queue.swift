@@ -31,7 +31,9 @@ extension WatchConnection {
         apply(action, persisted: true)
         emit(.requestQueued(type: outgoing.type, size: queue.requests.count))
         armExpiry(request)
-        if connectionMode == .active { flushQueue() }
+        // A request queued by a running flush failed just now: it waits for the next reachability
+        // change, connect() or recovery instead of being flushed again at once (no retry storm).
+        if connectionMode == .active && !isFlushing { flushQueue() }
     }
 
     /// The queued request's sender waits until it expires (the policy's timeout does not run in the queue).
@@ -65,7 +67,7 @@ extension WatchConnection {
     }
 
     /// Sends every queued request, oldest first, one after the other, when the peer is reachable.
-    /// A flush asked for while one runs runs after it.
+    /// A flush asked for while one runs (by a reachability change or `connect()`) runs after it.
     func flushQueue() {
         guard currentConnectionStatus.canSendMessages, !queue.requests.isEmpty else { return }
         guard !isFlushing else {

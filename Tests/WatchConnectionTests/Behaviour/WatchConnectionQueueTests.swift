@@ -204,4 +204,29 @@ struct WatchConnectionQueueTests {
         link.clock.advance(by: .seconds(30))
         await #expect(throws: WatchConnectionError.timeout) { try await send.value }
     }
+
+    @Test("phantom reachability during a flush: re-queued once, not flushed again until reachability changes")
+    func noFlushStorm() async throws {
+        let link = try await unreachableLink()
+        let (phoneSession, _) = try #require(link.flaky)
+        link.watch.registerGreeter(Counter())
+        let phone = link.phone
+        let events = phone.diagnosticEvents
+        let send = Task { try await phone.send(Greet(name: "q"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        phoneSession.script(Array(repeating: .fail(code: 7007), count: 3))
+        await phone.connect()
+        phoneSession.setReachable(true)
+        for _ in 0..<2 {
+            await link.clock.waitForSleepers(count: 2)  // the flush's timeout and the retry delay
+            link.clock.advance(by: .milliseconds(200))
+        }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        #expect(phoneSession.history.count == 3)
+        #expect(phone.pendingRequestCount == 1)
+        try await link.makePeerUnreachable()
+        phoneSession.setReachable(true)
+        #expect(try await send.value.text == "Hello, q")
+        #expect(phoneSession.history.count == 4)
+    }
 }
