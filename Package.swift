@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         .library(name: "WatchPairTesting", targets: ["WatchPairTesting"]),
         .library(name: "WatchConnectivityTesting", targets: ["WatchConnectivityTesting"]),
+        .library(name: "WatchConnection", targets: ["WatchConnection"]),
+        .library(name: "WatchConnectionWCSession", targets: ["WatchConnectionWCSession"]),
+        .library(name: "WatchConnectionTesting", targets: ["WatchConnectionTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -63,6 +66,13 @@ let package = Package(
                 "WatchPairHost", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // DESIGN §9, the reliability layer: sees only its WCSessionProviding protocol, so it would also
+        // compile over Apple's framework; nothing of WatchPair's internals.
+        .target(name: "WatchConnection", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // WatchConnectivity.WCSession as a WCSessionProviding: the one place that sees both modules.
+        .target(name: "WatchConnectionWCSession", dependencies: ["WatchConnection", "WatchConnectivity"]),
+        // Test kit of WatchConnection apps: FlakySession (seeded faults, injected clock).
+        .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection"]),
         // Apple-style sync services on the WatchConnectivity module: one per side.
         .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
         .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
@@ -126,6 +136,16 @@ let package = Package(
         ),
         .testTarget(name: "WatchConnectivityTestingTests", dependencies: ["WatchConnectivityTesting", "WatchConnectivity"]),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire"]),
+        .testTarget(
+            name: "WatchConnectionTests",
+            dependencies: [
+                "WatchConnection", "WatchConnectionTesting", "WatchConnectionWCSession", "WatchConnectivity",
+                "WatchConnectivityTesting", "WatchPairTesting", .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        // An app written in WatchConnectivitySwift's documented style: must keep compiling and passing.
+        .testTarget(name: "WatchConnectionStyleTests", dependencies: ["WatchConnection", "WatchConnectionTesting"]),
         .testTarget(
             name: "WatchPairCoreTests",
             dependencies: [

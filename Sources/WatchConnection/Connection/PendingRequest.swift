@@ -1,0 +1,51 @@
+import Foundation
+
+/// A send waiting for its end: its caller (nil for a request restored from disk), its timer and driver.
+struct PendingRequest {
+    /// The request type's wire name.
+    let type: String
+    /// When the send started (elapsed time), for `messageSent`'s duration.
+    let startedAt: Duration
+    /// The caller of `send`, resumed exactly once by `finish`.
+    var continuation: CheckedContinuation<String, any Error>?
+    /// The timeout (policy) or expiry (queued) timer.
+    var timer: Task<Void, Never>?
+    /// The task driving the delivery.
+    var driver: Task<Void, Never>?
+}
+
+/// A request ready to go: encoded once, sent as it is by every attempt, fallback and flush.
+struct Outgoing: Sendable {
+    /// The request id.
+    let id: UUID
+    /// The request type's wire name.
+    let type: String
+    /// The encoded envelope.
+    let envelope: String
+    /// Whether the sender wants a response over a background channel (not a fire-and-forget request).
+    let expectsResponse: Bool
+}
+
+/// Where a receiver's response goes.
+enum ResponseRoute {
+    /// The live message's reply handler.
+    case reply(@Sendable ([String: String]) -> Void)
+    /// A userInfo transfer back (the request came by userInfo or context and wants a response).
+    case userInfo
+    /// Nowhere (a message sent without a reply handler).
+    case none
+}
+
+/// A registered handler: decodes the request envelope, runs the app's closure, encodes the response
+/// envelope (or an error envelope). Runs off the main actor.
+typealias RequestHandler = @Sendable (_ envelope: String, _ header: WireEnvelope.Header) async -> String
+
+/// A caller of `waitForActivation`/`waitForConnection`.
+struct StatusWaiter {
+    /// What it waits for.
+    let isSatisfied: (ConnectionStatus) -> Bool
+    /// Resumed exactly once.
+    let continuation: CheckedContinuation<Void, any Error>
+    /// Its timeout, if any.
+    var timer: Task<Void, Never>?
+}

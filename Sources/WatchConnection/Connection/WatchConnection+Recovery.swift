@@ -1,0 +1,63 @@
+import Foundation
+
+extension WatchConnection {
+    /// Switches to `.active`: queued requests flush now (if the peer is reachable) and whenever it
+    /// becomes reachable again.
+    public func connect() async {
+        connectionMode = .active
+        refreshStatus()
+        flushQueue()
+    }
+
+    /// Switches to `.passive` and ends every pending request (in flight or queued) with `.cancelled`.
+    public func disconnect() {
+        connectionMode = .passive
+        apply(queue.event(.cancelAll))
+        for id in Array(pending.keys) { finish(id, .failure(.cancelled)) }
+    }
+
+    /// Re-activates the session, probes the peer with a ping message, and flushes the queue.
+    ///
+    /// Success (the probe was answered within `recoveryTimeout`) makes the health `.healthy` and emits
+    /// `recoverySucceeded`; failure emits `recoveryFailed` and suggests `repairDevices`.
+    public func attemptRecovery() async {
+        emit(.recoveryAttempted)
+        session.activate(reportingTo: receiver)
+        do {
+            try await waitForConnection(timeout: configuration.recoveryTimeout)
+            try await probe()
+        } catch {
+            let failure = error as? WatchConnectionError ?? .sessionError(code: 7001, description: String(describing: error))
+            emit(.recoveryFailed(error: failure))
+            suggest(.recoveryFailed)
+            return
+        }
+        recordAttempt(succeeded: true)
+        emit(.recoverySucceeded)
+        flushQueue()
+    }
+
+    /// One ping message, answered by the peer's connection with a pong.
+    private func probe() async throws(WatchConnectionError) {
+        let ping = Outgoing(
+            id: UUID(), type: "ping",
+            envelope: WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID())),
+            expectsResponse: true)
+        let sleep = self.sleep
+        let timeout = configuration.recoveryTimeout
+        let result = await withTaskGroup(of: Result<String, WatchConnectionError>.self) { group in
+            group.addTask { await self.sendMessageOnce(ping) }
+            group.addTask {
+                do { try await sleep(timeout) } catch { return .failure(.cancelled) }
+                return .failure(.timeout)
+            }
+            let first = await group.next() ?? .failure(.cancelled)
+            group.cancelAll()
+            return first
+        }
+        let reply = try result.get()
+        guard (try? WireEnvelope.header(of: reply))?.kind == .pong else {
+            throw .decodingFailed(description: "the probe's answer is not a pong")
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Synchronization
+
+extension WatchConnection {
+    /// Sends `request` and returns its response.
+    ///
+    /// The channel is chosen by `DeliveryPlanner` from `strategy`, `delivery` and the link's state.
+    /// Live messages are retried as `retryPolicy` says (transient failures only); a message that
+    /// fails for good takes the strategy's fallback channel, whose response comes back as a userInfo
+    /// transfer. In `.queued` mode a request that cannot go now waits in the persisted queue (until
+    /// flushed, cancelled, dropped or expired). The receiver runs it at most once, whatever the path.
+    ///
+    /// Cancelling the calling task cancels the request (it leaves the queue) and throws `.cancelled`.
+    ///
+    /// - Throws: `WatchConnectionError`: `.timeout` when `retryPolicy.timeout` passes first (outside the
+    ///   queue); `.payloadTooLarge` (7009) before anything is sent; `.notReachable`/`.notActivated` in
+    ///   `.immediate` mode; `.handlerNotRegistered`/`.handlerError` from the receiver; `.cancelled`,
+    ///   `.expired`, `.dropped` for queued requests; `.sessionError` for the session's other failures.
+    public func send<R: WatchRequest>(
+        _ request: R,
+        strategy: DeliveryStrategy = .messageWithUserInfoFallback,
+        delivery: DeliveryMode = .queued,
+        retryPolicy: RetryPolicy = .default
+    ) async throws -> R.Response {
+        let outgoing = try encode(request, expectsResponse: true)
+        let response = try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy)
+        return try WireEnvelope.body(of: response, as: R.Response.self)
+    }
+
+    /// Sends a request that needs no answer; returns once it was answered, handed to a background
+    /// channel or queued. Failures are reported only through `diagnosticEvents` (`deliveryFailed`).
+    public func send<R: FireAndForgetRequest>(_ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback) async {
+        do {
+            let outgoing = try encode(request, expectsResponse: false)
+            _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default)
+        } catch let error as WatchConnectionError {
+            logger.debug("fire-and-forget request ended without delivery", metadata: ["WC_REQUEST_TYPE": "\(R.requestType)", "error": "\(error)"])
+        } catch {
+            logger.debug("fire-and-forget request ended without delivery", metadata: ["WC_REQUEST_TYPE": "\(R.requestType)"])
+        }
+    }
+
+    /// Encodes `request` once; refuses it (7009) when over the payload limit.
+    func encode<R: WatchRequest>(_ request: R, expectsResponse: Bool) throws(WatchConnectionError) -> Outgoing {
+        let id = UUID()
+        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: id, type: R.requestType, reply: expectsResponse)
+        let envelope = try WireEnvelope.encode(header, body: request)
+        let size = envelope.utf8.count
+        guard size <= configuration.payloadLimit else {
+            let error = WatchConnectionError.payloadTooLarge(size: size, limit: configuration.payloadLimit)
+            emit(.deliveryFailed(type: R.requestType, error: error, willRetry: false))
+            throw error
+        }
+        return Outgoing(id: id, type: R.requestType, envelope: envelope, expectsResponse: expectsResponse)
+    }
+
+    /// Registers the send, arms its timeout, starts its driver; returns the response envelope.
+    func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
+        let id = outgoing.id
+        // The session may have changed before its event reached us: decide on its state now.
+        refreshStatus()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+                pending[id] = PendingRequest(type: outgoing.type, startedAt: elapsed(), continuation: continuation)
+                armTimer(id, after: policy.timeout) { $0.finish(id, .failure(.timeout)) }
+                pending[id]?.driver = Task { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
+            }
+        } onCancel: {
+            // The caller gave up: the request is cancelled, also where it waits in the queue.
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.apply(self.queue.event(.cancel(id: id)))
+                self.finish(id, .failure(.cancelled))
+            }
+        }
+    }
+
+    /// Replaces the request's timer with one that runs `body` after `delay`.
+    func armTimer(_ id: UUID, after delay: Duration, _ body: @escaping @MainActor (WatchConnection) -> Void) {
+        pending[id]?.timer?.cancel()
+        let sleep = self.sleep
+        pending[id]?.timer = Task { [weak self] in
+            do { try await sleep(delay) } catch { return }
+            guard let self else { return }
+            body(self)
+        }
+    }
+
+    /// Ends the send `id`: resumes its caller once, stops its timer and driver. Later calls do nothing.
+    func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>) {
+        guard let request = pending.removeValue(forKey: id) else { return }
+        request.timer?.cancel()
+        request.driver?.cancel()
+        if case .success = result {
+            emit(.messageSent(type: request.type, duration: elapsed() - request.startedAt))
+        }
+        request.continuation?.resume(with: result.mapError { $0 as any Error })
+    }
+
+    /// Delivers one request: attempts, retries, fallback or queueing, until it is handed on or ends.
+    func drive(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async {
+        var step = DeliveryPlanner.initial(
+            strategy: strategy, mode: mode, activated: activationState == .activated, reachable: isReachable)
+        var attempt = 0
+        var delays = RetryDelaySequence(backoff: policy.backoff, random: SeededRandom(seed: jitter.next()))
+        // Re-checked after every await: a timeout, cancel or disconnect may have ended the send.
+        while pending[outgoing.id] != nil && !Task.isCancelled {
+            switch step {
+            case .fail(let error):
+                emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: false))
+                finish(outgoing.id, .failure(error))
+                return
+            case .queue:
+                enqueue(outgoing, strategy: strategy)
+                return
+            case .fallback(let method):
+                emit(.fallbackUsed(from: .message, to: method))
+                step = .send(method)
+            case .send(.message):
+                attempt += 1
+                switch await sendMessageOnce(outgoing) {
+                case .success(let reply):
+                    recordAttempt(succeeded: true)
+                    finish(outgoing.id, Self.result(ofResponse: reply))
+                    return
+                case .failure(let error):
+                    recordAttempt(succeeded: false)
+                    if error.code == 7007 { suggest(.unreachable(counterpartInstalled: session.isCounterpartAppInstalled)) }
+                    let retry = RetryDecision.isRetryable(error) && attempt < policy.maxAttempts
+                    step = retry ? .send(.message) : DeliveryPlanner.afterMessageFailure(strategy: strategy, mode: mode, error: error)
+                    if case .fail = step {
+                        // Reported once, by the `.fail` step.
+                    } else {
+                        emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry))
+                    }
+                    if retry, let delay = delays.next() {
+                        do { try await sleep(delay) } catch { return }
+                    }
+                }
+            case .send(let method):
+                do {
+                    try transfer(outgoing.envelope, on: method)
+                    // A fire-and-forget request is done once a durable channel holds it; a request
+                    // waits for its response (a userInfo transfer back) within its timeout.
+                    if !outgoing.expectsResponse { finish(outgoing.id, .success(Self.voidResponse(outgoing))) }
+                } catch {
+                    let failure = WatchConnectionError(sessionError: error)
+                    emit(.deliveryFailed(type: outgoing.type, error: failure, willRetry: false))
+                    finish(outgoing.id, .failure(failure))
+                }
+                return
+            }
+        }
+    }
+
+    /// Hands an envelope to a background channel.
+    func transfer(_ envelope: String, on method: DeliveryMethod) throws {
+        switch method {
+        case .userInfo, .message: try session.transferUserInfo([WireEnvelope.key: envelope])
+        case .context: try session.updateApplicationContext([WireEnvelope.key: envelope])
+        }
+    }
+
+    /// One live message; its reply's envelope, or why it failed. Ends early (`.cancelled`) when the
+    /// driving task is cancelled.
+    func sendMessageOnce(_ outgoing: Outgoing) async -> Result<String, WatchConnectionError> {
+        let session = self.session
+        let slot = ResultSlot()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard slot.install(continuation) else { return }
+                session.sendMessage(
+                    [WireEnvelope.key: outgoing.envelope],
+                    replyHandler: { reply in
+                        guard let envelope = reply[WireEnvelope.key] else {
+                            slot.resume(.failure(.decodingFailed(description: "the reply has no '\(WireEnvelope.key)' key")))
+                            return
+                        }
+                        slot.resume(.success(envelope))
+                    },
+                    errorHandler: { error in slot.resume(.failure(WatchConnectionError(sessionError: error))) })
+            }
+        } onCancel: {
+            slot.resume(.failure(.cancelled))
+        }
+    }
+
+    /// A response envelope as the send's result: its body, or the error it carries.
+    static func result(ofResponse envelope: String) -> Result<String, WatchConnectionError> {
+        do {
+            let header = try WireEnvelope.header(of: envelope)
+            if let error = header.error { return .failure(error.connectionError) }
+            return .success(envelope)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The response a fire-and-forget request ends with.
+    static func voidResponse(_ outgoing: Outgoing) -> String {
+        (try? WireEnvelope.encode(
+            WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: outgoing.id, type: outgoing.type),
+            body: VoidResponse())) ?? "{\"body\":{}}"
+    }
+}
+
+/// A continuation resumed exactly once, by whichever of reply, error or cancellation comes first.
+final class ResultSlot: Sendable {
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<Result<String, WatchConnectionError>, Never>)
+        case done(Result<String, WatchConnectionError>?)
+    }
+
+    private let state = Mutex(State.empty)
+
+    /// Installs the continuation; false (and resumed) when a result came first.
+    func install(_ continuation: CheckedContinuation<Result<String, WatchConnectionError>, Never>) -> Bool {
+        let early: Result<String, WatchConnectionError>? = state.withLock { state in
+            if case .done(let result) = state {
+                state = .done(nil)
+                return result ?? .failure(.cancelled)
+            }
+            state = .waiting(continuation)
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+        return early == nil
+    }
+
+    /// Resumes with `result` unless resumed already.
+    func resume(_ result: Result<String, WatchConnectionError>) {
+        let continuation: CheckedContinuation<Result<String, WatchConnectionError>, Never>? = state.withLock { state in
+            switch state {
+            case .empty:
+                state = .done(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done(nil)
+                return continuation
+            case .done:
+                return nil
+            }
+        }
+        continuation?.resume(returning: result)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+import Observation
+
+/// The reliability layer over a `WCSession`: typed requests with retries, fallback channels, a
+/// persisted queue, exactly-once execution at the receiver, health and recovery suggestions (DESIGN §9).
+///
+/// ```swift
+/// let connection = WatchConnection(session: WCSessionAdapter(WCSession.default))
+/// connection.register(FetchRecipe.self) { request in try await store.recipe(request.id) }
+/// let recipe = try await connection.send(FetchRecipe(id: "42"), retryPolicy: .patient)
+/// ```
+///
+/// One per app. It is `@MainActor` and `@Observable`, so views read `sessionHealth`, `isReachable`,
+/// `pendingRequestCount` synchronously. It activates the session when created and takes over the
+/// session's events (the session's delegate, for `WCSessionAdapter`): create it before anything else
+/// uses the session. Time (retry delays, timeouts, queue expiry, dedupe windows) comes from the
+/// injected clock only.
+///
+/// Invariants: every `send` ends with its response or exactly one `WatchConnectionError`; a request
+/// id is run at most once by the receiving connection (see `ResponseLedger` for the bound); the queue
+/// holds at most `queueCapacity` requests and is on disk (when a directory is given) before `send`
+/// reports it queued.
+@MainActor
+@Observable
+public final class WatchConnection {
+    /// Whether the session is activated.
+    public internal(set) var activationState: SessionActivationState = .notActivated
+    /// Whether the counterpart is reachable for live messages.
+    public internal(set) var isReachable = false
+    /// The health, from consecutive failures.
+    public internal(set) var sessionHealth: SessionHealth = .healthy
+    /// `.passive` until `connect()`, again after `disconnect()`.
+    public internal(set) var connectionMode: ConnectionMode = .passive
+    /// Requests waiting in the queue.
+    public internal(set) var pendingRequestCount = 0
+    /// The current status (what `connectionState` yields).
+    public internal(set) var currentConnectionStatus = ConnectionStatus(isActivated: false, isReachable: false, isCounterpartAppInstalled: false)
+
+    @ObservationIgnored let session: any WCSessionProviding
+    @ObservationIgnored let configuration: WatchConnectionConfiguration
+    @ObservationIgnored let logger: Logger
+    /// Time since the connection started, on the injected clock.
+    @ObservationIgnored let elapsed: @Sendable () -> Duration
+    /// Sleeps for a duration on the injected clock.
+    @ObservationIgnored let sleep: @Sendable (Duration) async throws -> Void
+    @ObservationIgnored var health: HealthMachine
+    @ObservationIgnored var suggestionRules: SuggestionRules
+    @ObservationIgnored var queue: RequestQueue
+    @ObservationIgnored let queueFile: RequestQueueFile?
+    @ObservationIgnored var ledger: ResponseLedger
+    @ObservationIgnored let ledgerFile: ResponseLedgerFile?
+    @ObservationIgnored var jitter: SeededRandom
+    /// Sends waiting for their end, by request id.
+    @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
+    /// Repeats of a request that arrived while its first run was going, answered when it ends.
+    @ObservationIgnored var repeatsAwaitingRun: [UUID: [ResponseRoute]] = [:]
+    /// Registered handlers by request type.
+    @ObservationIgnored var handlers: [String: RequestHandler] = [:]
+    /// `waitForActivation`/`waitForConnection` callers.
+    @ObservationIgnored var statusWaiters: [UUID: StatusWaiter] = [:]
+    @ObservationIgnored var isFlushing = false
+    @ObservationIgnored var flushRequested = false
+    @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
+    @ObservationIgnored let eventBroadcast = Broadcast<DiagnosticEvent>(limit: 256, keepsBacklog: true)
+    @ObservationIgnored let suggestionBroadcast = Broadcast<RecoverySuggestion>(limit: 16, keepsBacklog: true)
+    /// The session's events, in order; ends in `deinit`.
+    @ObservationIgnored let sessionEvents: AsyncStream<SessionEvent>.Continuation
+    @ObservationIgnored let receiver: @Sendable (SessionEvent) -> Void
+
+    /// A connection over `session`; activates it.
+    ///
+    /// - Parameters:
+    ///   - session: Any `WCSessionProviding`: `WCSessionAdapter`, `FlakySession`, or an adapter of Apple's.
+    ///   - configuration: Queue directory, bounds and thresholds.
+    ///   - clock: The clock of every timer (a `ManualClock` in tests).
+    ///   - logger: Where diagnostic events are logged (never bootstrapped here).
+    ///
+    /// The persisted queue and recorded responses are read here; an unreadable file is renamed and
+    /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are consumed by a task that holds the connection
+    /// weakly and ends when the connection is released: WatchConnectivitySwift's API activates on
+    /// creation, so there is no `run()` to call.
+    public init(
+        session: any WCSessionProviding,
+        configuration: WatchConnectionConfiguration = WatchConnectionConfiguration(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "WatchConnection")
+    ) {
+        self.session = session
+        self.configuration = configuration
+        self.logger = logger
+        (elapsed, sleep) = Self.timeline(of: clock)
+        health = HealthMachine(thresholds: configuration.healthThresholds)
+        suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
+        jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
+        let setAsideSuffix = "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))"
+        ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
+        let records = ledgerFile?.load(setAsideSuffix: setAsideSuffix)
+        ledger = ResponseLedger(
+            capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? [])
+        queueFile = configuration.storageDirectory.map(RequestQueueFile.init(directory:))
+        let loaded = queueFile?.load(setAsideSuffix: setAsideSuffix)
+        queue = RequestQueue(capacity: configuration.queueCapacity, expiry: configuration.queueExpiry, requests: loaded?.requests ?? [])
+        pendingRequestCount = queue.requests.count
+        // Bound: a session reports events one at a time; 10,000 unprocessed ones means the main actor
+        // is stuck, and the newest are dropped (a dropped message's sender times out and retries).
+        let (events, input) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingOldest(10_000))
+        sessionEvents = input
+        receiver = { event in input.yield(event) }
+        for setAside in [loaded?.setAside, records?.setAside].compactMap({ $0 }) {
+            emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
+        }
+        Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                self.handle(event)
+            }
+        }
+        session.activate(reportingTo: receiver)
+    }
+
+    isolated deinit {
+        sessionEvents.finish()
+        statusBroadcast.finish()
+        eventBroadcast.finish()
+        suggestionBroadcast.finish()
+    }
+
+    /// Elapsed-time and sleep functions of `clock` (opened once, so the rest uses plain durations).
+    private static func timeline<C: Clock<Duration>>(of clock: C) -> (@Sendable () -> Duration, @Sendable (Duration) async throws -> Void) {
+        let start = clock.now
+        return ({ start.duration(to: clock.now) }, { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) })
+    }
+
+    /// Now on the wall timeline (since 1970): the configured origin plus the clock's elapsed time.
+    var wallNow: Duration {
+        .milliseconds(Int64((configuration.wallClockOrigin.timeIntervalSince1970 * 1000).rounded())) + elapsed()
+    }
+
+    // MARK: Streams
+
+    /// The status now, then every change. Each subscriber buffers the newest 16 statuses.
+    public var connectionState: AsyncStream<ConnectionStatus> {
+        statusBroadcast.subscribe(initial: currentConnectionStatus)
+    }
+
+    /// Every diagnostic event from now on. Each subscriber buffers the newest 256 (older ones are
+    /// dropped if it falls behind); events from before the first subscriber are kept (256) for it.
+    public var diagnosticEvents: AsyncStream<DiagnosticEvent> {
+        eventBroadcast.subscribe()
+    }
+
+    /// Every recovery suggestion made (each at most once per dedupe window). Buffers the newest 16.
+    public var recoverySuggestions: AsyncStream<RecoverySuggestion> {
+        suggestionBroadcast.subscribe()
+    }
+
+    // MARK: Events
+
+    /// Logs `event` and hands it to `diagnosticEvents`.
+    func emit(_ event: DiagnosticEvent) {
+        logger.log(level: event.level, "\(event.sentence)", metadata: event.metadata)
+        eventBroadcast.publish(event)
+    }
+
+    /// Feeds the suggestion rules; makes the suggestion they return.
+    func suggest(_ event: SuggestionRules.Event) {
+        guard case .suggest(let suggestion) = suggestionRules.event(event, at: elapsed()) else { return }
+        emit(.recoverySuggested(suggestion))
+        suggestionBroadcast.publish(suggestion)
+    }
+
+    /// Feeds the health machine with a message attempt's outcome.
+    func recordAttempt(succeeded: Bool) {
+        guard case .changed(let from, let to) = health.event(succeeded ? .succeeded : .failed) else { return }
+        sessionHealth = to
+        emit(.healthChanged(from: from, to: to))
+        suggest(.healthChanged(to))
+    }
+
+    private func handle(_ event: SessionEvent) {
+        switch event {
+        case .activationCompleted(_, let error):
+            if error != nil { suggest(.activationFailed) }
+            refreshStatus()
+        case .deactivated, .stateChanged:
+            refreshStatus()
+        case .message(let message, let reply):
+            receive(message, route: reply.map(ResponseRoute.reply) ?? .none)
+        case .userInfo(let userInfo):
+            receive(userInfo, route: .userInfo)
+        case .applicationContext(let context):
+            receive(context, route: .userInfo)
+        }
+    }
+
+    /// Reads the session's state; reports and acts on what changed.
+    func refreshStatus() {
+        let status = ConnectionStatus(
+            isActivated: session.activationState == .activated,
+            isReachable: session.activationState == .activated && session.isReachable,
+            isCounterpartAppInstalled: session.isCounterpartAppInstalled)
+        let old = currentConnectionStatus
+        guard status != old else { return }
+        currentConnectionStatus = status
+        activationState = session.activationState
+        isReachable = status.isReachable
+        if status.isActivated != old.isActivated { emit(status.isActivated ? .sessionActivated : .sessionDeactivated) }
+        if status.isReachable != old.isReachable {
+            emit(.reachabilityChanged(status.isReachable))
+            suggest(.reachabilityChanged)
+        }
+        statusBroadcast.publish(status)
+        resolveStatusWaiters()
+        if connectionMode == .active { flushQueue() }
+    }
+}

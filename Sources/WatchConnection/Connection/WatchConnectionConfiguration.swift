@@ -1,0 +1,35 @@
+import Foundation
+
+/// The settings of a `WatchConnection`, with the defaults of DESIGN §9.
+public struct WatchConnectionConfiguration: Sendable {
+    /// Where the request queue (`watchconnection-queue.json`) and the receiver's recorded responses
+    /// (`watchconnection-responses.json`) are persisted; nil: in memory only (lost with the process).
+    public var storageDirectory: URL?
+    /// The most queued requests (100); past it the oldest is dropped with `requestDropped`.
+    public var queueCapacity = 100
+    /// How long a queued request may wait (1 h); then it expires with `requestExpired`.
+    public var queueExpiry: Duration = .seconds(3600)
+    /// The health thresholds (3 → degraded, 10 → unhealthy).
+    public var healthThresholds = HealthMachine.Thresholds()
+    /// The window in which one recovery suggestion is made at most once (30 s).
+    public var suggestionDedupeWindow: Duration = .seconds(30)
+    /// The most recorded responses kept for exactly-once (1,000); see `ResponseLedger`.
+    public var recordedResponseCapacity = 1_000
+    /// The largest encoded request, in bytes of its JSON (65,536: a message's and a userInfo's limit).
+    /// A larger request fails with `payloadTooLarge` (7009) before anything is sent.
+    public var payloadLimit = 65_536
+    /// The retry policy of requests sent by a queue flush (their sender's policy is not persisted).
+    public var flushRetryPolicy = RetryPolicy.default
+    /// How long `attemptRecovery()` waits for activation and its probe's answer (5 s).
+    public var recoveryTimeout: Duration = .seconds(5)
+    /// The seed of the exponential backoff's jitter; nil: seeded from the system.
+    public var jitterSeed: UInt64?
+    /// The wall-clock time when the connection starts; later wall times are this plus the injected
+    /// clock's elapsed time (so a manual clock also moves queue timestamps). Default: now.
+    public var wallClockOrigin = Date()
+
+    /// The defaults, persisted in `storageDirectory` (nil: in memory).
+    public init(storageDirectory: URL? = nil) {
+        self.storageDirectory = storageDirectory
+    }
+}

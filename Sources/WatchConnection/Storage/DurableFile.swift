@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A JSON file replaced atomically and durably, read back or set aside: what the request queue and the
+/// recorded responses are stored in.
+///
+/// `write` writes a temporary file, fsyncs it, renames it over the file and fsyncs the directory, so
+/// after a kill -9 the file is the old content or the new, never a mix. `read` returns nil for a
+/// missing file; a file that does not decode is renamed to `<file>.corrupt-<suffix>` (kept for a person
+/// to look at) and reported, never trapped on.
+struct DurableFile<Content: Codable>: Sendable {
+    /// The file.
+    let url: URL
+
+    /// What `read` found.
+    enum ReadResult {
+        /// The decoded content (nil: no file).
+        case content(Content?)
+        /// The file did not decode: where it was moved, and why.
+        case setAside(path: String, reason: String)
+    }
+
+    /// Reads and decodes the file.
+    func read(setAsideSuffix: String) -> ReadResult {
+        guard let data = try? Data(contentsOf: url) else { return .content(nil) }
+        do {
+            return .content(try JSONDecoder().decode(Content.self, from: data))
+        } catch {
+            let aside = url.path + ".corrupt-" + setAsideSuffix
+            // If even the rename fails, removing the file is the only way the next write can work.
+            if rename(url.path, aside) != 0 { unlink(url.path) }
+            return .setAside(path: aside, reason: String(describing: error))
+        }
+    }
+
+    /// Replaces the file with `content`, atomically and durably.
+    func write(_ content: Content) throws(WatchConnectionError) {
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            data = try encoder.encode(content)
+        } catch {
+            throw .queueStorageFailed(description: "encoding \(url.lastPathComponent): \(error)")
+        }
+        let temporary = url.path + ".tmp"
+        try Self.writeAndSync(data, to: temporary)
+        guard rename(temporary, url.path) == 0 else { throw Self.failure("rename \(temporary)") }
+        try Self.syncDirectory(url.deletingLastPathComponent().path)
+    }
+
+    private static func writeAndSync(_ data: Data, to path: String) throws(WatchConnectionError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("open \(path)") }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        guard written else { throw failure("write \(path)") }
+        guard fsync(fd) == 0 else { throw failure("fsync \(path)") }
+    }
+
+    private static func syncDirectory(_ path: String) throws(WatchConnectionError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open \(path)") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw failure("fsync \(path)") }
+    }
+
+    /// The failure of the syscall just attempted, with its errno.
+    private static func failure(_ attempted: String) -> WatchConnectionError {
+        let code = errno
+        return .queueStorageFailed(description: "\(attempted): \(String(cString: strerror(code))) (errno \(code))")
+    }
+}
+
+/// write(2), named apart from `DurableFile.write`.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+    #else
+    Darwin.write(fd, buffer, count)
+    #endif
+}
+
+extension Duration {
+    /// Seconds as a `Double`, for the files' timestamps.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// A duration of `seconds` seconds, to the millisecond.
+    init(seconds: Double) {
+        self = .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+import WatchConnection
+import WatchConnectionTesting
+import WatchPairTesting
+
+/// The persisted request queue, over `FlakySession`s on the manual clock.
+@MainActor
+@Suite("WatchConnection request queue", .timeLimit(.minutes(1)))
+struct WatchConnectionQueueTests {
+    /// A link whose peer has gone out of reach, the phone's queue in `directory`.
+    func unreachableLink(_ directory: URL? = nil, capacity: Int = 100) async throws -> TestLink {
+        var configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        configuration.queueCapacity = capacity
+        let link = try await TestLink(.flaky, phoneConfiguration: configuration)
+        try await link.makePeerUnreachable()
+        return link
+    }
+
+    @Test("messageOnly, queued mode, unreachable: queued on disk, flushed in order when reachable in active mode")
+    func queuedThenFlushed() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = try await unreachableLink(directory)
+        let order = link.watch.registerNameRecorder()
+        let phone = link.phone
+        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
+        let events = phone.diagnosticEvents
+        _ = await first(events) { if case .requestQueued = $0 { true } else { false } }
+        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
+        #expect(phone.pendingRequestCount == 2)
+        #expect(persistedQueue(directory).count == 2)
+        await phone.connect()
+        link.flaky?.phone.setReachable(true)
+        #expect(try await one.value.text == "one")
+        #expect(try await two.value.text == "two")
+        var iterator = order.makeAsyncIterator()
+        #expect(await iterator.next() == "one")
+        #expect(await iterator.next() == "two")
+        #expect(phone.pendingRequestCount == 0)
+        #expect(persistedQueue(directory).isEmpty)
+    }
+
+    @Test("the queue survives the app's death: the file holds it once queued; a new process sends it once")
+    func survivesRestart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = try await unreachableLink(directory)
+        let phone = link.phone
+        _ = Task { try await phone.send(Greet(name: "kept"), strategy: .messageOnly) }
+        _ = await first(phone.diagnosticEvents) { if case .requestQueued = $0 { true } else { false } }
+        let queuedID = try #require(phone.queuedRequests.first?.id)
+
+        // What a process killed now leaves: the file. A new process on the same directory.
+        let clock = ManualClock()
+        let (phoneSession, watchSession) = FlakySession.pair(seed: 3, clock: clock)
+        let restarted = WatchConnection(session: phoneSession, configuration: WatchConnectionConfiguration(storageDirectory: directory), clock: clock)
+        let watch = WatchConnection(session: watchSession, clock: clock)
+        let runs = Counter()
+        watch.registerGreeter(runs)
+        #expect(restarted.queuedRequests.map(\.id) == [queuedID])
+        try await restarted.waitForConnection()
+        let events = restarted.diagnosticEvents
+        await restarted.connect()
+        _ = await first(events) { if case .messageSent = $0 { true } else { false } }
+        #expect(runs.count == 1)
+        #expect(restarted.pendingRequestCount == 0)
+    }
+
+    @Test("kill -9 between queueing and flush: the file holds the request; the next process flushes it once")
+    func persistedAcrossConnections() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Written as a process killed right after queueing leaves it.
+        let envelope = try WireEnvelope.encode(
+            WireEnvelope.Header(v: 1, kind: .request, id: UUID(), type: "Greet", reply: true), body: Greet(name: "restored"))
+        let clock = ManualClock()
+        let origin = Date(timeIntervalSince1970: 1_800_000_000)
+        try RequestQueueFile(directory: directory).save([
+            QueuedRequest(id: UUID(), requestType: "Greet", strategy: .messageOnly, envelope: envelope, enqueuedAt: .seconds(1_800_000_000 - 60))
+        ])
+        let (phoneSession, watchSession) = FlakySession.pair(seed: 3, clock: clock)
+        var configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        configuration.wallClockOrigin = origin
+        let phone = WatchConnection(session: phoneSession, configuration: configuration, clock: clock)
+        let watch = WatchConnection(session: watchSession, clock: clock)
+        let names = watch.registerNameRecorder()
+        #expect(phone.pendingRequestCount == 1)
+        try await phone.waitForConnection()
+        await phone.connect()
+        var iterator = names.makeAsyncIterator()
+        #expect(await iterator.next() == "restored")
+        #expect(phone.pendingRequestCount == 0)
+        #expect(persistedQueue(directory).isEmpty)
+    }
+
+    @Test("a corrupt queue file is reported and set aside, never a crash; the next request works")
+    func corruptFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{\"version\":1,\"requests\":[{\"id\":".utf8).write(to: RequestQueueFile(directory: directory).url)
+        let link = try await TestLink(.flaky, phoneConfiguration: WatchConnectionConfiguration(storageDirectory: directory))
+        let reported = await first(link.phone.diagnosticEvents) { if case .storageFileSetAside = $0 { true } else { false } }
+        guard case .storageFileSetAside(let path, let reason)? = reported else {
+            Issue.record("not reported")
+            return
+        }
+        #expect(path.contains(".corrupt-") && FileManager.default.fileExists(atPath: path))
+        #expect(!reason.isEmpty)
+        link.watch.registerGreeter(Counter())
+        #expect(try await link.phone.send(Greet(name: "after")).text == "Hello, after")
+    }
+
+    @Test("full queue: the oldest is dropped with requestDropped and its sender gets .dropped")
+    func dropOldest() async throws {
+        let link = try await unreachableLink(capacity: 1)
+        let phone = link.phone
+        let events = phone.diagnosticEvents
+        let oldest = Task { try await phone.send(Greet(name: "old"), strategy: .messageOnly) }
+        _ = await first(events) { if case .requestQueued = $0 { true } else { false } }
+        let newest = Task { try await phone.send(Greet(name: "new"), strategy: .messageOnly) }
+        await #expect(throws: WatchConnectionError.dropped) { try await oldest.value }
+        _ = await first(events) { if case .requestDropped(let type, _) = $0 { type == "Greet" } else { false } }
+        #expect(phone.pendingRequestCount == 1)
+        newest.cancel()
+        await #expect(throws: WatchConnectionError.cancelled) { try await newest.value }
+    }
+
+    @Test("a queued request expires after 1 h on the clock: requestExpired, .expired")
+    func expiry() async throws {
+        let link = try await unreachableLink()
+        let phone = link.phone
+        let events = phone.diagnosticEvents
+        let send = Task { try await phone.send(Greet(name: "late"), strategy: .messageOnly) }
+        _ = await first(events) { if case .requestQueued = $0 { true } else { false } }
+        await link.clock.waitForSleepers(count: 1)
+        link.clock.advance(by: .seconds(3599))
+        #expect(phone.pendingRequestCount == 1)
+        link.clock.advance(by: .seconds(1))
+        await #expect(throws: WatchConnectionError.expired) { try await send.value }
+        #expect(phone.pendingRequestCount == 0)
+        _ = await first(events) { if case .requestExpired = $0 { true } else { false } }
+    }
+
+    @Test("cancel one by id, cancel all, disconnect: each sender gets .cancelled")
+    func cancelling() async throws {
+        let link = try await unreachableLink()
+        let phone = link.phone
+        let events = phone.diagnosticEvents
+        var sends: [Task<Greeting, any Error>] = []
+        for size in 1...3 {
+            sends.append(Task { try await phone.send(Greet(name: "\(size)"), strategy: .messageOnly) })
+            _ = await first(events) { $0 == .requestQueued(type: "Greet", size: size) }
+        }
+        phone.cancelQueuedRequest(id: phone.queuedRequests[1].id)
+        await #expect(throws: WatchConnectionError.cancelled) { try await sends[1].value }
+        #expect(phone.pendingRequestCount == 2)
+        phone.cancelAllQueuedRequests()
+        await #expect(throws: WatchConnectionError.cancelled) { try await sends[0].value }
+        await #expect(throws: WatchConnectionError.cancelled) { try await sends[2].value }
+        let another = Task { try await phone.send(Greet(name: "4"), strategy: .messageOnly) }
+        _ = await first(events) { if case .requestQueued = $0 { true } else { false } }
+        await phone.connect()
+        #expect(phone.connectionMode == .active)
+        phone.disconnect()
+        #expect(phone.connectionMode == .passive)
+        await #expect(throws: WatchConnectionError.cancelled) { try await another.value }
+    }
+
+    @Test("fallback strategy while unreachable: its channel at once (fallbackUsed), no queue, handler once",
+          arguments: [(DeliveryStrategy.messageWithUserInfoFallback, DeliveryMethod.userInfo), (.messageWithContextFallback, .context)])
+    func fallbackWhenUnreachable(strategy: DeliveryStrategy, channel: DeliveryMethod) async throws {
+        let link = try await unreachableLink()
+        let runs = Counter()
+        link.watch.registerGreeter(runs)
+        let events = link.phone.diagnosticEvents
+        #expect(try await link.phone.send(Greet(name: "bg"), strategy: strategy).text == "Hello, bg")
+        #expect(runs.count == 1 && link.phone.pendingRequestCount == 0)
+        #expect(await first(events) { if case .fallbackUsed = $0 { true } else { false } } == .fallbackUsed(from: .message, to: channel))
+        #expect(link.flaky?.phone.history.isEmpty == true)
+    }
+
+    @Test("sendWhenReady waits for the connection on the clock, then sends")
+    func sendWhenReady() async throws {
+        let link = try await unreachableLink()
+        let runs = Counter()
+        link.watch.registerGreeter(runs)
+        let phone = link.phone
+        let send = Task { try await phone.sendWhenReady(Greet(name: "later"), connectionTimeout: .seconds(30)) }
+        await link.clock.waitForSleepers(count: 1)  // the connection wait's timeout
+        #expect(runs.count == 0)
+        link.flaky?.phone.setReachable(true)
+        #expect(try await send.value.text == "Hello, later")
+        #expect(runs.count == 1)
+    }
+
+    @Test("sendWhenReady gives up with .timeout when the connection does not come")
+    func sendWhenReadyTimesOut() async throws {
+        let link = try await unreachableLink()
+        let phone = link.phone
+        let send = Task { try await phone.sendWhenReady(Greet(name: "never"), connectionTimeout: .seconds(30)) }
+        await link.clock.waitForSleepers(count: 1)
+        link.clock.advance(by: .seconds(30))
+        await #expect(throws: WatchConnectionError.timeout) { try await send.value }
+    }
+
+    @Test("phantom reachability during a flush: re-queued once, not flushed again until reachability changes")
+    func noFlushStorm() async throws {
+        let link = try await unreachableLink()
+        let (phoneSession, _) = try #require(link.flaky)
+        link.watch.registerGreeter(Counter())
+        let phone = link.phone
+        let events = phone.diagnosticEvents
+        let send = Task { try await phone.send(Greet(name: "q"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        phoneSession.script(Array(repeating: .fail(code: 7007), count: 3))
+        await phone.connect()
+        phoneSession.setReachable(true)
+        for _ in 0..<2 {
+            await link.clock.waitForSleepers(count: 2)  // the flush's timeout and the retry delay
+            link.clock.advance(by: .milliseconds(200))
+        }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        #expect(phoneSession.history.count == 3)
+        #expect(phone.pendingRequestCount == 1)
+        try await link.makePeerUnreachable()
+        phoneSession.setReachable(true)
+        #expect(try await send.value.text == "Hello, q")
+        #expect(phoneSession.history.count == 4)
+    }
+}

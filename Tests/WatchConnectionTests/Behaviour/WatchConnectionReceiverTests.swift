@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+import Testing
+import WatchConnection
+import WatchConnectionTesting
+
+/// The receiving side spoken to in the raw wire form, as a program in any language would.
+@MainActor
+@Suite("WatchConnection receiver, raw wire form", .timeLimit(.minutes(1)))
+struct WatchConnectionReceiverTests {
+    /// Sends `envelope` as a live message on `session`; returns the reply's envelope.
+    func exchange(_ session: FlakySession, _ envelope: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            session.sendMessage(
+                [WireEnvelope.key: envelope],
+                replyHandler: { continuation.resume(returning: $0[WireEnvelope.key]) },
+                errorHandler: { _ in continuation.resume(returning: nil) })
+        }
+    }
+
+    @Test("a repeat arriving while the first run is going waits for it: one run, the same answer twice")
+    func repeatWhileRunning() async throws {
+        let session = FlakySession()
+        let connection = WatchConnection(session: session)
+        let runs = Counter()
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, announce) = AsyncStream.makeStream(of: Void.self)
+        connection.register(Greet.self) { request in
+            runs.increment()
+            announce.yield()
+            for await _ in gate { break }
+            return Greeting(text: "slow \(request.name)")
+        }
+        try await connection.waitForActivation()
+        let envelope = try WireEnvelope.encode(
+            WireEnvelope.Header(kind: .request, id: UUID(), type: "Greet", reply: true), body: Greet(name: "Ada"))
+        let original = Task { await exchange(session, envelope) }
+        var starts = started.makeAsyncIterator()
+        await starts.next()
+        let events = connection.diagnosticEvents
+        let second = Task { await exchange(session, envelope) }
+        _ = await first(events) { if case .duplicateSuppressed = $0 { true } else { false } }
+        open.yield()
+        let answers = [await original.value, await second.value]
+        #expect(runs.count == 1)
+        #expect(answers[0] == answers[1])
+        #expect(try WireEnvelope.body(of: try #require(answers[0]), as: Greeting.self).text == "slow Ada")
+    }
+
+    @Test("a hand-written request of an unknown type is answered with an error naming the type")
+    func unknownTypeRaw() async throws {
+        let session = FlakySession()
+        let connection = WatchConnection(session: session)
+        try await connection.waitForActivation()
+        let reply = try #require(await exchange(session, #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"Teleport","reply":true,"body":{}}"#))
+        let header = try WireEnvelope.header(of: reply)
+        #expect(header.kind == .response && header.type == "Teleport")
+        #expect(header.error?.code == "handlerNotRegistered")
+        #expect(header.error?.message.contains("'Teleport'") == true)
+    }
+
+    @Test("a body that does not decode as the registered type is answered decodingFailed")
+    func badBody() async throws {
+        let session = FlakySession()
+        let connection = WatchConnection(session: session)
+        connection.registerGreeter(Counter())
+        try await connection.waitForActivation()
+        let reply = try #require(await exchange(session, #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"Greet","reply":true,"body":{"nom":1}}"#))
+        #expect(try WireEnvelope.header(of: reply).error?.code == "decodingFailed")
+    }
+
+    @Test("dictionaries without the layer's key are not the layer's: no answer, no run")
+    func foreignMessage() async throws {
+        let session = FlakySession()
+        let connection = WatchConnection(session: session)
+        let runs = Counter()
+        connection.registerGreeter(runs)
+        try await connection.waitForActivation()
+        session.sendMessage(["hello": "world"], replyHandler: nil) { _ in }
+        // A known request after it is answered: the foreign one was skipped, not stuck in front of it.
+        #expect(try await connection.send(Greet(name: "after")).text == "Hello, after")
+        #expect(runs.count == 1)
+    }
+
+    @Test("the receiver's record survives its death: a repeat after a restart is answered, not run")
+    func recordSurvivesRestart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        let envelope = try WireEnvelope.encode(
+            WireEnvelope.Header(kind: .request, id: UUID(), type: "Greet", reply: true), body: Greet(name: "Ada"))
+        let runs = Counter()
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: configuration)
+        connection.registerGreeter(runs)
+        try await connection.waitForActivation()
+        let answered = try #require(await exchange(session, envelope))
+
+        // What a process killed right after answering leaves: the files. A new process, the same retry.
+        let restartedSession = FlakySession()
+        let restarted = WatchConnection(session: restartedSession, configuration: configuration)
+        restarted.registerGreeter(runs)
+        try await restarted.waitForActivation()
+        let events = restarted.diagnosticEvents
+        #expect(await exchange(restartedSession, envelope) == answered)
+        #expect(runs.count == 1)
+        _ = await first(events) { if case .duplicateSuppressed = $0 { true } else { false } }
+    }
+
+    @Test("an unreadable file of recorded responses is set aside and reported; requests still run")
+    func corruptRecords() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("[".utf8).write(to: directory.appendingPathComponent("watchconnection-responses.json"))
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: WatchConnectionConfiguration(storageDirectory: directory))
+        let reported = await first(connection.diagnosticEvents) { if case .storageFileSetAside = $0 { true } else { false } }
+        guard case .storageFileSetAside(let path, _)? = reported else {
+            Issue.record("not reported")
+            return
+        }
+        #expect(path.contains("watchconnection-responses.json.corrupt-"))
+        connection.registerGreeter(Counter())
+        #expect(try await connection.send(Greet(name: "still")).text == "Hello, still")
+    }
+}
