@@ -12,6 +12,8 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     /// The local daemon is not running (no control socket, or it refuses), or it went away mid-request.
     public static let notRunning: Int32 = 3
+    /// `wait` timed out: the condition did not hold in time.
+    public static let timedOut: Int32 = 4
 
     /// `100 + (code − 7000)` for a WCError code (7007 → 107, 7012 → 112).
     ///
@@ -30,6 +32,8 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         case usage
         /// The daemon is not running or went away (exit 3).
         case notRunning
+        /// `wait` gave up at its timeout (exit 4).
+        case timedOut
         /// A WCError from the daemon or from local validation of a payload (exit `100 + (code − 7000)`).
         case wcError(code: Int, name: String)
         /// Any other local failure (exit 1).
@@ -60,6 +64,7 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .usage: ExitStatus.usage
         case .notRunning: ExitStatus.notRunning
+        case .timedOut: ExitStatus.timedOut
         case .wcError(let code, _): ExitStatus.wcError(code: code)
         case .failure: ExitStatus.failure
         }

@@ -40,7 +40,7 @@ struct FrameCommand: WcctlSubcommand {
     @Argument(help: "The frame kind: hello, message, userInfo, context or ping.")
     var kind: Kind
 
-    @Argument(help: ArgumentHelp("The payload dictionary (message, userInfo, context).", valueName: "json"))
+    @Argument(help: ArgumentHelp("The payload dictionary (message, userInfo, context): JSON, @FILE or -.", valueName: "json"))
     var payload: String?
 
     @Option(help: "Pair id for hello.") var pair: String = "default"
@@ -54,7 +54,8 @@ struct FrameCommand: WcctlSubcommand {
     @Flag(help: "Print hex instead of raw bytes.") var hex = false
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        var bytes = FrameEncoder.encode(try frame(role: root.globals.side.map { $0 == .watch ? .watch : .phone } ?? .phone))
+        let payloadText = try payload.map { argument throws(CLIError) in try context.jsonText(argument) } ?? "{}"
+        var bytes = FrameEncoder.encode(try frame(role: root.globals.side?.role ?? .phone, payload: payloadText))
         if let corrupt {
             guard bytes.indices.contains(corrupt) else {
                 throw CLIError(WCFailure(.invalidParameter, "--corrupt \(corrupt) is past the frame's \(bytes.count) bytes"))
@@ -69,7 +70,7 @@ struct FrameCommand: WcctlSubcommand {
         }
     }
 
-    private func frame(role: Role) throws(CLIError) -> Frame {
+    private func frame(role: Role, payload: String) throws(CLIError) -> Frame {
         switch kind {
         case .hello:
             guard let mode = LaunchMode(rawValue: launch) else {
@@ -80,19 +81,19 @@ struct FrameCommand: WcctlSubcommand {
                 resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 0)
             ))
         case .message:
-            return .message(id: seq, wantsReply: !noReply, body: .dictionary(try dictionary()))
+            return .message(id: seq, wantsReply: !noReply, body: .dictionary(try Self.dictionary(payload)))
         case .userInfo:
-            return .userInfo(seq: seq, after: after, transferId: UUID(), payload: try dictionary())
+            return .userInfo(seq: seq, after: after, transferId: UUID(), payload: try Self.dictionary(payload))
         case .context:
-            return .context(version: version, payload: try dictionary())
+            return .context(version: version, payload: try Self.dictionary(payload))
         case .ping:
             return .ping(nonce: seq)
         }
     }
 
-    private func dictionary() throws(CLIError) -> PlistDictionary {
+    private static func dictionary(_ text: String) throws(CLIError) -> PlistDictionary {
         do {
-            return try PlistJSON.dictionary(fromJSONText: payload ?? "{}")
+            return try PlistJSON.dictionary(fromJSONText: text)
         } catch {
             throw CLIError(WCFailure(error.code, "payload: \(error.message)"))
         }

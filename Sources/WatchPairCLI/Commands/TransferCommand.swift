@@ -20,11 +20,11 @@ struct TransferCommand: WcctlSubcommand {
 
     @ParentCommand var root: Wcctl
 
-    @Argument(help: ArgumentHelp("The userInfo dictionary: a JSON object.", valueName: "json"))
+    @Argument(help: ArgumentHelp("The userInfo dictionary: a JSON object, @FILE or - (standard input).", valueName: "json"))
     var userInfo: String
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        let payload = try Payload.dictionary(userInfo, what: "userInfo")
+        let payload = try context.dictionaryArgument(userInfo, what: "userInfo")
         let client = try context.connect()
         var request = client.makeRequest(.transfer)
         request.userInfo = payload
