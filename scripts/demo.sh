@@ -40,7 +40,8 @@ wc transfer '{"workout":{"km":5.2,"at":{"$date":"2026-05-01T07:00:00Z"}}}'
 wc transfers
 say "Start the watch app: the phone delivers what was queued."
 start_daemon watchd
-wait_until "the transfer to reach the watch" outbox_empty
+say "wait drained: until the watch has it (the phone's outbox is empty)."
+wait_for phone drained
 wc --side watch receive
 say "The phone is told the transfer finished (didFinish):"
 wc receive --channel didFinish
@@ -49,7 +50,7 @@ section "Application context"
 wc context set '{"theme":"dark","complication":"rings"}'
 wc context set '{"theme":"dark","complication":"rings"}'
 say "The watch ends at the newest context; it survives restarts of either app."
-wait_until "the context to reach the watch" context_received 1
+wait_for phone drained
 wc --side watch context get --received
 
 section "7007 when the watch app is not running"

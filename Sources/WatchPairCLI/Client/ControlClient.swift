@@ -78,7 +78,7 @@ public final class ControlClient {
         case EACCES, EPERM:
             return CLIError(
                 .failure,
-                "permission denied on \(name)'s control socket \(target.path) (it is mode 0600: run as the daemon's user)",
+                "permission denied on \(name)'s control socket \(target.path) (join its group: sudo usermod -aG watchpair $USER, then log in again)",
                 errno: error.errno)
         default:
             return CLIError(.failure, "cannot connect to \(name) at \(target.path): \(CLIError.errorString(error.errno))", errno: error.errno)

@@ -80,7 +80,7 @@ public struct CommandLineOptions: Sendable, Hashable {
               Durations are in seconds. Main keys and defaults:
                 paths.link        /run/watchpair/\(name).sock   own peer-link socket
                 paths.peerLink    /run/watchpair/\(role.peer.daemonName).sock   the peer's
-                paths.control     /run/watchpair/\(name).ctl    control socket (mode 0600)
+                paths.control     /run/watchpair/\(name).ctl    control socket (mode 0660)
                 paths.state       /var/lib/watchpair/\(name)    durable store
                 durability        power | process
                 launch            auto | foreground | background
