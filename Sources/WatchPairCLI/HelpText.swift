@@ -48,6 +48,8 @@ enum HelpText {
           1xx  a WCError: 100 + (code - 7000), e.g. 107 notReachable,
                108 invalidParameter, 109 payloadTooLarge, 112 messageReplyTimedOut
           Errors are one line on stderr: wcctl: error 7007 (notReachable): ...
+          Output closed by its reader (wcctl transfers | head -1) ends wcctl
+          quietly with 0.
         """
 
     static let root = """

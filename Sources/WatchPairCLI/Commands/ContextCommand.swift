@@ -28,7 +28,7 @@ struct ContextCommand: ParsableCommand {
                 {"changed":true|false,"version":n}.
 
                 EXAMPLE
-                  wcctl context set '{"theme":"dark","updated":{"$date":"2024-05-01T12:00:00Z"}}'
+                  wcctl context set '{"theme":"dark","at":{"$date":"2024-05-01T12:00:00Z"}}'
                   wcctl context set '{}'       # clears it
                   wcctl context set @context.json   # from a file (up to 262,144 bytes)
                   jq -c . context.json | wcctl context set -

@@ -14,7 +14,8 @@ struct EventsCommand: WcctlSubcommand {
 
             EXAMPLE
               wcctl events
-              wcctl --side watch events --follow | jq -c 'select(.event=="userInfoDelivered")'
+              wcctl --side watch events --follow |
+                jq -c 'select(.event=="userInfoDelivered")'
             """
     )
 

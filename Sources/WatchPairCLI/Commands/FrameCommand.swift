@@ -11,23 +11,28 @@ struct FrameCommand: WcctlSubcommand {
         commandName: "frame",
         abstract: "Print a raw peer-link frame (for fault injection with socat).",
         discussion: """
-            Writes the binary frame to stdout (or hex with --hex), exactly as a daemon would put it on
-            the peer link (docs/WireFormat.md). No daemon is contacted. KIND is one of:
+            Writes the binary frame to stdout (or hex with --hex), exactly as a daemon
+            would put it on the peer link (docs/WireFormat.md). No daemon is contacted.
+            KIND is one of:
               hello      a handshake from --side (default phone) in pair --pair
-              message    a live message with the JSON dictionary (--no-reply for the no-reply variant)
-              userInfo   a userInfo transfer with the JSON dictionary, --seq and --after
-              context    an application context with the JSON dictionary and --version
+              message    a live message with the JSON dictionary (--no-reply for
+                         the no-reply variant)
+              userInfo   a userInfo transfer with the JSON dictionary, --seq, --after
+              context    an application context with the JSON dictionary, --version
               ping       a keep-alive
-            --truncate N cuts the output to its first N bytes (a peer that dies mid-frame);
-            --corrupt N flips every bit of byte N (caught by the checksum).
+            --truncate N cuts the output to its first N bytes (a peer that dies
+            mid-frame); --corrupt N flips every bit of byte N (caught by the checksum).
 
             EXAMPLES
               # a valid hello from a peer of another pair: refused (handshakeFailed)
-              wcctl frame hello --pair intruder | socat -t1 - UNIX-CONNECT:/run/watchpair/watchd.sock
+              wcctl frame hello --pair intruder |
+                socat -t1 - UNIX-CONNECT:/run/watchpair/watchd.sock
               # a hello followed by a transfer, as a phone would send them
-              { wcctl frame hello; wcctl frame userInfo '{"n":1}' --seq 1; } | socat -t2 - UNIX-CONNECT:/run/watchpair/watchd.sock
+              { wcctl frame hello; wcctl frame userInfo '{"n":1}' --seq 1; } |
+                socat -t2 - UNIX-CONNECT:/run/watchpair/watchd.sock
               # half a frame, then the connection closes (frameRejected: truncated)
-              wcctl frame userInfo '{"n":1}' --truncate 9 | socat - UNIX-CONNECT:/run/watchpair/watchd.sock
+              wcctl frame userInfo '{"n":1}' --truncate 9 |
+                socat - UNIX-CONNECT:/run/watchpair/watchd.sock
             """
     )
 

@@ -13,7 +13,8 @@ struct TransferCommand: WcctlSubcommand {
             `wcctl transfers` for what is still outstanding.
 
             EXAMPLE
-              id=$(wcctl transfer '{"workout":{"km":5.2,"at":{"$date":"2024-05-01T07:00:00Z"}}}')
+              id=$(wcctl transfer \\
+                '{"workout":{"km":5.2,"at":{"$date":"2024-05-01T07:00:00Z"}}}')
               wcctl transfers cancel "$id"
             """
     )
