@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// Generates `BuildInfo.swift` for the target it is applied to: the version from the package's
-/// `VERSION` file and the commit from `git rev-parse` (docs/Versioning in README, "Versions").
+/// `VERSION` file and the commit from `git rev-parse` (README, "Versions").
 ///
 /// A prebuild command, so it runs before every build and a new commit is picked up without a clean
 /// build; `scripts/build/build-info.sh` rewrites the file only when its content changes, so an
