@@ -26,8 +26,11 @@ public actor PairEngine {
     public nonisolated let diagnostics: DiagnosticsHub
     /// Fires when something arrives for the app (userInfo, context, finished transfers).
     public nonisolated let appSignal = AsyncSignal()
-    /// Fires when reachability or the link state changes, and once when the session is activated.
+    /// Fires when reachability or the link state changes.
     public nonisolated let stateSignal = AsyncSignal()
+    /// Fires once, when the session is activated (`run()` serves; `status().activated`). Apart from
+    /// ``stateSignal`` so that starting up does not count as a state change (the idle-exit timer).
+    public nonisolated let activationSignal = AsyncSignal()
     /// Fires when a live message call starts or ends, in either direction (`status().messagesInFlight`).
     public nonisolated let messageSignal = AsyncSignal()
 
@@ -101,7 +104,7 @@ public actor PairEngine {
         self.spawner = spawner
         await refreshPeerPresence()
         emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
-        stateSignal.fire()
+        activationSignal.fire()
         do {
             // Every loop is a child, so the group ends (and run() returns or throws) when the task is
             // cancelled or any child fails, e.g. the listener cannot be set up.

@@ -58,7 +58,8 @@ extension WaitCondition {
     /// The engine signals that fire whenever what ``isMet(by:)`` reads may have changed.
     func signals(of engine: PairEngine) -> [AsyncSignal] {
         switch self {
-        case .ready, .reachable: [engine.stateSignal]
+        case .ready: [engine.activationSignal]
+        case .reachable: [engine.stateSignal]
         case .drained: [engine.contentSignal, engine.stateSignal]
         case .idle: [engine.contentSignal, engine.stateSignal, engine.messageSignal]
         }

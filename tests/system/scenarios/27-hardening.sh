@@ -15,7 +15,7 @@ for daemon in phoned watchd; do
     echo "$status" | grep -E '^Seccomp:[[:space:]]+2$' >/dev/null || fail "$daemon: Seccomp"
     echo "$status" | grep -E '^CapEff:[[:space:]]+0+$' >/dev/null || fail "$daemon: CapEff"
     [ "$(sx stat -c '%U %a' /var/lib/watchpair/$daemon)" = "watchpair 700" ] || fail "state dir: $(sx stat -c '%U %a' /var/lib/watchpair/$daemon)"
-    wait_until 5 "$daemon.ctl" sx test -S /run/watchpair/$daemon.ctl
+    wait_for 5 "$([ $daemon = phoned ] && echo phone || echo watch)" ready
     [ "$(sx stat -c '%U %G %a' /run/watchpair/$daemon.ctl)" = "watchpair watchpair 660" ] || fail "$daemon.ctl: $(sx stat -c '%U %G %a' /run/watchpair/$daemon.ctl)"
     [ "$(sx stat -c '%U %G %a' /run/watchpair/$daemon.sock)" = "watchpair watchpair 660" ] || fail "$daemon.sock: $(sx stat -c '%U %G %a' /run/watchpair/$daemon.sock)"
     line=$(sx systemd-analyze security --no-pager $daemon.service | grep 'Overall exposure')
