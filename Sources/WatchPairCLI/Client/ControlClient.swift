@@ -105,9 +105,23 @@ public final class ControlClient {
         do {
             try socket.writeAll(line)
         } catch {
-            if error.errno == EPIPE || error.errno == ECONNRESET { throw closedError() }
+            if error.errno == EPIPE || error.errno == ECONNRESET { throw lastWords() }
             throw CLIError.system("cannot write to \(target.daemonName)'s control socket", errno: error.errno)
         }
+    }
+
+    /// Why the daemon closed the connection: the error it wrote before closing (a refused client reads
+    /// one, e.g. "permission denied"), else "closed the control connection".
+    private func lastWords() -> CLIError {
+        do throws(CLIError) {
+            // The peer has closed: what it wrote is read at once, or end of stream; the bound is a safety net.
+            if let response = try next(deadline: .now.advanced(by: .seconds(1)), interruptDescriptor: nil), response.ok == false {
+                _ = try Self.result(of: response)
+            }
+        } catch {
+            return error
+        }
+        return closedError()
     }
 
     /// Sends `request` and waits for its response, at most `wait`.
