@@ -28,7 +28,9 @@ wc --side watch status
 section "Message with a reply"
 say "A wcctl receive --follow --reply process is the watch app's message handler."
 start_app watch receive --follow --channel message --reply '{"pong":true}'
-wc_handled send '{"ping":1}'
+say "wait handler: until the watch app's handler is attached (a message before that gets 7014)."
+wait_for watch handler
+wc send '{"ping":1}'
 wc send --no-reply '{"tap":"crown"}'
 stop_app watch
 

@@ -79,6 +79,7 @@ enum HelpText {
         EXAMPLES
           wcctl status
           wcctl --side watch receive --follow --reply '{"pong":true}' &
+          wcctl --side watch wait handler          # its handler is attached
           wcctl send '{"ping":1}'                 # prints {"pong":true}
           wcctl transfer '{"workout":{"km":5.2}}'  # prints the transfer id
           wcctl --side watch receive               # prints it, once

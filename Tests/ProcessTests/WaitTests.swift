@@ -50,6 +50,25 @@ struct WaitTests {
         }
     }
 
+    @Test("wait handler: exit 4 before a receive --follow handler attaches, 0 after; a message then finds it")
+    func handler() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            let none = try await pair.wcctl(["wait", "handler", "--timeout", "0.3"], side: .watch)
+            #expect(none.status == 4, "\(none)")
+            let app = try pair.startWcctl(["receive", "--follow", "--reply", #"{"pong":1}"#], side: .watch)
+            try await pair.ok(["wait", "handler", "--timeout", "20"], side: .watch)
+            let reply = try await pair.ok(["send", #"{"ping":1}"#])
+            #expect(reply.stdout == [#"{"pong":1}"#], "\(reply)")
+            // The handler leaves: no handler any more.
+            app.signal(SIGINT)
+            _ = await app.waitForExit(timeout: .seconds(20))
+            let gone = try await pair.wcctl(["wait", "handler", "--timeout", "0.3"], side: .watch)
+            #expect(gone.status == 4, "\(gone)")
+        }
+    }
+
     @Test("wait: a bad condition or timeout is a usage error (exit 2)", arguments: [
         ["wait", "sleepy"], ["wait", "ready", "--timeout", "-1"], ["wait"],
     ])

@@ -37,22 +37,6 @@ wc() {
     return "$status"
 }
 
-# wc_handled ARGS...: like wc, for a message sent right after the watch app started: while its
-# handler is still attaching the send may get 7014; such attempts are retried quietly (bounded).
-wc_handled() {
-    local _ out status
-    for _ in $(seq 50); do
-        status=0
-        out=$("$DEMO_BIN/wcctl" "$@" 2>&1) || status=$?
-        [ "$status" = 114 ] || break
-        sleep 0.1
-    done
-    printf '$ wcctl %s\n' "$(quote "$@")"
-    [ -z "$out" ] || printf '%s\n' "$out"
-    [ "$status" = 0 ] || printf '(exit %d)\n' "$status"
-    return "$status"
-}
-
 # demo_setup BIN_DIR: checks the binaries, makes the directory and both config files.
 demo_setup() {
     DEMO_BIN=$(cd "$1" 2>/dev/null && pwd) || { echo "demo: no directory $1 (build first: swift build)" >&2; exit 1; }

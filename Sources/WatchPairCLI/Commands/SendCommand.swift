@@ -20,6 +20,7 @@ struct SendCommand: WcctlSubcommand {
 
               # 7012: the watch app takes 5 s, the phone waits 2 s (exit 112)
               wcctl --side watch receive --follow --reply '{}' --delay 5 &
+              wcctl --side watch wait handler --timeout 10
               wcctl send --timeout 2 '{"slow":true}'
             """
     )

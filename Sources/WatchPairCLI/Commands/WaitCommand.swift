@@ -3,11 +3,11 @@ import WatchPairWire
 
 extension WaitCondition: ExpressibleByArgument {}
 
-/// `wcctl wait ready|reachable|drained|idle [--timeout S]`: block until the app's state allows the next step.
+/// `wcctl wait ready|reachable|drained|idle|handler [--timeout S]`: block until the app's state allows the next step.
 struct WaitCommand: WcctlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "wait",
-        abstract: "Wait until the app is ready, the peer reachable, the queues drained, or the link idle.",
+        abstract: "Wait until the app is ready, the peer reachable, the queues drained, the link idle, or a handler attached.",
         discussion: """
             Blocks until the condition holds, then exits 0 (prints nothing; --json
             prints {"met":true}). With --timeout, exits 4 when it does not hold in time.
@@ -16,6 +16,8 @@ struct WaitCommand: WcctlSubcommand {
               drained    nothing outstanding: every userInfo transfer received by
                          the peer, and the peer holds the newest context sent
               idle       drained, no live message in flight, no link being opened
+              handler    a `receive --follow` app handles messages: one sent
+                         now is delivered to it (not 7014)
 
             Every condition first waits for the app's control socket to appear, so
             `wait ready` right after starting a daemon is safe. The daemon checks
@@ -31,7 +33,7 @@ struct WaitCommand: WcctlSubcommand {
 
     @ParentCommand var root: Wcctl
 
-    @Argument(help: ArgumentHelp("ready, reachable, drained or idle.", valueName: "condition"))
+    @Argument(help: ArgumentHelp("ready, reachable, drained, idle or handler.", valueName: "condition"))
     var condition: WaitCondition
 
     @Option(help: ArgumentHelp("Give up after this many seconds (exit 4). Default: wait as long as it takes.", valueName: "seconds"))

@@ -13,10 +13,10 @@ extension ControlHandler {
     func wait(_ request: ControlRequest, on connection: ControlConnection) async throws(WCFailure) -> JSONValue {
         // ControlRequestParser checked both fields.
         guard let condition = request.condition else { throw WCFailure(.invalidParameter, "'wait' needs 'condition'") }
-        let engine = self.engine
+        let state = WaitState(engine: engine, router: router)
         let clock = context.clock
         let met = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { await Self.waitUntil(condition, engine: engine, connection: connection) }
+            group.addTask { await Self.waitUntil(condition, state: state, connection: connection) }
             if let timeout = request.timeout {
                 group.addTask {
                     // nil when cancelled: the condition won.
@@ -29,39 +29,53 @@ extension ControlHandler {
         }
         if let met { return .object(["met": .bool(met)]) }
         guard !Task.isCancelled else { throw WCFailure(.genericError, "the daemon is stopping; the wait ended") }
-        return .object(["met": .bool(condition.isMet(by: await engine.status()))])
+        return .object(["met": .bool(await state.holds(condition))])
     }
 
     /// True once `condition` holds; nil when the client closed its sending side or the task was cancelled.
-    private static func waitUntil(_ condition: WaitCondition, engine: PairEngine, connection: ControlConnection) async -> Bool? {
+    private static func waitUntil(_ condition: WaitCondition, state: WaitState, connection: ControlConnection) async -> Bool? {
         while !Task.isCancelled, !connection.isClosing {
             // Generations first, then the check: a change in between wakes the wait at once.
-            let signals: [(AsyncSignal, UInt64)] = condition.signals(of: engine).map { ($0, $0.generation) } + [(connection.closing, 0)]
-            if condition.isMet(by: await engine.status()) { return true }
+            let signals: [(AsyncSignal, UInt64)] = state.signals(for: condition).map { ($0, $0.generation) } + [(connection.closing, 0)]
+            if await state.holds(condition) { return true }
             await Waiting.any(signals)
         }
         return nil
     }
 }
 
+/// What the wait conditions read: the engine's status and the app's message handlers.
+struct WaitState: Sendable {
+    let engine: PairEngine
+    let router: MessageRouter
+
+    /// Whether `condition` holds now.
+    func holds(_ condition: WaitCondition) async -> Bool {
+        if condition == .handler { return router.handlerCount > 0 }
+        return condition.isMet(by: await engine.status())
+    }
+
+    /// The signals that fire whenever what ``holds(_:)`` reads for `condition` may have changed.
+    func signals(for condition: WaitCondition) -> [AsyncSignal] {
+        switch condition {
+        case .ready: [engine.activationSignal]
+        case .reachable: [engine.stateSignal]
+        case .drained: [engine.contentSignal, engine.stateSignal]
+        case .idle: [engine.contentSignal, engine.stateSignal, engine.messageSignal]
+        case .handler: [router.changed]
+        }
+    }
+}
+
 extension WaitCondition {
-    /// Whether the condition holds in `status`.
+    /// Whether the condition holds in `status` (``handler`` is not in it: false).
     func isMet(by status: EngineStatus) -> Bool {
         switch self {
         case .ready: status.activated
         case .reachable: status.reachable
         case .drained: status.isDrained
         case .idle: status.isIdle
-        }
-    }
-
-    /// The engine signals that fire whenever what ``isMet(by:)`` reads may have changed.
-    func signals(of engine: PairEngine) -> [AsyncSignal] {
-        switch self {
-        case .ready: [engine.activationSignal]
-        case .reachable: [engine.stateSignal]
-        case .drained: [engine.contentSignal, engine.stateSignal]
-        case .idle: [engine.contentSignal, engine.stateSignal, engine.messageSignal]
+        case .handler: false
         }
     }
 }

@@ -54,6 +54,9 @@ final class MessageRouter: Sendable {
 
     private let state = Mutex(State())
     private let engine: PairEngine
+    /// Fires after a client attached or detached and the engine's handler was installed accordingly
+    /// (`wait handler`).
+    let changed = AsyncSignal()
     private let clock: any Clock<Duration>
 
     init(engine: PairEngine, clock: any Clock<Duration>) {
@@ -69,6 +72,7 @@ final class MessageRouter: Sendable {
             state.generation += 1
         }
         await installHandler()
+        changed.fire()
     }
 
     /// Removes a client's registration and fails its unanswered messages with 7014.
@@ -85,7 +89,10 @@ final class MessageRouter: Sendable {
         for slot in orphans {
             slot.complete(.failure(WCFailure(.deliveryFailed, "the app's message handler went away before answering")))
         }
-        if changed { await installHandler() }
+        if changed {
+            await installHandler()
+            self.changed.fire()
+        }
     }
 
     /// Completes message `token` with `result`; false when the token is unknown (answered, expired, or never issued).

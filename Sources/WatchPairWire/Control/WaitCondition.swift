@@ -12,4 +12,7 @@ public enum WaitCondition: String, Codable, Sendable, Hashable, CaseIterable {
     case drained
     /// No link activity: drained, no live message in flight either way, and no link being opened.
     case idle
+    /// The app has a message handler: a `receive --follow` client that handles messages is attached,
+    /// so a message sent now is delivered to it instead of failing with 7014.
+    case handler
 }
