@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
+        // The version and commit of the build (`--version` of every binary), generated before each build.
+        .target(name: "WatchPairVersion", plugins: ["BuildInfoPlugin"]),
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // Pure: frames, handshake, property-list values, WCError codes. No I/O.
         .target(name: "WatchPairWire"),
         // Channel state machines, durable store, link policy, diagnostics. No sockets.
@@ -81,6 +84,7 @@ let package = Package(
         .target(
             name: "WatchPairHost",
             dependencies: [
+                "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairCore",
                 "WatchPairTransport",
@@ -111,6 +115,7 @@ let package = Package(
         .target(
             name: "WatchPairCLI",
             dependencies: [
+                "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -121,6 +126,7 @@ let package = Package(
         .executableTarget(
             name: "wcbench",
             dependencies: [
+                "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

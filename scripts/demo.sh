@@ -28,7 +28,9 @@ wc --side watch status
 section "Message with a reply"
 say "A wcctl receive --follow --reply process is the watch app's message handler."
 start_app watch receive --follow --channel message --reply '{"pong":true}'
-wc_handled send '{"ping":1}'
+say "wait handler: until the watch app's handler is attached (a message before that gets 7014)."
+wait_for watch handler
+wc send '{"ping":1}'
 wc send --no-reply '{"tap":"crown"}'
 stop_app watch
 
@@ -40,7 +42,8 @@ wc transfer '{"workout":{"km":5.2,"at":{"$date":"2026-05-01T07:00:00Z"}}}'
 wc transfers
 say "Start the watch app: the phone delivers what was queued."
 start_daemon watchd
-wait_until "the transfer to reach the watch" outbox_empty
+say "wait drained: until the watch has it (the phone's outbox is empty)."
+wait_for phone drained
 wc --side watch receive
 say "The phone is told the transfer finished (didFinish):"
 wc receive --channel didFinish
@@ -49,7 +52,7 @@ section "Application context"
 wc context set '{"theme":"dark","complication":"rings"}'
 wc context set '{"theme":"dark","complication":"rings"}'
 say "The watch ends at the newest context; it survives restarts of either app."
-wait_until "the context to reach the watch" context_received 1
+wait_for phone drained
 wc --side watch context get --received
 
 section "7007 when the watch app is not running"

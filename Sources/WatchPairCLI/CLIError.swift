@@ -12,6 +12,8 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     /// The local daemon is not running (no control socket, or it refuses), or it went away mid-request.
     public static let notRunning: Int32 = 3
+    /// `wait` timed out: the condition did not hold in time.
+    public static let timedOut: Int32 = 4
 
     /// `100 + (code − 7000)` for a WCError code (7007 → 107, 7012 → 112).
     ///
@@ -30,6 +32,10 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         case usage
         /// The daemon is not running or went away (exit 3).
         case notRunning
+        /// `wait` gave up at its timeout (exit 4).
+        case timedOut
+        /// Standard output was closed by its reader (`EPIPE`): the command stops, quietly, with status 0.
+        case outputClosed
         /// A WCError from the daemon or from local validation of a payload (exit `100 + (code − 7000)`).
         case wcError(code: Int, name: String)
         /// Any other local failure (exit 1).
@@ -60,6 +66,8 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .usage: ExitStatus.usage
         case .notRunning: ExitStatus.notRunning
+        case .timedOut: ExitStatus.timedOut
+        case .outputClosed: ExitStatus.success
         case .wcError(let code, _): ExitStatus.wcError(code: code)
         case .failure: ExitStatus.failure
         }
@@ -82,6 +90,12 @@ public struct CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A failed system call: keeps `errno` and names what was attempted.
     static func system(_ attempted: String, errno code: Int32) -> CLIError {
         CLIError(.failure, "\(attempted): \(errorString(code))", errno: code)
+    }
+
+    /// A failed write to standard output: `.outputClosed` for `EPIPE` (the reader left), else `.failure`.
+    static func writingOutput(errno code: Int32) -> CLIError {
+        guard code == EPIPE else { return system("cannot write to standard output", errno: code) }
+        return CLIError(.outputClosed, "standard output was closed by its reader", errno: code)
     }
 
     /// The text for an errno value, e.g. `No such file or directory`.

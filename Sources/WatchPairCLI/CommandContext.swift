@@ -11,7 +11,7 @@ public struct CommandEnvironment {
     public var variables: [String: String]
     /// Standard output and error.
     public var streams: any OutputStreams
-    /// The descriptor `send-data -` reads.
+    /// The descriptor `send-data -` and JSON arguments given as `-` read.
     public var standardInput: Int32
     /// Returns a descriptor that becomes readable when the user asks a `--follow` command to stop
     /// (SIGINT/SIGTERM in the process). Called only by streaming commands.
@@ -47,6 +47,16 @@ struct CommandContext {
     /// Connects to the daemon's control socket.
     func connect() throws(CLIError) -> ControlClient {
         try ControlClient.connect(to: target)
+    }
+
+    /// A dictionary payload argument (`JSON`, `@FILE` or `-`), checked like ``Payload/dictionary(_:what:)``.
+    func dictionaryArgument(_ argument: String, what: String) throws(CLIError) -> JSONValue {
+        try Payload.dictionary(jsonText(argument), what: what)
+    }
+
+    /// The JSON text of an argument that may be `@FILE` or `-` (``Payload/jsonText(_:standardInput:)``).
+    func jsonText(_ argument: String) throws(CLIError) -> String {
+        try Payload.jsonText(argument, standardInput: environment.standardInput)
     }
 
     /// Prints one line of text.

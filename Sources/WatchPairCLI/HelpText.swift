@@ -33,6 +33,8 @@ enum HelpText {
           Payloads are JSON objects of property-list values: strings, numbers,
           booleans, arrays, objects, plus {"$data":"<base64>"} for bytes and
           {"$date":"2024-05-01T12:00:00Z"} for dates. null is not allowed (7010).
+          Every JSON argument may also be @FILE (read from FILE) or - (read from
+          standard input), e.g. wcctl context set @context.json
         """
 
     static let exitStatus = """
@@ -42,9 +44,12 @@ enum HelpText {
                daemon not answering
           2    usage: unknown command or flag, bad argument
           3    the daemon is not running (no control socket), or it went away
+          4    wait: the condition did not hold within --timeout
           1xx  a WCError: 100 + (code - 7000), e.g. 107 notReachable,
                108 invalidParameter, 109 payloadTooLarge, 112 messageReplyTimedOut
           Errors are one line on stderr: wcctl: error 7007 (notReachable): ...
+          Output closed by its reader (wcctl transfers | head -1) ends wcctl
+          quietly with 0.
         """
 
     static let root = """
@@ -74,6 +79,7 @@ enum HelpText {
         EXAMPLES
           wcctl status
           wcctl --side watch receive --follow --reply '{"pong":true}' &
+          wcctl --side watch wait handler          # its handler is attached
           wcctl send '{"ping":1}'                 # prints {"pong":true}
           wcctl transfer '{"workout":{"km":5.2}}'  # prints the transfer id
           wcctl --side watch receive               # prints it, once

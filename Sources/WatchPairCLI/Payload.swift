@@ -4,6 +4,10 @@ import WatchPairWire
 
 /// Payload arguments: JSON text from the command line, bytes from a file or standard input.
 ///
+/// Every JSON argument is the JSON itself, `@FILE` (the file's contents) or `-` (standard input): no JSON
+/// text starts with `@` or is a lone `-`, so the three never overlap, and a file lifts the kernel's
+/// limit on one argument (128 KiB), which a 262,144-byte context needs.
+///
 /// A payload that does not parse is the daemon's error too, so it fails with the same WCError the daemon
 /// would give (7008 invalidParameter, 7010 payloadUnsupportedTypes for `null`), before connecting.
 public enum Payload {
@@ -20,6 +24,31 @@ public enum Payload {
             throw CLIError(WCFailure(error.code, "\(what): \(error.message)"))
         }
     }
+
+    /// The JSON text an argument stands for: itself, the contents of `FILE` for `@FILE`, or standard
+    /// input (`standardInput`) for `-`.
+    ///
+    /// - Throws: `.usage` for a bare `@`; `.failure` when the file cannot be read; 7009 when it holds more
+    ///   than ``maxJSONBytes``; 7008 when it is not UTF-8.
+    public static func jsonText(_ argument: String, standardInput: Int32) throws(CLIError) -> String {
+        let path: String
+        if argument == "-" {
+            path = "-"
+        } else if argument.hasPrefix("@") {
+            path = String(argument.dropFirst())
+            guard !path.isEmpty else { throw .usage("'@' must be followed by a file name, e.g. @context.json") }
+        } else {
+            return argument
+        }
+        let bytes = try readBytes(path, standardInput: standardInput, limit: maxJSONBytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError(WCFailure(.invalidParameter, "\(path == "-" ? "standard input" : path) is not UTF-8 text"))
+        }
+        return text
+    }
+
+    /// The most bytes a JSON argument read from a file or standard input may hold: one control line.
+    public static let maxJSONBytes = ControlClient.maxRequestLineBytes
 
     /// A `receive --reply` value: a dictionary (for dictionary messages) or `{"$data": …}` (for data
     /// messages).
@@ -74,9 +103,12 @@ public enum Payload {
     /// generous bound when the daemon's own default applies. A safety net only: the daemon reports 7012.
     static func replyWait(timeout: Double?) -> Duration {
         guard let timeout else { return .seconds(300) }
-        return .seconds(min(timeout, 86_400 * 365)) + .seconds(30)
+        return min(.seconds(timeout), forever) + .seconds(30)
     }
 
     /// How long to wait for any other request's response (a safety net against a hung daemon).
     static let requestWait: Duration = .seconds(30)
+
+    /// "No limit" for a blocking call: a year.
+    static let forever: Duration = .seconds(86_400 * 365)
 }

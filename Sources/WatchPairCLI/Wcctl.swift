@@ -1,4 +1,5 @@
 import ArgumentParser
+import WatchPairVersion
 
 /// The `wcctl` command line: `wcctl [--side phone|watch] [--control PATH] [--json] COMMAND`.
 ///
@@ -10,6 +11,7 @@ public struct Wcctl: ParsableCommand {
         commandName: "wcctl",
         abstract: "Drive the WatchPair apps (phoned, watchd): send, transfer, set context, receive, inspect.",
         discussion: HelpText.root,
+        version: WatchPairVersion.line(name: "wcctl"),
         subcommands: [
             StatusCommand.self,
             SendCommand.self,
@@ -20,6 +22,7 @@ public struct Wcctl: ParsableCommand {
             ReceiveCommand.self,
             EventsCommand.self,
             TimelineCommand.self,
+            WaitCommand.self,
             FrameCommand.self,
         ]
     )

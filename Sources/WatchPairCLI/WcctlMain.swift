@@ -5,7 +5,8 @@ import Glibc
 public enum WcctlMain {
     /// The executable's entry point: ignores SIGPIPE, runs with the real process environment, exits.
     public static func main() -> Never {
-        // A closed pipe must be an EPIPE error we report, never a silent death.
+        // A closed pipe must be an EPIPE error that ends the command in order (nothing acknowledged that
+        // was not printed), never a death in the middle of a write.
         _ = signal(SIGPIPE, SIG_IGN)
         let status = run(arguments: Array(CommandLine.arguments.dropFirst()), environment: .process)
         exit(status)
@@ -15,14 +16,19 @@ public enum WcctlMain {
     ///
     /// Help (`--help`, `help COMMAND`) goes to standard output with status 0. A usage error, or a
     /// command group given without its subcommand, prints the message and usage to standard error with
-    /// status 2. A failed command prints its one-line error to standard error and returns
-    /// `CLIError.exitStatus`.
+    /// status 2 (a mistyped command word gets a "did you mean" line instead). A failed command prints its
+    /// one-line error to standard error and returns `CLIError.exitStatus`; standard output closed by its
+    /// reader (`wcctl transfers | head -1`) ends the command quietly with status 0.
     public static func run(arguments: [String], environment: CommandEnvironment) -> Int32 {
         let streams = environment.streams
         var parsed: any ParsableCommand
         do {
             parsed = try Wcctl.parseAsRoot(arguments)
         } catch {
+            if Wcctl.exitCode(for: error) != .success, let suggestion = CommandSuggestion.message(for: arguments) {
+                streams.writeErr(suggestion + "\n")
+                return ExitStatus.usage
+            }
             return reportParseOutcome(error, streams: streams)
         }
         guard let command = parsed as? any WcctlSubcommand else {
@@ -49,6 +55,8 @@ public enum WcctlMain {
             try command.execute(context)
             return ExitStatus.success
         } catch {
+            // The reader went away (`| head`): it has what it wanted; nothing more to say.
+            if error.kind == .outputClosed { return ExitStatus.success }
             streams.writeErr(error.line + "\n")
             return error.exitStatus
         }

@@ -14,12 +14,16 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     public var uid: UInt32
     /// The peer's effective group id.
     public var gid: UInt32
+    /// The peer's supplementary groups (`SO_PEERGROUPS`, Linux 4.13); empty when they could not be read
+    /// (more than ``PeerCredentialsHandler/maximumGroups``, or an older kernel).
+    public var groups: [UInt32]
 
     /// Creates credentials from their parts.
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.groups = groups
     }
 
     /// `pid=<pid> uid=<uid> gid=<gid>`.
@@ -66,7 +70,8 @@ final class PeerCredentialsHandler: ChannelInboundHandler, RemovableChannelHandl
             ).assumeIsolated().whenComplete { (result: Result<(Int32, UInt32, UInt32), any Error>) in
                 switch result {
                 case .success(let cred):
-                    self.complete(.success(PeerCredentials(pid: cred.0, uid: cred.1, gid: cred.2)))
+                    let groups = Self.supplementaryGroups(provider)
+                    self.complete(.success(PeerCredentials(pid: cred.0, uid: cred.1, gid: cred.2, groups: groups)))
                 case .failure(let error):
                     self.complete(.failure(TransportError(.credentialsRejected, "getsockopt(SO_PEERCRED) failed: \(error)")))
                 }
@@ -76,6 +81,23 @@ final class PeerCredentialsHandler: ChannelInboundHandler, RemovableChannelHandl
                 .failure(TransportError(.credentialsRejected, "cannot read SO_PEERCRED: \(type(of: context.channel)) is not a socket"))
             )
         }
+    }
+
+    /// Most supplementary groups read; a peer in more reads as having none (checks then fail closed).
+    static let maximumGroups = 64
+
+    /// `SO_PEERGROUPS`: read into fixed storage (the getter takes a fixed-size value) that starts zeroed,
+    /// so the zero entries after the real ones are dropped; gid 0 is never a supplementary group that
+    /// matters here (root is recognised by its uid).
+    private static func supplementaryGroups(_ provider: any SocketOptionProvider) -> [UInt32] {
+        var groups: [UInt32] = []
+        provider.unsafeGetSocketOption(
+            level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET),
+            name: NIOBSDSocket.Option(rawValue: SO_PEERGROUPS)
+        ).assumeIsolated().whenSuccess { (storage: InlineArray<64, UInt32>) in
+            for index in storage.indices where storage[index] != 0 { groups.append(storage[index]) }
+        }
+        return groups
     }
 
     func channelInactive(context: ChannelHandlerContext) {

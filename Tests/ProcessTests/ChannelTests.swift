@@ -123,9 +123,7 @@ struct ChannelTests {
 
             // Once the watch runs, only the two that were not cancelled arrive.
             try await pair.startReady(.watch)
-            try await pair.pollUntil("the outbox to drain") {
-                try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
-            }
+            try await pair.ok(["wait", "drained", "--timeout", "20"])
             let received = try await pair.receivePending(.watch, channels: ["userInfo"])
             #expect(received.compactMap { $0["transferId"]?.stringValue } == [a, c], "\(received)")
             let empty = try await pair.ok(["transfers"])

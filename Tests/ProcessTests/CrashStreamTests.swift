@@ -87,9 +87,7 @@ struct CrashStreamTests {
                 "seed \(seed), kills \(plan), \(segments.count) receiver segments, \(result.redelivered) redelivered, \(result.ghosts) ghosts:\n\(result.problems.prefix(20).joined(separator: "\n"))\n\(pair.diagnostics())")
 
             // The phone's outbox drains: every transfer was confirmed to it.
-            try await pair.pollUntil("the phone's outbox to drain") {
-                try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
-            }
+            try await pair.ok(["wait", "drained", "--timeout", "20"])
             #expect(plan.count == 2 * Self.killsPerSide)
             for side in Side.allCases {
                 let starts = pair.occurrences(of: "foregroundLaunch", in: side)

@@ -136,9 +136,7 @@ struct ErrorCodeTests {
             _ = try await pair.transfer(fits)
             let handled = try await pair.wcctl(["send", fits])
             #expect(handled.status == 0, "\(handled)")
-            try await pair.pollUntil("the transfer to be delivered") {
-                try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
-            }
+            try await pair.ok(["wait", "drained", "--timeout", "20"])
             let received = try await pair.receivePending(.watch, channels: ["userInfo"])
             #expect(received.count == 1, "only the transfer that fits was accepted: \(received)")
             #expect(try await pair.ok(["context", "get"]).stdout == ["{}"], "no context was accepted")

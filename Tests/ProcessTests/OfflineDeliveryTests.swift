@@ -52,9 +52,7 @@ struct OfflineDeliveryTests {
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
             let id = try await pair.transfer(#"{"workout":5.2}"#)
-            try await pair.pollUntil("the transfer to finish") {
-                try await pair.status(.phone)["outstandingTransfers"] == .integer(0)
-            }
+            try await pair.ok(["wait", "drained", "--timeout", "20"])
             // Nobody took the notice; the phone is killed and comes back.
             await pair.killDaemon(.phone)
             try await pair.startReady(.phone)

@@ -188,6 +188,8 @@ struct CommandLineOptionsTests {
         #expect(try CommandLineOptions.parse(["--config", "/a.json"]) == CommandLineOptions(configPath: "/a.json"))
         #expect(try CommandLineOptions.parse(["--config=/b.json"]) == CommandLineOptions(configPath: "/b.json"))
         #expect(try CommandLineOptions.parse(["-h"]).showHelp)
+        #expect(try CommandLineOptions.parse(["--version"]).showVersion)
+        #expect(CommandLineOptions.versionLine(role: .watch).hasPrefix("watchd "))
         #expect(try CommandLineOptions.parse(["--help", "--config", "x"]) == CommandLineOptions(configPath: "x", showHelp: true))
     }
 

@@ -39,7 +39,7 @@ struct ExitStatusTests {
         (ENOTDIR, Int32(3), "phoned is not running (no control socket at /x/phoned.ctl)"),
         (ECONNREFUSED, Int32(3), "phoned is not running (control socket /x/phoned.ctl refuses connections)"),
         (ENAMETOOLONG, Int32(2), "control socket path is longer than 107 bytes: /x/phoned.ctl"),
-        (EACCES, Int32(1), "permission denied on phoned's control socket /x/phoned.ctl (it is mode 0600: run as the daemon's user)"),
+        (EACCES, Int32(1), "permission denied on phoned's control socket /x/phoned.ctl (join its group: sudo usermod -aG watchpair $USER, then log in again)"),
         (EIO, Int32(1), "cannot connect to phoned at /x/phoned.ctl: Input/output error"),
     ])
     func connectFailures(errno code: Int32, status: Int32, message: String) {

@@ -69,8 +69,9 @@ struct ReceiveTests {
         streams.closeOut()
         try withServer({ request in [Reply.ok(request, .object(["items": items]))] }) { server in
             let result = runWcctl(["receive"], server: server, streams: streams)
-            #expect(result.status == 1)
-            #expect(result.err == "wcctl: cannot write to standard output: Broken pipe\n")
+            // A reader that went away (`| head`) ends wcctl quietly, and what it did not see stays pending.
+            #expect(result.status == 0)
+            #expect(result.err == "")
             server.waitUntilFinished()
             #expect(server.requests.count == 1)
         }

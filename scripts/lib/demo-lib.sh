@@ -37,22 +37,6 @@ wc() {
     return "$status"
 }
 
-# wc_handled ARGS...: like wc, for a message sent right after the watch app started: while its
-# handler is still attaching the send may get 7014; such attempts are retried quietly (bounded).
-wc_handled() {
-    local _ out status
-    for _ in $(seq 50); do
-        status=0
-        out=$("$DEMO_BIN/wcctl" "$@" 2>&1) || status=$?
-        [ "$status" = 114 ] || break
-        sleep 0.1
-    done
-    printf '$ wcctl %s\n' "$(quote "$@")"
-    [ -z "$out" ] || printf '%s\n' "$out"
-    [ "$status" = 0 ] || printf '(exit %d)\n' "$status"
-    return "$status"
-}
-
 # demo_setup BIN_DIR: checks the binaries, makes the directory and both config files.
 demo_setup() {
     DEMO_BIN=$(cd "$1" 2>/dev/null && pwd) || { echo "demo: no directory $1 (build first: swift build)" >&2; exit 1; }
@@ -97,23 +81,20 @@ daemon_pid() {
     cat "$DEMO_DIR/$1.pid" 2>/dev/null || true
 }
 
-# start_daemon NAME: starts phoned or watchd (stderr to $DEMO_DIR/NAME.log) and waits until it serves
-# its control socket (a bounded readiness poll on `wcctl status`).
+# start_daemon NAME: starts phoned or watchd (stderr to $DEMO_DIR/NAME.log) and waits until it is up
+# (`wcctl wait ready`: the daemon answers once its session is activated; nothing polls).
 start_daemon() {
-    local name=$1 side _
+    local name=$1 side
     side=$([ "$name" = phoned ] && echo phone || echo watch)
     "$DEMO_BIN/$name" --config "$DEMO_DIR/$name.json" >>"$DEMO_DIR/$name.log" 2>&1 &
     DEMO_PIDS+=($!)
     echo $! >"$DEMO_DIR/$name.pid"
-    for _ in $(seq 200); do
-        if "$DEMO_BIN/wcctl" --side "$side" status >/dev/null 2>&1; then
-            printf '%s started (pid %s)\n' "$name" "$(daemon_pid "$name")"
-            return 0
-        fi
-        kill -0 "$(daemon_pid "$name")" 2>/dev/null || { echo "demo: $name exited at start:" >&2; tail "$DEMO_DIR/$name.log" >&2; return 1; }
-        sleep 0.05
-    done
-    echo "demo: $name did not become ready" >&2
+    if "$DEMO_BIN/wcctl" --side "$side" wait ready --timeout 20; then
+        printf '%s started (pid %s)\n' "$name" "$(daemon_pid "$name")"
+        return 0
+    fi
+    echo "demo: $name did not become ready:" >&2
+    tail "$DEMO_DIR/$name.log" >&2
     return 1
 }
 
@@ -155,24 +136,8 @@ show_app() {
     sed 's/^/  /' "$DEMO_DIR/$1-app.out"
 }
 
-# wait_until DESCRIPTION CMD...: polls CMD (quietly) every 0.05 s, for at most 20 s.
-wait_until() {
-    local what=$1 _
-    shift
-    for _ in $(seq 400); do
-        "$@" >/dev/null 2>&1 && return 0
-        sleep 0.05
-    done
-    echo "demo: timed out waiting for $what" >&2
-    return 1
-}
-
-# outbox_empty: the phone has no outstanding transfers.
-outbox_empty() {
-    [ "$("$DEMO_BIN/wcctl" transfers)" = "no outstanding transfers" ]
-}
-
-# context_received VERSION: the watch has received the phone's context of this version.
-context_received() {
-    "$DEMO_BIN/wcctl" --side watch --json context get --received | grep -q "\"version\":$1[,}]"
+# wait_for SIDE CONDITION: shows and runs `wcctl [--side SIDE] wait CONDITION --timeout 20`.
+wait_for() {
+    local side=$1 condition=$2
+    if [ "$side" = phone ]; then wc wait "$condition" --timeout 20; else wc --side "$side" wait "$condition" --timeout 20; fi
 }

@@ -169,7 +169,12 @@ expect_same_lines() {
 
 # outstanding SIDE: the number of outstanding userInfo transfers of SIDE (wcctl status --json).
 outstanding() { sx wcctl --side "$1" --json status | json_get outstandingTransfers; }
-outstanding_is() { [ "$(outstanding "$1")" = "$2" ]; }
+# wait_for SECONDS SIDE CONDITION: `wcctl wait CONDITION` on SIDE (ready, reachable, drained, idle); the
+# daemon answers when it holds, so nothing polls. Fails the scenario at the timeout.
+wait_for() {
+    sx timeout $(($1 + 10)) wcctl --side "$2" wait "$3" --timeout "$1" ||
+        fail "timed out after $1 s waiting for $2 to be $3"
+}
 
 # A scratch directory for this scenario on the host (removed by run.sh with the sandbox).
 scratch() {

@@ -78,7 +78,7 @@ public final class ControlClient {
         case EACCES, EPERM:
             return CLIError(
                 .failure,
-                "permission denied on \(name)'s control socket \(target.path) (it is mode 0600: run as the daemon's user)",
+                "permission denied on \(name)'s control socket \(target.path) (join its group: sudo usermod -aG watchpair $USER, then log in again)",
                 errno: error.errno)
         default:
             return CLIError(.failure, "cannot connect to \(name) at \(target.path): \(CLIError.errorString(error.errno))", errno: error.errno)
@@ -108,9 +108,23 @@ public final class ControlClient {
         do {
             try socket.writeAll(line)
         } catch {
-            if error.errno == EPIPE || error.errno == ECONNRESET { throw closedError() }
+            if error.errno == EPIPE || error.errno == ECONNRESET { throw lastWords() }
             throw CLIError.system("cannot write to \(target.daemonName)'s control socket", errno: error.errno)
         }
+    }
+
+    /// Why the daemon closed the connection: the error it wrote before closing (a refused client reads
+    /// one, e.g. "permission denied"), else "closed the control connection".
+    private func lastWords() -> CLIError {
+        do throws(CLIError) {
+            // The peer has closed: what it wrote is read at once, or end of stream; the bound is a safety net.
+            if let response = try next(deadline: .now.advanced(by: .seconds(1)), interruptDescriptor: nil), response.ok == false {
+                _ = try Self.result(of: response)
+            }
+        } catch {
+            return error
+        }
+        return closedError()
     }
 
     /// Sends `request` and waits for its response, at most `wait`.

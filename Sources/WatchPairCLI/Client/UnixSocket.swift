@@ -94,14 +94,8 @@ final class UnixSocket {
             if let interruptDescriptor {
                 fds.append(pollfd(fd: interruptDescriptor, events: Int16(POLLIN), revents: 0))
             }
-            var timeout: Int32 = -1
-            if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                if remaining <= .zero { return .timedOut }
-                let (seconds, attoseconds) = remaining.components
-                let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-                timeout = Int32(clamping: millis)
-            }
+            let timeout = deadline?.pollTimeout ?? -1
+            if timeout == 0 { return .timedOut }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -120,5 +114,16 @@ final class UnixSocket {
             default: throw SocketError(operation: "read from", path: path, errno: errno)
             }
         }
+    }
+}
+
+extension ContinuousClock.Instant {
+    /// Milliseconds from now to this deadline for `poll(2)`, rounded up so a wait never ends early;
+    /// 0 once the deadline has passed.
+    var pollTimeout: Int32 {
+        let remaining = ContinuousClock.now.duration(to: self)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
     }
 }

@@ -28,18 +28,20 @@ struct ContextCommand: ParsableCommand {
                 {"changed":true|false,"version":n}.
 
                 EXAMPLE
-                  wcctl context set '{"theme":"dark","updated":{"$date":"2024-05-01T12:00:00Z"}}'
+                  wcctl context set '{"theme":"dark","at":{"$date":"2024-05-01T12:00:00Z"}}'
                   wcctl context set '{}'       # clears it
+                  wcctl context set @context.json   # from a file (up to 262,144 bytes)
+                  jq -c . context.json | wcctl context set -
                 """
         )
 
         @ParentCommand var root: Wcctl
 
-        @Argument(help: ArgumentHelp("The new context: a JSON object.", valueName: "json"))
+        @Argument(help: ArgumentHelp("The new context: a JSON object, @FILE or - (standard input).", valueName: "json"))
         var context: String
 
         func execute(_ context: CommandContext) throws(CLIError) {
-            let payload = try Payload.dictionary(self.context, what: "context")
+            let payload = try context.dictionaryArgument(self.context, what: "context")
             let client = try context.connect()
             var request = client.makeRequest(.contextSet)
             request.context = payload

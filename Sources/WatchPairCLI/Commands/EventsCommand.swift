@@ -10,14 +10,14 @@ struct EventsCommand: WcctlSubcommand {
         commandName: "events",
         abstract: "Print the apps' diagnostic events, oldest first, timestamped.",
         discussion: """
-            The same events the daemons write to the journal (foregroundLaunch, messageSent,
-            userInfoDelivered, …), one per line: UTC time to the microsecond, app, event,
-            sentence, fields. --json prints each as a JSON object instead. Each app keeps
-            its history across restarts (the newest 5,000 to 10,000 events, in its state
-            directory). --both merges both apps' events by time; an app that is not running
-            is left out with a warning. Without --follow: the history, then exit. With
-            --follow: then every new event as it arrives, until Ctrl-C (exit 0) or until a
-            daemon stops (exit 3).
+            The same events the daemons write to the journal (foregroundLaunch,
+            messageSent, userInfoDelivered, …), one per line: UTC time to the
+            microsecond, app, event, sentence, fields. --json prints each as a JSON
+            object instead. Each app keeps its history across restarts (the newest
+            5,000 to 10,000 events, in its state directory). --both merges both apps'
+            events by time; an app that is not running is left out with a warning.
+            Without --follow: the history, then exit. With --follow: then every new
+            event as it arrives, until Ctrl-C (exit 0) or until a daemon stops (exit 3).
 
             EXAMPLE
               wcctl events --both --since 10m

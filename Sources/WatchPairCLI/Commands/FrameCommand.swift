@@ -11,23 +11,28 @@ struct FrameCommand: WcctlSubcommand {
         commandName: "frame",
         abstract: "Print a raw peer-link frame (for fault injection with socat).",
         discussion: """
-            Writes the binary frame to stdout (or hex with --hex), exactly as a daemon would put it on
-            the peer link (docs/WireFormat.md). No daemon is contacted. KIND is one of:
+            Writes the binary frame to stdout (or hex with --hex), exactly as a daemon
+            would put it on the peer link (docs/WireFormat.md). No daemon is contacted.
+            KIND is one of:
               hello      a handshake from --side (default phone) in pair --pair
-              message    a live message with the JSON dictionary (--no-reply for the no-reply variant)
-              userInfo   a userInfo transfer with the JSON dictionary, --seq and --after
-              context    an application context with the JSON dictionary and --version
+              message    a live message with the JSON dictionary (--no-reply for
+                         the no-reply variant)
+              userInfo   a userInfo transfer with the JSON dictionary, --seq, --after
+              context    an application context with the JSON dictionary, --version
               ping       a keep-alive
-            --truncate N cuts the output to its first N bytes (a peer that dies mid-frame);
-            --corrupt N flips every bit of byte N (caught by the checksum).
+            --truncate N cuts the output to its first N bytes (a peer that dies
+            mid-frame); --corrupt N flips every bit of byte N (caught by the checksum).
 
             EXAMPLES
               # a valid hello from a peer of another pair: refused (handshakeFailed)
-              wcctl frame hello --pair intruder | socat -t1 - UNIX-CONNECT:/run/watchpair/watchd.sock
+              wcctl frame hello --pair intruder |
+                socat -t1 - UNIX-CONNECT:/run/watchpair/watchd.sock
               # a hello followed by a transfer, as a phone would send them
-              { wcctl frame hello; wcctl frame userInfo '{"n":1}' --seq 1; } | socat -t2 - UNIX-CONNECT:/run/watchpair/watchd.sock
+              { wcctl frame hello; wcctl frame userInfo '{"n":1}' --seq 1; } |
+                socat -t2 - UNIX-CONNECT:/run/watchpair/watchd.sock
               # half a frame, then the connection closes (frameRejected: truncated)
-              wcctl frame userInfo '{"n":1}' --truncate 9 | socat - UNIX-CONNECT:/run/watchpair/watchd.sock
+              wcctl frame userInfo '{"n":1}' --truncate 9 |
+                socat - UNIX-CONNECT:/run/watchpair/watchd.sock
             """
     )
 
@@ -40,7 +45,7 @@ struct FrameCommand: WcctlSubcommand {
     @Argument(help: "The frame kind: hello, message, userInfo, context or ping.")
     var kind: Kind
 
-    @Argument(help: ArgumentHelp("The payload dictionary (message, userInfo, context).", valueName: "json"))
+    @Argument(help: ArgumentHelp("The payload dictionary (message, userInfo, context): JSON, @FILE or -.", valueName: "json"))
     var payload: String?
 
     @Option(help: "Pair id for hello.") var pair: String = "default"
@@ -54,7 +59,8 @@ struct FrameCommand: WcctlSubcommand {
     @Flag(help: "Print hex instead of raw bytes.") var hex = false
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        var bytes = FrameEncoder.encode(try frame(role: root.globals.side.map { $0 == .watch ? .watch : .phone } ?? .phone))
+        let payloadText = try payload.map { argument throws(CLIError) in try context.jsonText(argument) } ?? "{}"
+        var bytes = FrameEncoder.encode(try frame(role: root.globals.side?.role ?? .phone, payload: payloadText))
         if let corrupt {
             guard bytes.indices.contains(corrupt) else {
                 throw CLIError(WCFailure(.invalidParameter, "--corrupt \(corrupt) is past the frame's \(bytes.count) bytes"))
@@ -69,7 +75,7 @@ struct FrameCommand: WcctlSubcommand {
         }
     }
 
-    private func frame(role: Role) throws(CLIError) -> Frame {
+    private func frame(role: Role, payload: String) throws(CLIError) -> Frame {
         switch kind {
         case .hello:
             guard let mode = LaunchMode(rawValue: launch) else {
@@ -80,19 +86,19 @@ struct FrameCommand: WcctlSubcommand {
                 resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 0)
             ))
         case .message:
-            return .message(id: seq, wantsReply: !noReply, body: .dictionary(try dictionary()))
+            return .message(id: seq, wantsReply: !noReply, body: .dictionary(try Self.dictionary(payload)))
         case .userInfo:
-            return .userInfo(seq: seq, after: after, transferId: UUID(), payload: try dictionary())
+            return .userInfo(seq: seq, after: after, transferId: UUID(), payload: try Self.dictionary(payload))
         case .context:
-            return .context(version: version, payload: try dictionary())
+            return .context(version: version, payload: try Self.dictionary(payload))
         case .ping:
             return .ping(nonce: seq)
         }
     }
 
-    private func dictionary() throws(CLIError) -> PlistDictionary {
+    private static func dictionary(_ text: String) throws(CLIError) -> PlistDictionary {
         do {
-            return try PlistJSON.dictionary(fromJSONText: payload ?? "{}")
+            return try PlistJSON.dictionary(fromJSONText: text)
         } catch {
             throw CLIError(WCFailure(error.code, "payload: \(error.message)"))
         }

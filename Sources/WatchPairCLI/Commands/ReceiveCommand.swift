@@ -43,9 +43,16 @@ struct ReceiveCommand: WcctlSubcommand {
             \(HelpText.applicationContext)
             \(HelpText.message)
 
+            App-level faults, so the sender sees what a slow or failing app gives it:
+            --delay S holds each message S seconds before answering (past the
+            sender's --timeout: 7012 messageReplyTimedOut); --error CODE answers
+            every message that wants a reply with that WCError (e.g. 7011).
+
             EXAMPLE
               wcctl --side watch receive                      # take what is pending
               wcctl --side watch receive --follow --reply '{"ok":true}'
+              wcctl --side watch receive --follow --reply @reply.json --delay 3
+              wcctl --side watch receive --follow --error 7011
               wcctl receive --follow --channel userInfo --channel didFinish
             """
     )
@@ -60,30 +67,51 @@ struct ReceiveCommand: WcctlSubcommand {
         help: ArgumentHelp("Only this kind of item (repeatable): message, userInfo, applicationContext, didFinish.", valueName: "channel"))
     var channels: [ReceiveChannel] = []
 
-    @Option(help: ArgumentHelp("With --follow: answer messages that want a reply with this JSON object.", valueName: "json"))
+    @Option(help: ArgumentHelp("With --follow: answer messages that want a reply with this JSON object (or @FILE, -).", valueName: "json"))
     var reply: String?
+
+    @Option(help: ArgumentHelp(
+        "With --follow: answer messages that want a reply with this WCError code instead (e.g. 7011).",
+        valueName: "code"))
+    var error: Int?
+
+    @Option(help: ArgumentHelp(
+        "With --follow: take this long over each message before answering or confirming it.",
+        valueName: "seconds"))
+    var delay: Double?
 
     @Flag(name: .customLong("no-ack"), help: "Print without acknowledging: the items stay pending.")
     var noAck = false
 
     func validate() throws {
-        if reply != nil && !follow {
-            throw ValidationError("--reply answers live messages and needs --follow")
+        for (name, given) in [("--reply", reply != nil), ("--error", error != nil), ("--delay", delay != nil)] where given {
+            if !follow { throw ValidationError("\(name) handles live messages and needs --follow") }
+            if !channels.isEmpty && !channels.contains(.message) {
+                throw ValidationError("\(name) needs the message channel (add --channel message)")
+            }
         }
-        if reply != nil && !channels.isEmpty && !channels.contains(.message) {
-            throw ValidationError("--reply needs the message channel (add --channel message)")
+        if reply != nil && error != nil {
+            throw ValidationError("--reply and --error exclude each other: a message gets a reply or an error")
+        }
+        if let error, WCErrorCode(rawValue: error) == nil {
+            let codes = WCErrorCode.allCases.map { String($0.rawValue) }.joined(separator: ", ")
+            throw ValidationError("--error must be a WCError code (\(codes)), not \(error)")
+        }
+        if let delay, !(delay >= 0 && delay.isFinite) {
+            throw ValidationError("--delay must be a non-negative number of seconds, not \(delay)")
         }
     }
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        let replyValue = try reply.map { text throws(CLIError) in try Payload.reply(text) }
-        let handling = MessageHandling(follow: follow, channels: channels, reply: replyValue)
+        let replyValue = try reply.map { text throws(CLIError) in try Payload.reply(context.jsonText(text)) }
+        let handling = MessageHandling(
+            follow: follow, channels: channels, reply: replyValue, error: error.flatMap(WCErrorCode.init(rawValue:)),
+            delay: delay)
         let client = try context.connect()
         var request = client.makeRequest(.receive)
         request.follow = follow
         request.channels = channels.isEmpty ? nil : Self.unique(channels).map(\.rawValue)
-        request.handle = handling.handle
-        request.autoReply = handling.autoReply
+        handling.apply(to: &request)
         var session = ReceiveSession(client: client, streams: context.streams, acknowledge: !noAck)
         if follow {
             try session.follow(request, interruptDescriptor: context.environment.interruptDescriptor())

@@ -16,13 +16,18 @@ struct SendCommand: WcctlSubcommand {
             EXAMPLE
               wcctl send '{"ping":1}'            # {"pong":1}; exit 107 if unreachable
               wcctl send --no-reply '{"tap":true}'
-              wcctl send --timeout 2 '{"slow":true}'   # exit 112 after 2 s
+              wcctl send @message.json
+
+              # 7012: the watch app takes 5 s, the phone waits 2 s (exit 112)
+              wcctl --side watch receive --follow --reply '{}' --delay 5 &
+              wcctl --side watch wait handler --timeout 10
+              wcctl send --timeout 2 '{"slow":true}'
             """
     )
 
     @ParentCommand var root: Wcctl
 
-    @Argument(help: ArgumentHelp("The message: a JSON object.", valueName: "json"))
+    @Argument(help: ArgumentHelp("The message: a JSON object, @FILE or - (standard input).", valueName: "json"))
     var message: String
 
     @Flag(name: .customLong("no-reply"), help: "Send without a reply handler; succeed once delivered.")
@@ -36,7 +41,7 @@ struct SendCommand: WcctlSubcommand {
     }
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        let payload = try Payload.dictionary(message, what: "message")
+        let payload = try context.dictionaryArgument(message, what: "message")
         let client = try context.connect()
         var request = client.makeRequest(.send)
         request.message = payload

@@ -13,18 +13,19 @@ struct TransferCommand: WcctlSubcommand {
             `wcctl transfers` for what is still outstanding.
 
             EXAMPLE
-              id=$(wcctl transfer '{"workout":{"km":5.2,"at":{"$date":"2024-05-01T07:00:00Z"}}}')
+              id=$(wcctl transfer \\
+                '{"workout":{"km":5.2,"at":{"$date":"2024-05-01T07:00:00Z"}}}')
               wcctl transfers cancel "$id"
             """
     )
 
     @ParentCommand var root: Wcctl
 
-    @Argument(help: ArgumentHelp("The userInfo dictionary: a JSON object.", valueName: "json"))
+    @Argument(help: ArgumentHelp("The userInfo dictionary: a JSON object, @FILE or - (standard input).", valueName: "json"))
     var userInfo: String
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        let payload = try Payload.dictionary(userInfo, what: "userInfo")
+        let payload = try context.dictionaryArgument(userInfo, what: "userInfo")
         let client = try context.connect()
         var request = client.makeRequest(.transfer)
         request.userInfo = payload

@@ -15,10 +15,13 @@ public enum OutputFormatter {
     /// One JSON line (without the newline).
     public static func jsonLine(_ value: JSONValue) -> String { value.canonicalText }
 
-    /// A value for people: strings bare, everything else as compact JSON.
+    /// A value for people: strings bare, `null` as `none`, everything else as compact JSON.
     public static func humanValue(_ value: JSONValue) -> String {
-        if case .string(let s) = value { return s }
-        return value.canonicalText
+        switch value {
+        case .string(let s): s
+        case .null: "none"
+        default: value.canonicalText
+        }
     }
 
     /// `status` as aligned `key: value` lines, known keys first in `statusKeyOrder`.

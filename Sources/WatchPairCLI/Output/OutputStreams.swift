@@ -26,10 +26,10 @@ public final class StandardStreams: OutputStreams {
     /// Creates the streams.
     public init() {}
 
-    /// Writes to file descriptor 1; `EPIPE` and other failures throw `.failure` with the errno.
+    /// Writes to file descriptor 1; `EPIPE` throws `.outputClosed`, other failures `.failure` with the errno.
     public func writeOut(_ bytes: [UInt8]) throws(CLIError) {
         if let code = Self.writeAll(bytes, to: STDOUT_FILENO) {
-            throw CLIError.system("cannot write to standard output", errno: code)
+            throw CLIError.writingOutput(errno: code)
         }
     }
 
@@ -69,7 +69,7 @@ public final class CapturedStreams: OutputStreams, Sendable {
     /// Everything written to standard error.
     public var err: String { state.withLock { $0.err } }
 
-    /// Makes later `writeOut` calls fail with `EPIPE`, as when the reader of a pipe exits.
+    /// Makes later `writeOut` calls fail with `EPIPE` (`.outputClosed`), as when the reader of a pipe exits.
     public func closeOut() { state.withLock { $0.outClosed = true } }
 
     /// Appends to the captured output, or fails with `EPIPE` after `closeOut()`.
@@ -78,7 +78,7 @@ public final class CapturedStreams: OutputStreams, Sendable {
             if !s.outClosed { s.out += bytes }
             return s.outClosed
         }
-        if closed { throw CLIError.system("cannot write to standard output", errno: EPIPE) }
+        if closed { throw CLIError.writingOutput(errno: EPIPE) }
     }
 
     /// Appends to the captured error text.

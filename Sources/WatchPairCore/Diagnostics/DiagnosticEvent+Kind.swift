@@ -45,6 +45,8 @@ extension DiagnosticEvent {
         case idleExit
         /// The peer stopped answering keep-alives; its link was closed.
         case peerUnresponsive
+        /// A control client was refused: not root, the daemon's user or a member of the socket's group.
+        case controlClientRefused
 
         /// The journald `MESSAGE_ID` of this kind.
         public var messageID: String {
@@ -71,13 +73,14 @@ extension DiagnosticEvent {
             case .idleExit: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b214"
             case .peerUnresponsive: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b215"
             case .payloadRejected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b216"
+            case .controlClientRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b217"
             }
         }
 
         /// The priority an event of this kind is logged at unless the producer says otherwise.
         public var defaultSeverity: Severity {
             switch self {
-            case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive: .warning
+            case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
             case .messageFailed, .peerUnavailable, .payloadRejected: .notice
             case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug
             default: .info

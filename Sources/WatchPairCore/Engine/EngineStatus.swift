@@ -18,6 +18,9 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var link: String
     /// How the peer was launched, when connected.
     public var peerLaunch: LaunchMode?
+    /// Live messages in flight: calls of this side waiting for their outcome, and the peer's messages
+    /// the app is handling.
+    public var messagesInFlight: Int
     /// userInfo transfers accepted and not yet acknowledged by the peer.
     public var outstandingTransfers: Int
     /// Received userInfo transfers the app has not taken yet.
@@ -28,4 +31,14 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var contextAckedVersion: UInt64
     /// Version of the context last received from the peer (0: none).
     public var contextReceivedVersion: UInt64
+
+    /// Nothing outstanding: no userInfo transfer waits for the peer, and the peer holds the newest context sent.
+    public var isDrained: Bool {
+        outstandingTransfers == 0 && contextSentVersion <= contextAckedVersion
+    }
+
+    /// No link activity: drained, no live message in flight, and no link being opened.
+    public var isIdle: Bool {
+        isDrained && messagesInFlight == 0 && link != LinkState.connecting.description
+    }
 }

@@ -28,6 +28,11 @@ public actor PairEngine {
     public nonisolated let appSignal = AsyncSignal()
     /// Fires when reachability or the link state changes.
     public nonisolated let stateSignal = AsyncSignal()
+    /// Fires once, when the session is activated (`run()` serves; `status().activated`). Apart from
+    /// ``stateSignal`` so that starting up does not count as a state change (the idle-exit timer).
+    public nonisolated let activationSignal = AsyncSignal()
+    /// Fires when a live message call starts or ends, in either direction (`status().messagesInFlight`).
+    public nonisolated let messageSignal = AsyncSignal()
 
     let store: PairStore
     let transport: any Transport
@@ -36,8 +41,9 @@ public actor PairEngine {
     let jitter: @Sendable () -> Double
     nonisolated var role: Role { configuration.role }
 
-    /// Fires on new outbox content, acknowledgements, context changes and link changes.
-    let contentSignal = AsyncSignal()
+    /// Fires on new outbox content, acknowledgements, context changes and link changes (what
+    /// `status().outstandingTransfers` and the context versions follow).
+    public nonisolated let contentSignal = AsyncSignal()
 
     // Link state.
     var links: [UInt64: Link] = [:]
@@ -98,6 +104,7 @@ public actor PairEngine {
         self.spawner = spawner
         await refreshPeerPresence()
         emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
+        activationSignal.fire()
         do {
             // Every loop is a child, so the group ends (and run() returns or throws) when the task is
             // cancelled or any child fails, e.g. the listener cannot be set up.
@@ -158,6 +165,7 @@ public actor PairEngine {
             peerRunning: peerPresence.running || current != nil,
             link: linkState.description,
             peerLaunch: current?.peerHello?.launch,
+            messagesInFlight: messages.inFlight,
             outstandingTransfers: outstandingCount,
             inboxPending: inbox,
             contextSentVersion: context.sender.sentVersion,

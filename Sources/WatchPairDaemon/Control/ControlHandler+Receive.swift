@@ -143,11 +143,16 @@ extension ControlHandler {
     private func handlerRegistration(
         _ request: ControlRequest, channels: Channels, connection: ControlConnection, answered: AsyncSignal
     ) throws(WCFailure) -> MessageRouter.Registration? {
-        guard channels.message, request.handle != nil || request.autoReply != nil else { return nil }
+        guard channels.message, request.handle != nil || request.autoReply != nil || request.autoError != nil else { return nil }
         let autoReply = try request.autoReply.map { json throws(WCFailure) in try Self.messageBody(json, field: "autoReply") }
+        // ControlRequestParser checked the code and the delay.
+        let autoError = request.autoError.map(Self.appError)
+        let autoDelay = request.autoDelay.map { Duration.seconds($0) }
         let variants: Set<MessageVariant>
         if let handle = request.handle {
             variants = Set(handle.compactMap(MessageVariant.init(rawValue:)))
+        } else if autoError != nil {
+            variants = Set(MessageVariant.allCases)
         } else if case .data? = autoReply {
             variants = [.data, .dataWithReply]
         } else {
@@ -155,10 +160,17 @@ extension ControlHandler {
         }
         let writer = connection.writer
         let requestId = request.id
-        return MessageRouter.Registration(clientId: connection.id, variants: variants, autoReply: autoReply) { token, message in
+        return MessageRouter.Registration(
+            clientId: connection.id, variants: variants, autoReply: autoReply, autoError: autoError, autoDelay: autoDelay
+        ) { token, message in
             await answered.wait(after: 0)
             return await writer.send(.streamEvent(requestId, "message", Self.messageData(token: token, message)))
         }
+    }
+
+    /// The failure an app answers with (`answer`'s `errorCode`, `receive`'s `autoError`).
+    static func appError(_ code: Int) -> WCFailure {
+        WCFailure(WCErrorCode(rawValue: code) ?? .genericError, "the app answered with error \(code)")
     }
 
     static func userInfoData(_ transfer: InboxTransfer) -> JSONValue {

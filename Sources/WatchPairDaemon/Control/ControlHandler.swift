@@ -34,20 +34,20 @@ struct ControlHandler: ControlRequestHandler {
         case .events where request.follow == true:
             await followEvents(request, on: connection)
         default:
-            await connection.writer.send(await respond(to: request))
+            await connection.writer.send(await respond(to: request, on: connection))
         }
     }
 
     /// The single response to a non-streaming request.
-    func respond(to request: ControlRequest) async -> ControlResponse {
+    func respond(to request: ControlRequest, on connection: ControlConnection) async -> ControlResponse {
         do throws(WCFailure) {
-            return .success(request.id, try await result(of: request))
+            return .success(request.id, try await result(of: request, on: connection))
         } catch {
             return .failure(request.id, error)
         }
     }
 
-    private func result(of request: ControlRequest) async throws(WCFailure) -> JSONValue {
+    private func result(of request: ControlRequest, on connection: ControlConnection) async throws(WCFailure) -> JSONValue {
         switch request.op {
         case .status: return await status()
         case .send: return try await send(request)
@@ -61,6 +61,7 @@ struct ControlHandler: ControlRequestHandler {
         case .ack: return try await ack(request)
         case .answer: return try answer(request)
         case .events: return .object(["events": .array(events.recent.map(\.controlJSON))])
+        case .wait: return try await wait(request, on: connection)
         }
     }
 
@@ -170,8 +171,7 @@ struct ControlHandler: ControlRequestHandler {
         guard let token = request.token else { throw WCFailure(.invalidParameter, "\"answer\" needs \"token\".") }
         let result: Result<MessageBody?, WCFailure>
         if let code = request.errorCode {
-            let known = WCErrorCode(rawValue: code) ?? .genericError
-            result = .failure(WCFailure(known, "the app answered with error \(code)"))
+            result = .failure(Self.appError(code))
         } else {
             result = .success(try Self.messageBody(request.reply ?? .object([:]), field: "reply"))
         }

@@ -8,8 +8,9 @@ import WatchPairWire
 ///
 /// While at least one client is attached, the engine has a `MessageHandler` for the union of their
 /// variants; with none, `setMessageHandler(nil)`, so senders get 7014 as on Apple's devices. A message
-/// that wants a reply gets a token; the owning client answers it (`answer`), or its `autoReply` answers at
-/// once. A client that goes away fails its unanswered messages with 7014.
+/// that wants a reply gets a token; the owning client answers it (`answer`), or its `autoReply` (or
+/// `autoError`) answers it, after `autoDelay` when one is set. A client that goes away fails its
+/// unanswered messages with 7014.
 ///
 /// Bounds: at most ``maximumPendingAnswers`` messages wait for an answer at once (more get 7014 at once;
 /// the engine also caps concurrent incoming messages per link); an unanswered message fails with 7012
@@ -23,6 +24,11 @@ final class MessageRouter: Sendable {
         var variants: Set<MessageVariant>
         /// The reply sent for every message that wants one, instead of waiting for `answer`.
         var autoReply: MessageBody?
+        /// The error every message that wants a reply gets instead (an app-level fault); wins over `autoReply`.
+        var autoError: WCFailure?
+        /// How long the app "takes" for each message it confirms or answers automatically (an app-level
+        /// fault: longer than the sender's timeout gives it 7012).
+        var autoDelay: Duration?
         /// Writes a `message` stream event to the client; false when the connection is gone.
         var deliver: @Sendable (_ token: UInt64, _ message: IncomingMessage) async -> Bool
     }
@@ -48,6 +54,9 @@ final class MessageRouter: Sendable {
 
     private let state = Mutex(State())
     private let engine: PairEngine
+    /// Fires after a client attached or detached and the engine's handler was installed accordingly
+    /// (`wait handler`).
+    let changed = AsyncSignal()
     private let clock: any Clock<Duration>
 
     init(engine: PairEngine, clock: any Clock<Duration>) {
@@ -63,6 +72,7 @@ final class MessageRouter: Sendable {
             state.generation += 1
         }
         await installHandler()
+        changed.fire()
     }
 
     /// Removes a client's registration and fails its unanswered messages with 7014.
@@ -79,7 +89,10 @@ final class MessageRouter: Sendable {
         for slot in orphans {
             slot.complete(.failure(WCFailure(.deliveryFailed, "the app's message handler went away before answering")))
         }
-        if changed { await installHandler() }
+        if changed {
+            await installHandler()
+            self.changed.fire()
+        }
     }
 
     /// Completes message `token` with `result`; false when the token is unknown (answered, expired, or never issued).
@@ -122,9 +135,16 @@ final class MessageRouter: Sendable {
             return .failure(WCFailure(.deliveryFailed, "the app has no handler for \(variant.rawValue) messages"))
         }
         let notDelivered = WCFailure(.deliveryFailed, "the app's message handler went away")
-        guard message.wantsReply, registration.autoReply == nil else {
+        let automatic: Result<MessageBody?, WCFailure>? =
+            registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) }
+        if !message.wantsReply || automatic != nil {
             guard await registration.deliver(token, message) else { return .failure(notDelivered) }
-            return .success(message.wantsReply ? registration.autoReply : nil)
+            if let delay = registration.autoDelay {
+                guard (try? await Waiting.sleep(on: clock, for: delay)) != nil else {
+                    return .failure(WCFailure(.deliveryFailed, "the daemon is stopping"))
+                }
+            }
+            return message.wantsReply ? automatic ?? .success(nil) : .success(nil)
         }
         let slot = OnceValue<Result<MessageBody?, WCFailure>>()
         let admitted = state.withLock { state -> Bool in

@@ -40,6 +40,10 @@ public enum DaemonMain {
             print(CommandLineOptions.helpText(role: role))
             return 0
         }
+        if options.showVersion {
+            print(CommandLineOptions.versionLine(role: role))
+            return 0
+        }
 
         let loaded: DaemonConfiguration.Loaded
         do {

@@ -1,6 +1,7 @@
+import WatchPairVersion
 import WatchPairWire
 
-/// The daemons' two command-line options, parsed by hand: `--config PATH` and `--help`.
+/// The daemons' command-line options, parsed by hand: `--config PATH`, `--help` and `--version`.
 ///
 /// Everything else is configured in the JSON file or with `WATCHPAIR_*` environment variables
 /// (docs/Configuration.md), so systemd units and tests need no arguments at all.
@@ -9,6 +10,8 @@ public struct CommandLineOptions: Sendable, Hashable {
     public var configPath: String?
     /// `--help` or `-h` was given: print ``helpText(role:)`` and exit 0.
     public var showHelp: Bool
+    /// `--version` was given: print ``versionLine(role:)`` and exit 0.
+    public var showVersion = false
 
     /// No options.
     public init(configPath: String? = nil, showHelp: Bool = false) {
@@ -25,6 +28,8 @@ public struct CommandLineOptions: Sendable, Hashable {
             switch argument {
             case "-h", "--help":
                 options.showHelp = true
+            case "--version":
+                options.showVersion = true
             case "--config":
                 guard let path = remaining.popFirst() else { throw UsageError("--config needs a PATH") }
                 try options.setConfigPath(path)
@@ -43,6 +48,11 @@ public struct CommandLineOptions: Sendable, Hashable {
         configPath = path
     }
 
+    /// The `--version` line of the daemon playing `role`: name, version, commit.
+    public static func versionLine(role: Role) -> String {
+        WatchPairVersion.line(name: role.daemonName)
+    }
+
     /// The `--help` text of the daemon playing `role`.
     public static func helpText(role: Role) -> String {
         let name = role.daemonName
@@ -59,6 +69,7 @@ public struct CommandLineOptions: Sendable, Hashable {
                               /etc/watchpair/\(name).json (a missing default file means all defaults;
                               a missing file given here or in WATCHPAIR_CONFIG is an error).
               -h, --help      Show this help.
+              --version       Print "\(name) <version> (commit <commit>)".
 
             CONFIGURATION (every key, type, default and meaning: docs/Configuration.md):
               Keys are dotted: paths.control, timeouts.reply, … In the file they nest:
@@ -69,7 +80,7 @@ public struct CommandLineOptions: Sendable, Hashable {
               Durations are in seconds. Main keys and defaults:
                 paths.link        /run/watchpair/\(name).sock   own peer-link socket
                 paths.peerLink    /run/watchpair/\(role.peer.daemonName).sock   the peer's
-                paths.control     /run/watchpair/\(name).ctl    control socket (mode 0600)
+                paths.control     /run/watchpair/\(name).ctl    control socket (mode 0660)
                 paths.state       /var/lib/watchpair/\(name)    durable store
                 durability        power | process
                 launch            auto | foreground | background

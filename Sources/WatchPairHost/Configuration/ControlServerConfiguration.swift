@@ -1,7 +1,7 @@
 import Configuration
 import WatchPairWire
 
-/// Where the host's control server (``ControlServer``) listens for `wcctl` (mode 0600, bound while running).
+/// Where the host's control server (``ControlServer``) listens for `wcctl` (mode 0660 in the daemon's group, bound while running).
 public struct ControlServerConfiguration: Sendable, Hashable {
     /// The keys ``init(role:config:)`` reads.
     public static let configKeys = ["paths.control"]

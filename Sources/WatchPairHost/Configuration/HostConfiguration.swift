@@ -62,7 +62,7 @@ public struct HostConfiguration: Sendable {
         public var link: String
         /// The peer's link socket: connecting to it may socket-activate the peer.
         public var peerLink: String
-        /// This daemon's control socket (mode 0600, bound while running).
+        /// This daemon's control socket (mode 0660 in the daemon's group, bound while running).
         public var control: String
         /// The peer's control socket: it answering means the peer app runs.
         public var peerControl: String

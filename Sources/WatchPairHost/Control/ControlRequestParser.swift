@@ -8,7 +8,7 @@ import WatchPairWire
 /// Checks, in order: the line's size (at most ``lineLimit`` bytes), UTF-8, then `ControlRequest(line:)`
 /// (JSON, an object, an integer `id`, a known `op`, each field's JSON type), then what each op needs:
 /// required fields, payloads that are objects, base64, transfer ids, channel and variant names, WCError
-/// codes, positive timeouts. A `null` field counts as absent; unknown fields are ignored. Payload values
+/// codes, positive timeouts (non-negative for `wait`), `receive`'s automatic answers. A `null` field counts as absent; unknown fields are ignored. Payload values
 /// stay JSON; turning them into property lists (7010 for `null` inside) happens when the op runs.
 public enum ControlRequestParser {
     /// The longest request line accepted: 1 MiB, without its newline.
@@ -89,13 +89,28 @@ public enum ControlRequestParser {
                 throw wrong("handle", "a list of \(variants.sorted().joined(separator: ", ")) (got '\(bad)')")
             }
             try object("autoReply", request.autoReply)
-            if request.handle != nil || request.autoReply != nil, request.follow != true {
-                throw WCFailure(.invalidParameter, "'handle' and 'autoReply' need 'follow': true")
+            if let code = request.autoError, WCErrorCode(rawValue: code) == nil {
+                throw wrong("autoError", "a WCError code (7001…7018)")
+            }
+            if let delay = request.autoDelay, !(delay.isFinite && delay >= 0 && delay <= 86_400) {
+                throw wrong("autoDelay", "a number of seconds in [0, 86400]")
+            }
+            let handles = request.handle != nil || request.autoReply != nil || request.autoError != nil || request.autoDelay != nil
+            if handles, request.follow != true {
+                throw WCFailure(.invalidParameter, "'handle', 'autoReply', 'autoError' and 'autoDelay' need 'follow': true")
+            }
+            if request.autoReply != nil, request.autoError != nil {
+                throw WCFailure(.invalidParameter, "'autoReply' and 'autoError' exclude each other")
             }
         case .ack:
             for transferId in request.finished ?? [] { try uuid("finished", transferId) }
             if request.deliveryId == nil, request.finished == nil, request.contextVersion == nil {
                 throw WCFailure(.invalidParameter, "'ack' needs 'deliveryId', 'finished' or 'contextVersion'")
+            }
+        case .wait:
+            _ = try need("condition", request.condition)
+            if let seconds = request.timeout, !(seconds.isFinite && seconds >= 0) {
+                throw wrong("timeout", "a non-negative number of seconds")
             }
         case .answer:
             _ = try need("token", request.token)

@@ -4,6 +4,7 @@ import ServiceLifecycle
 import Synchronization
 import WatchPairCore
 import WatchPairTransport
+import WatchPairWire
 
 /// The control socket (docs/ControlProtocol.md), served through WatchPairTransport on the socket bound
 /// at start-up, one child task per client.
@@ -13,9 +14,11 @@ import WatchPairTransport
 /// of attached clients changes (the idle-exit timer watches it).
 ///
 /// Bounds: at most ``maximumConnections`` open connections (more are closed at once), the kernel's
-/// listen backlog of 128, and per connection those of ``ControlConnection``. Who may connect is decided
-/// by the socket file's mode and group, so peers' uids are not checked here; a client may half-close
-/// and still read its responses.
+/// listen backlog of 128, and per connection those of ``ControlConnection``. Who may connect: the file's
+/// mode (0660) and group first, then each connection's `SO_PEERCRED` against ``ControlAccessPolicy``
+/// (root, the daemon's user, the socket's group); a refused client reads one error line, the
+/// connection closes and the refusal is reported (a `controlClientRefused` event). A client may
+/// half-close and still read its responses.
 ///
 /// Shutdown (graceful or cancellation): the socket file is unlinked first, so the peer sees "not
 /// running" at once, then the listener closes and every client task is cancelled; streams end, running
@@ -28,6 +31,8 @@ public final class ControlServer: Service, Sendable {
     private let handler: @Sendable (ControlServer) -> any ControlRequestHandler
     private let logger: Logger
     private let transport: UnixSocketTransport
+    private let access: ControlAccessPolicy
+    private let refused: @Sendable (PeerCredentials, String) -> Void
 
     private struct Clients {
         var nextId: UInt64 = 0
@@ -44,10 +49,14 @@ public final class ControlServer: Service, Sendable {
     init(
         socket: ListeningSocket,
         logger: Logger,
+        access: ControlAccessPolicy,
+        refused: @escaping @Sendable (PeerCredentials, String) -> Void,
         handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
     ) {
         self.socket = socket
         self.logger = logger
+        self.access = access
+        self.refused = refused
         self.handler = handler
         self.transport = UnixSocketTransport(
             configuration: UnixSocketTransportConfiguration(
@@ -62,14 +71,26 @@ public final class ControlServer: Service, Sendable {
         )
     }
 
-    /// Binds the control socket at `path` (mode 0600, a stale file removed) for a server not yet running.
+    /// Binds the control socket at `path` (mode 0660 in the daemon's group, a stale file removed) for a
+    /// server not yet running; `refused` hears of each client the access policy turns away.
     /// - Throws: ``HostError`` `.listen` naming the path.
     public static func bind(
         path: String,
         logger: Logger,
+        refused: @escaping @Sendable (PeerCredentials, String) -> Void = { _, _ in },
         handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
     ) throws(HostError) -> ControlServer {
-        ControlServer(socket: try ListeningSocket.bindOwned(path, logger: logger), logger: logger, handler: handler)
+        let socket = try ListeningSocket.bindOwned(path, mode: 0o660, logger: logger)
+        // The file's group (the daemon's, or the directory's when it is set-group-id) is who may connect.
+        var info = stat()
+        guard fstatat(AT_FDCWD, path, &info, 0) == 0 else {
+            let code = errno
+            socket.removeOwnedFile()
+            _ = Glibc.close(socket.descriptor)
+            throw HostError(.listen, "cannot stat the control socket \(path): \(String(cString: strerror(code)))")
+        }
+        let access = ControlAccessPolicy(ownUID: geteuid(), group: info.st_gid)
+        return ControlServer(socket: socket, logger: logger, access: access, refused: refused, handler: handler)
     }
 
     /// Clients that have sent a request and are still connected.
@@ -117,6 +138,13 @@ public final class ControlServer: Service, Sendable {
 
     /// Serves one client; never throws, so one client cannot stop the server.
     private func serve(_ client: any TransportConnection, handler: any ControlRequestHandler) async {
+        if let unix = client as? UnixSocketConnection, !access.admits(unix.peerCredentials) {
+            let reason = access.refusal(unix.peerCredentials)
+            refused(unix.peerCredentials, reason)
+            await ControlWriter(client).send(.failure(nil, WCFailure(.genericError, reason)))
+            await client.flush()
+            return
+        }
         let id = clients.withLock { clients -> UInt64 in
             clients.nextId += 1
             return clients.nextId

@@ -55,8 +55,9 @@ public struct HostEnvironment: Sendable {
 /// In order: opens the store; takes the link listener (``LinkListener/open(_:passed:logger:)``);
 /// decides the launch mode (``LinkListener/launchMode(_:)``); builds the transport and the engine;
 /// emits `backgroundLaunch` or `foregroundLaunch`; binds the control socket (`paths.control`, mode
-/// 0600, a stale file removed) served by the handler `controlHandler` makes; loads the event history of
-/// earlier runs (``EventHistory``, in the store's directory); and assembles the services.
+/// 0660 in the daemon's group, a stale file removed; refused clients become `controlClientRefused`) served
+/// by the handler `controlHandler` makes; loads the event history of earlier runs (``EventHistory``, in the
+/// store's directory); and assembles the services.
 /// With `environment.transport` set (an in-memory link), neither socket is bound and the launch is as
 /// configured (`auto`: foreground).
 /// Nothing runs until ``PairHost/run(handlingSignals:)``; on failure everything acquired so far is released.
@@ -133,7 +134,11 @@ public func buildHost(
     var controlServer: ControlServer?
     if environment.transport == nil {
         do {
-            controlServer = try ControlServer.bind(path: configuration.control.path, logger: logger) { server in
+            let role = configuration.role
+            let diagnostics = engine.diagnostics
+            controlServer = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: { peer, reason in
+                diagnostics.emit(DiagnosticEvent(.controlClientRefused, role: role, "control client refused (\(peer)): \(reason)"))
+            }) { server in
                 controlHandler(
                     HostContext(
                         engine: engine, store: store, events: eventLog, clock: clock, pid: pid,

@@ -53,7 +53,6 @@ struct IdleExitMonitor: Service {
 
     private func isIdle() async -> Bool {
         guard (server?.attachedClients ?? 0) == 0 else { return false }
-        let status = await engine.status()
-        return status.outstandingTransfers == 0 && status.contextSentVersion <= status.contextAckedVersion
+        return await engine.status().isDrained
     }
 }

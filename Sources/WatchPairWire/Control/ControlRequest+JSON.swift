@@ -26,6 +26,9 @@ extension ControlRequest: ControlLine {
         o["token"] = token.map { .integer(Int64(clamping: $0)) }
         o["reply"] = reply
         o["errorCode"] = errorCode.map { .integer(Int64($0)) }
+        o["autoDelay"] = autoDelay.map(JSONValue.double)
+        o["autoError"] = autoError.map { .integer(Int64($0)) }
+        o["condition"] = condition.map { .string($0.rawValue) }
         return .object(o)
     }
 
@@ -71,6 +74,15 @@ extension ControlRequest: ControlLine {
             token = try fields.unsignedInteger("token")
             reply = object["reply"]
             errorCode = try fields.integer("errorCode").map { Int($0) }
+            autoDelay = try fields.number("autoDelay")
+            autoError = try fields.integer("autoError").map { Int($0) }
+            if let name = try fields.string("condition") {
+                guard let known = WaitCondition(rawValue: name) else {
+                    let names = WaitCondition.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw fields.wrongType("condition", "one of \(names)")
+                }
+                condition = known
+            }
         }
     }
 }

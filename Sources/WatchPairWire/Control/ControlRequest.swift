@@ -14,7 +14,8 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var data: String?
     /// `send`, `sendData`: true for a message without a reply handler.
     public var noReply: Bool?
-    /// `send`, `sendData`: seconds to wait for the reply (default: the daemon's reply timeout).
+    /// `send`, `sendData`: seconds to wait for the reply (default: the daemon's reply timeout); `wait`:
+    /// seconds to wait at most (default: no limit).
     public var timeout: Double?
     /// `transfer`: the userInfo dictionary.
     public var userInfo: JSONValue?
@@ -44,7 +45,14 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var reply: JSONValue?
     /// `answer`: answer with this WCError code instead of a reply.
     public var errorCode: Int?
+    /// `receive`: seconds to hold each handled message before confirming or automatically answering it.
+    public var autoDelay: Double?
+    /// `receive`: answer every message that wants a reply with this WCError code (instead of `autoReply`).
+    public var autoError: Int?
+    /// `wait`: the condition to wait for.
+    public var condition: WaitCondition?
 
+    /// A request with only `id` and `op`; set the fields the operation reads.
     public init(id: Int64, op: ControlOperation) {
         self.id = id
         self.op = op
@@ -77,4 +85,6 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case answer
     /// Diagnostic events.
     case events
+    /// Block until a condition on the app's state holds (or a timeout passes).
+    case wait
 }

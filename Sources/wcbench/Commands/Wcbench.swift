@@ -1,4 +1,5 @@
 import ArgumentParser
+import WatchPairVersion
 
 /// `wcbench`: measures WatchPair against this machine's own limits (BENCHMARKS.md).
 ///
@@ -9,6 +10,7 @@ struct Wcbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wcbench",
         abstract: "Benchmark phoned and watchd against this machine's limits, measured in the same run.",
+        version: WatchPairVersion.line(name: "wcbench"),
         subcommands: [RunCommand.self, EchoCommand.self, TrivialServerCommand.self],
         defaultSubcommand: RunCommand.self)
 }

@@ -161,22 +161,15 @@ final class PairSandbox: Sendable {
         return child
     }
 
-    /// Polls `wcctl --side <side> status` until it succeeds: the daemon serves its control socket.
-    ///
-    /// A readiness poll with short sleeps, bounded; it fails early when the daemon exits.
+    /// Waits with `wcctl --side <side> wait ready` (bounded by `timeout`) until the daemon's session is
+    /// activated and its control socket answers.
     func waitReady(_ side: Side, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        var last: WcctlRun?
-        while ContinuousClock.now < deadline {
-            if let daemon = daemon(side), !daemon.isRunning {
-                throw SandboxError("\(side) exited with \(daemon.exitStatus ?? -1) before it was ready:\n\(tail(side))")
-            }
-            let run = try await wcctl(["status"], side: side)
-            if run.status == 0 { return }
-            last = run
-            try await Task.sleep(for: .milliseconds(25))
+        let run = try await wcctl(["wait", "ready", "--timeout", "\(timeout.components.seconds)"], side: side)
+        if run.status == 0 { return }
+        if let daemon = daemon(side), !daemon.isRunning {
+            throw SandboxError("\(side) exited with \(daemon.exitStatus ?? -1) before it was ready:\n\(tail(side))")
         }
-        throw SandboxError("\(side) not ready after \(timeout): \(last.map(String.init(describing:)) ?? "")\n\(tail(side))")
+        throw SandboxError("\(side) not ready after \(timeout): \(run)\n\(tail(side))")
     }
 
     /// Polls `condition` (a readiness poll: short sleeps, bounded), failing early when `process` exits.

@@ -9,7 +9,9 @@ for f in /usr/local/bin/phoned /usr/local/bin/watchd /usr/local/bin/wcctl \
     /usr/local/lib/systemd/system/watchd.socket /usr/local/lib/systemd/system/watchd.service \
     /usr/local/lib/sysusers.d/watchpair.conf /usr/local/lib/tmpfiles.d/watchpair.conf \
     /usr/local/lib/systemd/catalog/watchpair.catalog /usr/local/share/doc/watchpair/Systemd.md \
-    /etc/watchpair/phoned.json /etc/watchpair/watchd.json; do
+    /etc/watchpair/phoned.json /etc/watchpair/watchd.json \
+    /usr/local/share/bash-completion/completions/wcctl /usr/local/share/zsh/site-functions/_wcctl \
+    /usr/local/share/fish/vendor_completions.d/wcctl.fish; do
     sx test -e "$f" || fail "missing $f"
 done
 sx getent passwd watchpair >/dev/null || fail "no user watchpair"
@@ -29,6 +31,7 @@ sx rm -f /etc/watchpair/watchd.json.dist
 reset_pair
 sx "$src/scripts/install.sh" --uninstall >/dev/null || fail "uninstall"
 sx test -e /usr/local/bin/phoned && fail "phoned left after --uninstall"
+sx test -e /usr/local/share/bash-completion/completions/wcctl && fail "completion left after --uninstall"
 [ "$(sx systemctl show -P LoadState phoned.service)" = not-found ] || fail "phoned.service still loaded"
 sx test -e /etc/watchpair/phoned.json || fail "--uninstall removed the config"
 sx "$src/scripts/install.sh" --bin-dir "$WP_SHARED/bin" --no-deps >/dev/null || fail "reinstall"

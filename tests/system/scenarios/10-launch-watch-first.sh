@@ -22,7 +22,7 @@ note "phoned started in the $mode"
 wait_events 20 2 WC_EVENT=userInfoDelivered WC_ROLE=phone
 wait_event 20 WC_EVENT=contextReceived WC_ROLE=phone
 wait_events 20 2 WC_EVENT=userInfoFinished WC_ROLE=watch
-wait_until 10 "watch outstanding 0" outstanding_is watch 0
+wait_for 10 watch drained
 
 ensure_foreground phoned
 got=$(received_ns phone | tr '\n' ' ')

@@ -22,7 +22,7 @@ note "watchd started in the $mode"
 wait_events 20 2 WC_EVENT=userInfoDelivered WC_ROLE=watch
 wait_event 20 WC_EVENT=contextReceived WC_ROLE=watch
 wait_events 20 2 WC_EVENT=userInfoFinished WC_ROLE=phone
-wait_until 10 "phone outstanding 0" outstanding_is phone 0
+wait_for 10 phone drained
 
 ensure_foreground watchd
 got=$(received_ns watch | tr '\n' ' ')

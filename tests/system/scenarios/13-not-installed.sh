@@ -20,7 +20,7 @@ expect_unit watchd.service inactive
 
 sx systemctl start watchd.socket watchd.service
 wait_unit watchd.service active
-wait_until 30 "phone outstanding 0" outstanding_is phone 0
+wait_for 30 phone drained
 received_ns watch > "$WP_SCRATCH/received"
 expect_same_lines "phone to watch" "$WP_SCRATCH/expected" "$WP_SCRATCH/received"
 [ "$(count_events WC_EVENT=userInfoDelivered WC_ROLE=watch)" = 20 ] || fail "userInfoDelivered events: $(count_events WC_EVENT=userInfoDelivered WC_ROLE=watch)"

@@ -18,8 +18,7 @@ wait_event 10 WC_EVENT=backgroundLaunch WC_ROLE=phone
 sx systemctl start phoned.service   # already active: stays up (and keeps its launch mode)
 sx systemd-run --quiet --unit=wp-test-receiver --collect -p Type=exec wcctl --side phone receive --follow --channel message --reply '{"pong":true}'
 wait_unit wp-test-receiver.service active
-phone_clients() { [ "$(phone --json status | json_get controlClients)" -ge 2 ]; }  # the receiver + this status
-wait_until 10 "the receiver attached to phoned" phone_clients
+wait_for 10 phone handler
 reply=$(watch send '{"ping":2}' --timeout 5) || fail "watch send exited $?"
 [ "$(echo "$reply" | json_get pong)" = true ] || fail "reply: $reply"
 sx systemctl stop wp-test-receiver.service

@@ -38,7 +38,7 @@ wait_unit phoned.service active
 
 wait_until 60 "the producer to finish" sh -c "! kill -0 $producer 2>/dev/null"
 wait $producer || fail "the producer failed"
-wait_until 60 "phone outstanding 0" outstanding_is phone 0
+wait_for 60 phone drained
 received_ns watch > "$WP_SCRATCH/received"
 $PY - "$WP_SCRATCH/produced" "$WP_SCRATCH/received" <<'PY' || fail "delivery"
 import sys

@@ -29,7 +29,7 @@ expect_status 107 phone send '{"ping":1}' --timeout 2
 [ "$(phone --json status | json_get reachable)" = false ] || fail "phone still reachable"
 [ "$(outstanding phone)" = "$at_kill" ] || fail "outstanding changed while the link was down"
 proxy_start proxy "$PROXY_LISTEN" "$PROXY_TARGET"
-wait_until 60 "phone outstanding 0" outstanding_is phone 0
+wait_for 60 phone drained
 received_ns watch > "$WP_SCRATCH/received"
 expect_same_lines "after a link drop" "$WP_SCRATCH/expected" "$WP_SCRATCH/received"
 
@@ -38,7 +38,7 @@ sx systemctl stop wp-test-proxy.service
 proxy_start flaky "$PROXY_LISTEN" "SYSTEM:'exec timeout 0.3 socat - $PROXY_TARGET'"
 journal_mark
 queue_transfers phoned 9001 18000 | awk '{print $1}' > "$WP_SCRATCH/expected2" || fail "queueing"
-wait_until 90 "phone outstanding 0 over the flaky link" outstanding_is phone 0
+wait_for 90 phone drained
 links=$(count_events WC_EVENT=peerConnected WC_ROLE=phone)
 note "flaky stream used $links links"
 [ "$links" -ge 2 ] || fail "the stream needed only $links link(s): no drop happened mid-stream"

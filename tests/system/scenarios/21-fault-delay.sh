@@ -39,7 +39,7 @@ has_event WC_EVENT=userInfoDelivered WC_ROLE=watch && fail "delivered although e
 # Back to a fast link: delivered.
 sx systemctl stop wp-test-delay.service
 proxy_start proxy "$PROXY_LISTEN" "$PROXY_TARGET"
-wait_until 30 "phone outstanding 0" outstanding_is phone 0
+wait_for 30 phone drained
 sx systemctl stop wp-test-receiver.service
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 " ] || fail "watch received: $got"

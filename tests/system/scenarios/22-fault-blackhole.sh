@@ -28,7 +28,7 @@ wait_event 10 WC_EVENT=handshakeFailed WC_ROLE=phone
 [ "$(outstanding phone)" = 1 ] || fail "outstanding $(outstanding phone)"
 sx systemctl stop wp-test-hole.service
 proxy_start proxy "$PROXY_LISTEN" "$PROXY_TARGET"
-wait_until 30 "phone outstanding 0" outstanding_is phone 0
+wait_for 30 phone drained
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 " ] || fail "watch received: $got"
 expect_clean_stop phoned.service watchd.service

@@ -12,9 +12,9 @@ sx systemctl start watchd.service phoned.service
 # Links are made on demand: a transfer makes one (and it stays up while both apps run).
 phone transfer '{"n":1}' >/dev/null || fail "transfer"
 wait_event 10 WC_EVENT=peerConnected WC_ROLE=phone
-wait_until 10 "phone outstanding 0" outstanding_is phone 0
+wait_for 10 phone drained
 phone_reachable() { [ "$(phone --json status | json_get reachable)" = true ]; }
-wait_until 10 "phone reachable" phone_reachable
+wait_for 10 phone reachable
 
 sx systemctl kill -s STOP wp-test-proxy.service
 wait_event 10 WC_EVENT=peerUnresponsive WC_ROLE=phone
@@ -24,7 +24,7 @@ wait_event 5 WC_EVENT=peerDisconnected WC_ROLE=phone
 phone_reachable && fail "still reachable over a stalled link"
 sx systemctl kill -s CONT wp-test-proxy.service
 phone transfer '{"n":2}' >/dev/null || fail "transfer"
-wait_until 30 "phone outstanding 0" outstanding_is phone 0
+wait_for 30 phone drained
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 2 " ] || fail "watch received: $got"
 expect_clean_stop phoned.service watchd.service

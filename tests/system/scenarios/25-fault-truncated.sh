@@ -25,7 +25,7 @@ has_event WC_EVENT=userInfoDelivered WC_ROLE=watch && fail "a truncated frame wa
 [ "$(sx wcctl --side watch --json status | json_get inboxPending)" = 0 ] || fail "inboxPending"
 [ "$(main_pid watchd.service)" = "$pid" ] || fail "watchd restarted"
 phone transfer '{"n":1}' >/dev/null || fail "transfer"
-wait_until 10 "phone outstanding 0" outstanding_is phone 0
+wait_for 10 phone drained
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 " ] || fail "watch received: $got"
 # Rejected connections leave nothing behind that would block a graceful stop.

@@ -30,7 +30,7 @@ echo "$err" | grep 'Permission denied' >/dev/null || fail "nobody's connect: $er
 has_event WC_EVENT=userInfoDelivered WC_ROLE=watch && fail "an unknown peer's userInfo was delivered"
 [ "$(main_pid watchd.service)" = "$pid" ] || fail "watchd restarted"
 phone transfer '{"n":1}' >/dev/null || fail "transfer"
-wait_until 10 "phone outstanding 0" outstanding_is phone 0
+wait_for 10 phone drained
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 " ] || fail "watch received: $got"
 # Rejected connections leave nothing behind that would block a graceful stop.

@@ -1,5 +1,5 @@
 # The running services are as hardened as the units say: user watchpair, no capabilities, no new
-# privileges, seccomp, a 0700 state directory, a 0600 control socket, 0660 link sockets; and
+# privileges, seccomp, a 0700 state directory, 0660 control sockets (group watchpair), 0660 link sockets; and
 # `systemd-analyze security` (online, in the sandbox) rates them below 2.0.
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
@@ -15,8 +15,8 @@ for daemon in phoned watchd; do
     echo "$status" | grep -E '^Seccomp:[[:space:]]+2$' >/dev/null || fail "$daemon: Seccomp"
     echo "$status" | grep -E '^CapEff:[[:space:]]+0+$' >/dev/null || fail "$daemon: CapEff"
     [ "$(sx stat -c '%U %a' /var/lib/watchpair/$daemon)" = "watchpair 700" ] || fail "state dir: $(sx stat -c '%U %a' /var/lib/watchpair/$daemon)"
-    wait_until 5 "$daemon.ctl" sx test -S /run/watchpair/$daemon.ctl
-    [ "$(sx stat -c '%U %a' /run/watchpair/$daemon.ctl)" = "watchpair 600" ] || fail "$daemon.ctl: $(sx stat -c '%U %a' /run/watchpair/$daemon.ctl)"
+    wait_for 5 "$([ $daemon = phoned ] && echo phone || echo watch)" ready
+    [ "$(sx stat -c '%U %G %a' /run/watchpair/$daemon.ctl)" = "watchpair watchpair 660" ] || fail "$daemon.ctl: $(sx stat -c '%U %G %a' /run/watchpair/$daemon.ctl)"
     [ "$(sx stat -c '%U %G %a' /run/watchpair/$daemon.sock)" = "watchpair watchpair 660" ] || fail "$daemon.sock: $(sx stat -c '%U %G %a' /run/watchpair/$daemon.sock)"
     line=$(sx systemd-analyze security --no-pager $daemon.service | grep 'Overall exposure')
     note "$line"

@@ -13,6 +13,9 @@ final class MessageChannel {
     var handler: MessageHandler?
     private var incomingInFlight = 0
 
+    /// Calls waiting for their outcome plus incoming messages the app is handling.
+    var inFlight: Int { pending.count + incomingInFlight }
+
     /// Sends a live message; see ``PairEngine/sendMessage(_:wantsReply:timeout:)``.
     func send(
         _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine
@@ -33,6 +36,7 @@ final class MessageChannel {
         let id = nextId
         let outcome = OneShot<Result<MessageBody, WCFailure>>()
         pending[id] = PendingMessage(outcome: outcome)
+        engine.messageSignal.fire()
         let deadlines = MessageCall.Deadlines(
             timeout: timeout ?? engine.configuration.replyTimeout, handshakeTimeout: engine.configuration.handshakeTimeout)
         let started = ContinuousClock.now
@@ -124,6 +128,7 @@ final class MessageChannel {
         if case .complete(let result) = action {
             pending[id] = nil
             message.outcome.complete(result)
+            engine.messageSignal.fire()
         } else {
             pending[id] = message
         }
@@ -153,6 +158,7 @@ final class MessageChannel {
             return
         }
         incomingInFlight += 1
+        engine.messageSignal.fire()
         engine.emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
         group.addTask {
             let result = await handler.handle(message)
@@ -171,6 +177,7 @@ final class MessageChannel {
         _ message: IncomingMessage, on link: Link, result: Result<MessageBody?, WCFailure>, _ engine: isolated PairEngine
     ) async {
         engine.messages.incomingInFlight -= 1
+        engine.messageSignal.fire()
         try? await link.send(answerFrame(message, with: result, engine))
     }
 

@@ -1,0 +1,72 @@
+import ArgumentParser
+import WatchPairWire
+
+extension WaitCondition: ExpressibleByArgument {}
+
+/// `wcctl wait ready|reachable|drained|idle|handler [--timeout S]`: block until the app's state allows the next step.
+struct WaitCommand: WcctlSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until the app is ready, the peer reachable, the queues drained, the link idle, or a handler attached.",
+        discussion: """
+            Blocks until the condition holds, then exits 0 (prints nothing; --json
+            prints {"met":true}). With --timeout, exits 4 when it does not hold in time.
+              ready      the app is up: its session is activated
+              reachable  the peer app is reachable (isReachable)
+              drained    nothing outstanding: every userInfo transfer received by
+                         the peer, and the peer holds the newest context sent
+              idle       drained, no live message in flight, no link being opened
+              handler    a `receive --follow` app handles messages: one sent
+                         now is delivered to it (not 7014)
+
+            Every condition first waits for the app's control socket to appear, so
+            `wait ready` right after starting a daemon is safe. The daemon checks
+            the condition on its own state changes; nothing polls.
+
+            EXAMPLE
+              watchd --config watchd.json &
+              wcctl --side watch wait ready --timeout 10
+              wcctl transfer '{"n":1}'
+              wcctl wait drained --timeout 30    # the watch has it
+            """
+    )
+
+    @ParentCommand var root: Wcctl
+
+    @Argument(help: ArgumentHelp("ready, reachable, drained, idle or handler.", valueName: "condition"))
+    var condition: WaitCondition
+
+    @Option(help: ArgumentHelp("Give up after this many seconds (exit 4). Default: wait as long as it takes.", valueName: "seconds"))
+    var timeout: Double?
+
+    func validate() throws {
+        try validateTimeout(timeout)
+    }
+
+    func execute(_ context: CommandContext) throws(CLIError) {
+        let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
+        let target = context.target
+        let connected = try PathAppearance.wait(for: target.path, deadline: deadline) { () throws(CLIError) -> ControlClient? in
+            do throws(CLIError) {
+                return try context.connect()
+            } catch {
+                guard error.kind == .notRunning else { throw error }
+                return nil  // Not there yet: wait for the socket to appear.
+            }
+        }
+        guard let client = connected else { throw timedOut(after: timeout) }
+        var request = client.makeRequest(.wait)
+        request.condition = condition
+        let remaining = deadline.map { ContinuousClock.now.duration(to: $0) }
+        request.timeout = remaining.map { max(0, Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        // The daemon answers at the timeout; the margin only guards against a daemon that never does.
+        let result = try client.call(request, wait: (remaining ?? Payload.forever) + Payload.requestWait)
+        guard result[field: "met"] == .bool(true) else { throw timedOut(after: timeout) }
+        if context.json { try context.printJSON(result) }
+    }
+
+    private func timedOut(after timeout: Double?) -> CLIError {
+        let limit = timeout.map { Duration.seconds($0).formattedSeconds } ?? "the timeout"
+        return CLIError(.timedOut, "\(condition.rawValue): not reached within \(limit)")
+    }
+}

@@ -1,0 +1,81 @@
+import WatchPairCore
+import WatchPairHost
+import WatchPairWire
+
+/// `wait`: blocks until a condition on the app's own state holds (`wcctl wait`).
+///
+/// The condition is checked once, then again each time one of the engine signals it depends on fires,
+/// so nothing polls. The answer is `{"met": true}` as soon as it holds, `{"met": false}` when `timeout`
+/// passes first on the daemon's clock. A client that closes its sending side gets the condition as it
+/// is at that moment (`printf … | socat` checks without waiting); a daemon that stops answers 7001
+/// (genericError) if it still can.
+extension ControlHandler {
+    func wait(_ request: ControlRequest, on connection: ControlConnection) async throws(WCFailure) -> JSONValue {
+        // ControlRequestParser checked both fields.
+        guard let condition = request.condition else { throw WCFailure(.invalidParameter, "'wait' needs 'condition'") }
+        let state = WaitState(engine: engine, router: router)
+        let clock = context.clock
+        let met = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { await Self.waitUntil(condition, state: state, connection: connection) }
+            if let timeout = request.timeout {
+                group.addTask {
+                    // nil when cancelled: the condition won.
+                    (try? await Waiting.sleep(on: clock, for: .seconds(timeout))).map { false }
+                }
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if let met { return .object(["met": .bool(met)]) }
+        guard !Task.isCancelled else { throw WCFailure(.genericError, "the daemon is stopping; the wait ended") }
+        return .object(["met": .bool(await state.holds(condition))])
+    }
+
+    /// True once `condition` holds; nil when the client closed its sending side or the task was cancelled.
+    private static func waitUntil(_ condition: WaitCondition, state: WaitState, connection: ControlConnection) async -> Bool? {
+        while !Task.isCancelled, !connection.isClosing {
+            // Generations first, then the check: a change in between wakes the wait at once.
+            let signals: [(AsyncSignal, UInt64)] = state.signals(for: condition).map { ($0, $0.generation) } + [(connection.closing, 0)]
+            if await state.holds(condition) { return true }
+            await Waiting.any(signals)
+        }
+        return nil
+    }
+}
+
+/// What the wait conditions read: the engine's status and the app's message handlers.
+struct WaitState: Sendable {
+    let engine: PairEngine
+    let router: MessageRouter
+
+    /// Whether `condition` holds now.
+    func holds(_ condition: WaitCondition) async -> Bool {
+        if condition == .handler { return router.handlerCount > 0 }
+        return condition.isMet(by: await engine.status())
+    }
+
+    /// The signals that fire whenever what ``holds(_:)`` reads for `condition` may have changed.
+    func signals(for condition: WaitCondition) -> [AsyncSignal] {
+        switch condition {
+        case .ready: [engine.activationSignal]
+        case .reachable: [engine.stateSignal]
+        case .drained: [engine.contentSignal, engine.stateSignal]
+        case .idle: [engine.contentSignal, engine.stateSignal, engine.messageSignal]
+        case .handler: [router.changed]
+        }
+    }
+}
+
+extension WaitCondition {
+    /// Whether the condition holds in `status` (``handler`` is not in it: false).
+    func isMet(by status: EngineStatus) -> Bool {
+        switch self {
+        case .ready: status.activated
+        case .reachable: status.reachable
+        case .drained: status.isDrained
+        case .idle: status.isIdle
+        case .handler: false
+        }
+    }
+}
