@@ -7,19 +7,29 @@ extension WatchConnection {
     /// the recorded response). What it throws reaches the sender as `.handlerError` with the error as
     /// text. A request of a type with no handler is answered `.handlerNotRegistered` naming the type.
     public func register<R: WatchRequest>(_ requestType: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) {
-        handlers[R.requestType] = { envelope, header in
-            let responseHeader = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: R.requestType)
+        install(R.requestType, decode: { try WireEnvelope.body(of: $0, as: R.self) }, handler: handler)
+    }
+
+    /// Makes `handler` the handler of `type`: decodes the request's body, runs it, encodes its response
+    /// or the failure (`decodingFailed`, `handlerError`) as a response envelope.
+    func install<Request: Sendable, Response: Encodable>(
+        _ type: String,
+        decode: @escaping @Sendable (String) throws -> Request,
+        handler: @escaping @Sendable (Request) async throws -> Response
+    ) {
+        handlers[type] = { envelope, header in
+            let responseHeader = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
             do {
-                let request = try WireEnvelope.body(of: envelope, as: R.self)
+                let request = try decode(envelope)
                 let response = try await handler(request)
                 return try WireEnvelope.encode(responseHeader, body: response)
             } catch let error as WatchConnectionError {
                 var failed = responseHeader
-                failed.error = WireError(code: "decodingFailed", message: error.description, requestType: R.requestType)
+                failed.error = WireError(code: "decodingFailed", message: error.description, requestType: type)
                 return WireEnvelope.encode(failed)
             } catch {
                 var failed = responseHeader
-                failed.error = WireError(code: "handlerError", message: String(describing: error), requestType: R.requestType)
+                failed.error = WireError(code: "handlerError", message: String(describing: error), requestType: type)
                 return WireEnvelope.encode(failed)
             }
         }

@@ -22,7 +22,7 @@ extension WatchConnection {
         delivery: DeliveryMode = .queued,
         retryPolicy: RetryPolicy = .default
     ) async throws -> R.Response {
-        let outgoing = try encode(request, expectsResponse: true)
+        let outgoing = try encode(type: R.requestType, body: request, expectsResponse: true)
         let response = try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy)
         return try WireEnvelope.body(of: response, as: R.Response.self)
     }
@@ -31,7 +31,7 @@ extension WatchConnection {
     /// channel or queued. Failures are reported only through `diagnosticEvents` (`deliveryFailed`).
     public func send<R: FireAndForgetRequest>(_ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback) async {
         do {
-            let outgoing = try encode(request, expectsResponse: false)
+            let outgoing = try encode(type: R.requestType, body: request, expectsResponse: false)
             _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default)
         } catch let error as WatchConnectionError {
             logger.debug("fire-and-forget request ended without delivery", metadata: ["WC_REQUEST_TYPE": "\(R.requestType)", "error": "\(error)"])
@@ -40,18 +40,18 @@ extension WatchConnection {
         }
     }
 
-    /// Encodes `request` once; refuses it (7009) when over the payload limit.
-    func encode<R: WatchRequest>(_ request: R, expectsResponse: Bool) throws(WatchConnectionError) -> Outgoing {
+    /// Encodes a request of wire type `type` once; refuses it (7009) when over the payload limit.
+    func encode(type: String, body: some Encodable, expectsResponse: Bool) throws(WatchConnectionError) -> Outgoing {
         let id = UUID()
-        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: id, type: R.requestType, reply: expectsResponse)
-        let envelope = try WireEnvelope.encode(header, body: request)
+        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: id, type: type, reply: expectsResponse)
+        let envelope = try WireEnvelope.encode(header, body: body)
         let size = envelope.utf8.count
         guard size <= configuration.payloadLimit else {
             let error = WatchConnectionError.payloadTooLarge(size: size, limit: configuration.payloadLimit)
-            emit(.deliveryFailed(type: R.requestType, error: error, willRetry: false))
+            emit(.deliveryFailed(type: type, error: error, willRetry: false))
             throw error
         }
-        return Outgoing(id: id, type: R.requestType, envelope: envelope, expectsResponse: expectsResponse)
+        return Outgoing(id: id, type: type, envelope: envelope, expectsResponse: expectsResponse)
     }
 
     /// Registers the send, arms its timeout, starts its driver; returns the response envelope.
