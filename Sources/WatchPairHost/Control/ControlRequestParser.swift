@@ -65,6 +65,19 @@ public enum ControlRequestParser {
             guard seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw wrong("timeout", "a number of seconds in (0, 86400]") }
         }
 
+        // `receive`'s and `serve`'s automatic answers.
+        func autoAnswer() throws(WCFailure) {
+            if let code = request.autoError, WCErrorCode(rawValue: code) == nil {
+                throw wrong("autoError", "a WCError code (7001…7018)")
+            }
+            if let delay = request.autoDelay, !(delay.isFinite && delay >= 0 && delay <= 86_400) {
+                throw wrong("autoDelay", "a number of seconds in [0, 86400]")
+            }
+            if request.autoReply != nil, request.autoError != nil {
+                throw WCFailure(.invalidParameter, "'autoReply' and 'autoError' exclude each other")
+            }
+        }
+
         switch op {
         case .status, .transfers, .contextGet, .events:
             break
@@ -89,18 +102,10 @@ public enum ControlRequestParser {
                 throw wrong("handle", "a list of \(variants.sorted().joined(separator: ", ")) (got '\(bad)')")
             }
             try object("autoReply", request.autoReply)
-            if let code = request.autoError, WCErrorCode(rawValue: code) == nil {
-                throw wrong("autoError", "a WCError code (7001…7018)")
-            }
-            if let delay = request.autoDelay, !(delay.isFinite && delay >= 0 && delay <= 86_400) {
-                throw wrong("autoDelay", "a number of seconds in [0, 86400]")
-            }
+            try autoAnswer()
             let handles = request.handle != nil || request.autoReply != nil || request.autoError != nil || request.autoDelay != nil
             if handles, request.follow != true {
                 throw WCFailure(.invalidParameter, "'handle', 'autoReply', 'autoError' and 'autoDelay' need 'follow': true")
-            }
-            if request.autoReply != nil, request.autoError != nil {
-                throw WCFailure(.invalidParameter, "'autoReply' and 'autoError' exclude each other")
             }
         case .ack:
             for transferId in request.finished ?? [] { try uuid("finished", transferId) }
@@ -112,6 +117,11 @@ public enum ControlRequestParser {
             if let seconds = request.timeout, !(seconds.isFinite && seconds >= 0) {
                 throw wrong("timeout", "a non-negative number of seconds")
             }
+        case .request:
+            guard try !need("requestType", request.requestType).isEmpty else { throw wrong("requestType", "a non-empty string") }
+        case .serve:
+            guard try !need("requestType", request.requestType).isEmpty else { throw wrong("requestType", "a non-empty string") }
+            try autoAnswer()
         case .answer:
             _ = try need("token", request.token)
             if let code = request.errorCode, WCErrorCode(rawValue: code) == nil {

@@ -51,6 +51,16 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var autoError: Int?
     /// `wait`: the condition to wait for.
     public var condition: WaitCondition?
+    /// `request`, `serve`: the typed request's wire name (docs/WatchConnection.md).
+    public var requestType: String?
+    /// `request`: the request's body, any JSON (default `{}`); sent as it is, without `$data`/`$date`.
+    public var body: JSONValue?
+    /// `request`: the delivery strategy (`messageWithUserInfoFallback`, the default, …).
+    public var strategy: String?
+    /// `request`: `queued` (the default) or `immediate`.
+    public var mode: String?
+    /// `request`: the retry policy: `default`, `patient`, `none` or `N/SECONDS`.
+    public var retry: String?
 
     /// A request with only `id` and `op`; set the fields the operation reads.
     public init(id: Int64, op: ControlOperation) {
@@ -87,4 +97,8 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case events
     /// Block until a condition on the app's state holds (or a timeout passes).
     case wait
+    /// A typed request through the reliability layer; its response.
+    case request
+    /// Act as the app's handler of one request type (a stream of the requests it answers).
+    case serve
 }
