@@ -99,6 +99,7 @@ let package = Package(
             name: "WatchPairDaemon",
             dependencies: [
                 "WatchPairHost",
+                "WatchConnection",
                 "WatchPairWire",
                 "WatchPairCore",
                 "WatchPairTransport",
@@ -116,6 +117,7 @@ let package = Package(
             name: "WatchPairCLI",
             dependencies: [
                 "WatchPairVersion",
+                "WatchConnection",
                 "WatchPairWire",
                 "WatchPairTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import WatchConnection
+import WatchPairCore
+import WatchPairHost
+import WatchPairWire
+
+/// The daemon's app face on the reliability layer (DESIGN §6, §9): one `WatchConnection` over
+/// ``EngineSession``, through which `request` sends and whose handlers the `serve` clients are.
+///
+/// Started with the session (`startWithSession`), or by the first control request that needs it,
+/// whichever comes first. Its queue and recorded responses live in the state
+/// directory (`watchconnection-queue.json`, `watchconnection-responses.json`), so they survive kill -9.
+/// One `serve` client per request type: the newest replaces the older, and a handler whose client
+/// went away is removed (its requests are answered `handlerNotRegistered`).
+@MainActor
+final class AppConnection {
+    /// The layer's session: the engine.
+    let session: EngineSession
+    private let router: MessageRouter
+    private let clock: any Clock<Duration>
+    private let storageDirectory: URL
+    private let logger: Logger
+    private var started: WatchConnection?
+    private var adapterTask: Task<Void, Never>?
+    /// The control connection serving each request type.
+    private var servers: [String: UInt64] = [:]
+
+    /// How long a live layer message waits for the layer's answer (the sender's timeout is shorter).
+    static let answerTimeout: Duration = .seconds(300)
+
+    /// The face of the host in `context`, storing the layer's files in `storageDirectory`.
+    nonisolated init(context: HostContext, router: MessageRouter, storageDirectory: String, logger: Logger) {
+        session = EngineSession(engine: context.engine, store: context.store)
+        self.router = router
+        clock = context.clock
+        self.storageDirectory = URL(fileURLWithPath: storageDirectory, isDirectory: true)
+        self.logger = logger
+    }
+
+    /// Starts the layer once the engine serves (`activation` fired), so a peer's request finds the
+    /// handlers or a definite "no handler", and a persisted queue is read at once.
+    nonisolated func startWithSession(_ activation: AsyncSignal) {
+        Task.detached {
+            await activation.wait(after: 0)
+            _ = await self.connection()
+        }
+    }
+
+    /// The connection, started on first use: the adapter's loops run (until the process ends), and
+    /// the router hands the layer's live messages to it.
+    func connection() async -> WatchConnection {
+        if let started { return started }
+        let connection = WatchConnection(
+            session: session, configuration: WatchConnectionConfiguration(storageDirectory: storageDirectory), clock: clock,
+            logger: logger)
+        started = connection
+        let session = self.session
+        let clock = self.clock
+        // Detached: the adapter serves the engine off the main actor.
+        adapterTask = Task.detached { await session.run() }
+        await router.setLayer { message in
+            guard case .dictionary(let dictionary) = message.body else {
+                return .failure(WCFailure(.deliveryFailed, "a layer message must be a dictionary"))
+            }
+            return await session.message(dictionary, wantsReply: message.wantsReply, answerTimeout: Self.answerTimeout, clock: clock)
+        }
+        return connection
+    }
+
+    /// Makes the client `clientId` the handler of `requestType`: each request is shown to it with
+    /// `show` (false: the client is gone), held `delay`, then answered with `error` (an app-level
+    /// fault) or `reply` (`{}` when nil).
+    func serve(
+        _ requestType: String, clientId: UInt64, reply: JSONBody?, error: WCErrorCode?, delay: Duration?,
+        show: @escaping @Sendable (JSONBody) async -> Bool
+    ) async {
+        let connection = await connection()
+        servers[requestType] = clientId
+        let clock = self.clock
+        connection.register(requestType: requestType) { body in
+            guard await show(body) else { throw AppAnswer.gone(requestType) }
+            if let delay { try await Waiting.sleep(on: clock, for: delay) }
+            if let error { throw AppAnswer.error(error) }
+            return reply ?? .object([:])
+        }
+    }
+
+    /// The client `clientId` went away: the types it served have no handler any more.
+    func stopServing(clientId: UInt64) {
+        for (type, server) in servers where server == clientId {
+            servers[type] = nil
+            started?.unregister(requestType: type)
+        }
+    }
+
+    /// Sends a request through the layer; its response body, or the `WCFailure` the control socket reports.
+    func send(
+        _ requestType: String, body: JSONBody, strategy: DeliveryStrategy, mode: DeliveryMode, retry: RetryPolicy
+    ) async -> Result<JSONBody, WCFailure> {
+        let connection = await connection()
+        do {
+            return .success(
+                try await connection.send(requestType: requestType, body: body, strategy: strategy, delivery: mode, retryPolicy: retry))
+        } catch {
+            let failure = WatchConnectionError(sessionError: error)
+            return .failure(WCFailure(WCErrorCode(rawValue: failure.code) ?? .genericError, failure.description))
+        }
+    }
+}
+
+/// How a `serve` client's handler ends without a reply; the text reaches the sender in `handlerError`.
+enum AppAnswer: Error, CustomStringConvertible {
+    /// The app answered with this `WCError` code (`serve --error`).
+    case error(WCErrorCode)
+    /// The client serving the type went away before the request reached it.
+    case gone(String)
+
+    var description: String {
+        switch self {
+        case .error(let code): "the app answered with error \(code.rawValue)"
+        case .gone(let type): "the app's handler for '\(type)' went away"
+        }
+    }
+}
