@@ -23,6 +23,8 @@ public struct Wcctl: ParsableCommand {
             EventsCommand.self,
             TimelineCommand.self,
             WaitCommand.self,
+            RequestCommand.self,
+            ServeCommand.self,
             FrameCommand.self,
         ]
     )
