@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WatchPairWire
 
@@ -18,6 +19,28 @@ struct TypedRequestProcessTests {
             // --json: the control result as it is.
             let json = try await pair.ok(["--json", "request", "FetchRecipe", "{}", "--strategy", "messageOnly", "--mode", "immediate"], side: .watch)
             #expect(json.stdout == [#"{"response":{"title":"Soup"}}"#], "\(json)")
+        }
+    }
+
+    @Test("serve --reply-from: the command runs once per request, with the body on its input; its output is the response")
+    func replyFromCommand() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            let seen = pair.path("seen.log")
+            let command = "{ cat; echo; } >> \(seen); echo '{\"ok\":true}'"
+            _ = try await pair.startHandler(["serve", "Count", "--reply-from", command], side: .phone)
+            for n in 1...3 {
+                let run = try await pair.ok(["request", "Count", #"{"n":\#(n)}"#], side: .watch)
+                #expect(run.stdout == [#"{"ok":true}"#], "\(run)")
+            }
+            let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
+            #expect(lines == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#], "the handler command ran for \(lines)")
+            // A command that fails answers with an error: the sender gets 7014 naming the type.
+            _ = try await pair.startHandler(["serve", "Count", "--reply-from", "exit 3"], side: .phone)
+            let failed = try await pair.wcctl(["request", "Count", "{}"], side: .watch)
+            expectWCError(failed, 7014)
+            #expect(failed.stderr.contains("'Count'") && failed.stderr.contains("7001"), "\(failed)")
         }
     }
 
@@ -61,6 +84,8 @@ struct TypedRequestProcessTests {
         ["request", "T", "{}", "--retry", "3/-1"],
         ["serve", "T", "--reply", "{}", "--error", "7011"],
         ["serve", "T", "--error", "42"],
+        ["serve", "T", "--reply-from", "cat", "--reply", "{}"],
+        ["serve", "T", "--reply-from", "cat", "--delay", "1"],
     ])
     func usage(arguments: [String]) async throws {
         try await PairSandbox.with { pair in

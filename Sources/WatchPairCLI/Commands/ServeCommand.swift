@@ -16,13 +16,17 @@ struct ServeCommand: WcctlSubcommand {
             Each request is answered with --reply (any JSON; default {}), or, as an
             app-level fault, with --error CODE (the sender gets 7014 naming the type and
             the code); --delay S holds each request S seconds first (past the sender's
-            retry timeout: 7012). The newest `serve` of a type replaces an older one;
+            retry timeout: 7012). With --reply-from CMD, `/bin/sh -c CMD` runs once per
+            request with the body on its standard input, and its standard output (JSON)
+            is the response; a command that fails or prints no JSON answers with error
+            7001 (the sender gets 7014). The newest `serve` of a type replaces an older one;
             when it exits, requests of TYPE are answered "no handler" (7014) again.
 
             EXAMPLE
               wcctl serve FetchRecipe --reply '{"title":"Soup"}'
               wcctl serve Sync --delay 15            # the watch's request times out
               wcctl serve Sync --error 7011
+              wcctl serve Count --reply-from 'jq "{seen: .n}"'
             """
     )
 
@@ -34,6 +38,10 @@ struct ServeCommand: WcctlSubcommand {
     @Option(help: ArgumentHelp("Answer each request with this JSON (or @FILE, -); default {}.", valueName: "json"))
     var reply: String?
 
+    @Option(name: .customLong("reply-from"), help: ArgumentHelp(
+        "Answer each request with the JSON this shell command prints, given the body on standard input.", valueName: "command"))
+    var replyFrom: String?
+
     @Option(help: ArgumentHelp("Answer each request with this WCError code instead (an app-level fault).", valueName: "code"))
     var error: Int?
 
@@ -42,8 +50,11 @@ struct ServeCommand: WcctlSubcommand {
 
     func validate() throws {
         if requestType.isEmpty { throw ValidationError("the request type must not be empty") }
-        if reply != nil && error != nil {
-            throw ValidationError("--reply and --error exclude each other: a request gets a response or an error")
+        if [reply != nil, error != nil, replyFrom != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--reply, --reply-from and --error exclude each other: a request gets one answer")
+        }
+        if replyFrom != nil && delay != nil {
+            throw ValidationError("--delay applies to --reply and --error; a --reply-from command takes its own time")
         }
         try validateErrorCode(error)
         if let delay, !(delay >= 0 && delay <= 86_400) {
@@ -67,6 +78,7 @@ struct ServeCommand: WcctlSubcommand {
         request.autoReply = replyValue
         request.autoError = error
         request.autoDelay = delay
+        request.answers = replyFrom == nil ? nil : true
         try client.send(request)
         let interrupt = try context.environment.interruptDescriptor()
         while let response = try client.next(deadline: nil, interruptDescriptor: interrupt) {
@@ -76,7 +88,23 @@ struct ServeCommand: WcctlSubcommand {
                 continue
             }
             if kind == "end" { throw ReceiveSession.streamEnded(client) }
-            if kind == "request", let data = response.data { try context.printJSON(data) }
+            guard kind == "request", let data = response.data else { continue }
+            var shown = data
+            if case .object(var fields) = data {
+                fields["token"] = nil
+                shown = .object(fields)
+            }
+            try context.printJSON(shown)
+            if let replyFrom, case .integer(let token)? = data[field: "token"] {
+                var answer = client.makeRequest(.respond)
+                answer.token = UInt64(token)
+                if let output = ReplyCommand.run(replyFrom, input: (data[field: "body"] ?? .null).canonicalText) {
+                    answer.reply = output
+                } else {
+                    answer.errorCode = WCErrorCode.genericError.rawValue
+                }
+                try client.send(answer)
+            }
         }
     }
 }

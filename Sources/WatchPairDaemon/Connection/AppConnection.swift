@@ -25,6 +25,9 @@ final class AppConnection {
     private var adapterTask: Task<Void, Never>?
     /// The control connection serving each request type.
     private var servers: [String: UInt64] = [:]
+    /// Requests shown to a client that answers them itself, by token.
+    private var awaiting: [UInt64: (clientId: UInt64, slot: OnceValue<Result<JSONBody, AppAnswer>>)] = [:]
+    private var nextToken: UInt64 = 0
 
     /// How long a live layer message waits for the layer's answer (the sender's timeout is shorter).
     static let answerTimeout: Duration = .seconds(300)
@@ -68,29 +71,81 @@ final class AppConnection {
         return connection
     }
 
+    /// How a `serve` client answers its requests.
+    enum Answering: Sendable {
+        /// The daemon answers each request: `error` (an app-level fault) or `reply` (`{}` when nil),
+        /// after `delay`.
+        case automatic(reply: JSONBody?, error: WCErrorCode?, delay: Duration?)
+        /// The client answers each request with `respond` and the token it was shown.
+        case byClient
+    }
+
     /// Makes the client `clientId` the handler of `requestType`: each request is shown to it with
-    /// `show` (false: the client is gone), held `delay`, then answered with `error` (an app-level
-    /// fault) or `reply` (`{}` when nil).
+    /// `show` (its token when the client answers; false: the client is gone), then answered.
     func serve(
-        _ requestType: String, clientId: UInt64, reply: JSONBody?, error: WCErrorCode?, delay: Duration?,
-        show: @escaping @Sendable (JSONBody) async -> Bool
+        _ requestType: String, clientId: UInt64, answering: Answering,
+        show: @escaping @Sendable (_ token: UInt64?, JSONBody) async -> Bool
     ) async {
         let connection = await connection()
         servers[requestType] = clientId
         let clock = self.clock
-        connection.register(requestType: requestType) { body in
-            guard await show(body) else { throw AppAnswer.gone(requestType) }
-            if let delay { try await Waiting.sleep(on: clock, for: delay) }
-            if let error { throw AppAnswer.error(error) }
-            return reply ?? .object([:])
+        connection.register(requestType: requestType) { [weak self] body in
+            switch answering {
+            case .automatic(let reply, let error, let delay):
+                guard await show(nil, body) else { throw AppAnswer.gone(requestType) }
+                if let delay { try await Waiting.sleep(on: clock, for: delay) }
+                if let error { throw AppAnswer.error(error) }
+                return reply ?? .object([:])
+            case .byClient:
+                guard let awaited = await self?.awaitAnswer(clientId: clientId) else { throw AppAnswer.gone(requestType) }
+                let (token, slot) = awaited
+                guard await show(token, body) else {
+                    _ = slot.complete(.failure(.gone(requestType)))
+                    throw AppAnswer.gone(requestType)
+                }
+                let answer = await slot.value(
+                    within: Self.answerTimeout, on: clock, late: .failure(.unanswered(Self.answerTimeout)),
+                    stopping: .failure(.gone(requestType)))
+                await self?.forget(token)
+                return try answer.get()
+            }
         }
     }
 
-    /// The client `clientId` went away: the types it served have no handler any more.
+    /// A token and the slot its `respond` completes.
+    private func awaitAnswer(clientId: UInt64) -> (UInt64, OnceValue<Result<JSONBody, AppAnswer>>)? {
+        // Bound: as many requests wait for their client's answer as the layer runs handlers at once;
+        // past `maximumAwaiting` the request fails (the sender sees handlerError).
+        guard awaiting.count < Self.maximumAwaiting else { return nil }
+        nextToken += 1
+        let slot = OnceValue<Result<JSONBody, AppAnswer>>()
+        awaiting[nextToken] = (clientId, slot)
+        return (nextToken, slot)
+    }
+
+    private func forget(_ token: UInt64) {
+        awaiting[token] = nil
+    }
+
+    /// The most requests waiting for their `serve` client's answer at once.
+    static let maximumAwaiting = 1024
+
+    /// A `serve` client's answer to the request shown with `token`: false when no request waits for it.
+    func respond(token: UInt64, _ answer: Result<JSONBody, AppAnswer>) -> Bool {
+        guard let waiting = awaiting.removeValue(forKey: token) else { return false }
+        return waiting.slot.complete(answer)
+    }
+
+    /// The client `clientId` went away: the types it served have no handler any more, and the
+    /// requests waiting for its answer fail.
     func stopServing(clientId: UInt64) {
         for (type, server) in servers where server == clientId {
             servers[type] = nil
             started?.unregister(requestType: type)
+        }
+        for (token, waiting) in awaiting where waiting.clientId == clientId {
+            awaiting[token] = nil
+            _ = waiting.slot.complete(.failure(.gone("a request type")))
         }
     }
 
@@ -111,15 +166,18 @@ final class AppConnection {
 
 /// How a `serve` client's handler ends without a reply; the text reaches the sender in `handlerError`.
 enum AppAnswer: Error, CustomStringConvertible {
-    /// The app answered with this `WCError` code (`serve --error`).
+    /// The app answered with this `WCError` code (`serve --error`, `respond` with `errorCode`).
     case error(WCErrorCode)
-    /// The client serving the type went away before the request reached it.
+    /// The client serving the type went away before answering.
     case gone(String)
+    /// The client did not answer within this time.
+    case unanswered(Duration)
 
     var description: String {
         switch self {
         case .error(let code): "the app answered with error \(code.rawValue)"
         case .gone(let type): "the app's handler for '\(type)' went away"
+        case .unanswered(let timeout): "the app did not answer within \(timeout)"
         }
     }
 }

@@ -111,17 +111,10 @@ final class EngineSession: WCSessionProviding {
         receiver(.message(Self.strings(dictionary), reply: { reply in
             _ = slot.complete(.success(.dictionary(reply.mapValues(PlistValue.string))))
         }))
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                let expired = (try? await Waiting.sleep(on: clock, for: answerTimeout)) != nil
-                _ = slot.complete(.failure(expired
-                    ? WCFailure(.messageReplyTimedOut, "the app's connection did not answer within \(answerTimeout)")
-                    : WCFailure(.deliveryFailed, "the daemon is stopping")))
-            }
-            let result = await slot.value
-            group.cancelAll()
-            return result
-        }
+        return await slot.value(
+            within: answerTimeout, on: clock,
+            late: .failure(WCFailure(.messageReplyTimedOut, "the app's connection did not answer within \(answerTimeout)")),
+            stopping: .failure(WCFailure(.deliveryFailed, "the daemon is stopping")))
     }
 
     /// Serves the adapter until cancelled: follows the engine's state, hands transfers on in order,

@@ -29,25 +29,44 @@ extension ControlHandler {
     }
 
     /// `serve`: makes this client the handler of `requestType`, answers success, then streams a
-    /// `request` event (`{"type", "body"}`) for each request it answers, until the client closes.
+    /// `request` event (`{"type", "body"}`, and `"token"` when the client answers with `respond`) for
+    /// each request it runs, until the client closes.
     func followServe(_ request: ControlRequest, on connection: ControlConnection) async {
         // ControlRequestParser checked the fields.
         let requestType = request.requestType ?? ""
-        let reply = request.autoReply.map(JSONBody.init)
-        let error = request.autoError.flatMap(WCErrorCode.init(rawValue:))
-        let delay = request.autoDelay.map { Duration.seconds($0) }
+        let answering: AppConnection.Answering = request.answers == true
+            ? .byClient
+            : .automatic(
+                reply: request.autoReply.map(JSONBody.init), error: request.autoError.flatMap(WCErrorCode.init(rawValue:)),
+                delay: request.autoDelay.map { Duration.seconds($0) })
         let answered = AsyncSignal()
         let writer = connection.writer
         let requestId = request.id
-        await self.connection.serve(requestType, clientId: connection.id, reply: reply, error: error, delay: delay) { body in
+        await self.connection.serve(requestType, clientId: connection.id, answering: answering) { token, body in
             // The success response comes first on the stream.
             await answered.wait(after: 0)
-            return await writer.send(.streamEvent(requestId, "request", .object(["type": .string(requestType), "body": JSONValue(body)])))
+            var data: [String: JSONValue] = ["type": .string(requestType), "body": JSONValue(body)]
+            data["token"] = token.map { ControlJSON.integer($0) }
+            return await writer.send(.streamEvent(requestId, "request", .object(data)))
         }
         let sent = await writer.send(.success(request.id))
         answered.fire()
         guard sent else { return }
         await Waiting.any([(connection.closing, 0)])
+    }
+
+    /// `respond`: a `serve` client's answer to the request it was shown with `token`.
+    func respond(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        // ControlRequestParser checked that exactly one of reply and errorCode is there.
+        let answer: Result<JSONBody, AppAnswer> = if let code = request.errorCode.flatMap(WCErrorCode.init(rawValue:)) {
+            .failure(.error(code))
+        } else {
+            .success(JSONBody(request.reply ?? .object([:])))
+        }
+        guard await connection.respond(token: request.token ?? 0, answer) else {
+            throw WCFailure(.invalidParameter, "No request waits for an answer with token \(request.token ?? 0) (answered, expired, or its client is gone).")
+        }
+        return .object([:])
     }
 
     /// A named option of `request`, its default when absent, or 7008 listing the names.

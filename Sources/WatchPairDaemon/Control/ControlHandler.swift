@@ -68,6 +68,7 @@ struct ControlHandler: ControlRequestHandler {
         case .events: return .object(["events": .array(events.recent.map(\.controlJSON))])
         case .wait: return try await wait(request, on: connection)
         case .request: return try await self.request(request)
+        case .respond: return try await respond(request)
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
     }

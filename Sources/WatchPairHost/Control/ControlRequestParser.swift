@@ -122,13 +122,16 @@ public enum ControlRequestParser {
         case .serve:
             guard try !need("requestType", request.requestType).isEmpty else { throw wrong("requestType", "a non-empty string") }
             try autoAnswer()
-        case .answer:
+            if request.answers == true, request.autoReply != nil || request.autoError != nil || request.autoDelay != nil {
+                throw WCFailure(.invalidParameter, "'answers' excludes 'autoReply', 'autoError' and 'autoDelay'")
+            }
+        case .answer, .respond:
             _ = try need("token", request.token)
             if let code = request.errorCode, WCErrorCode(rawValue: code) == nil {
                 throw wrong("errorCode", "a WCError code (7001…7018)")
             }
             guard (request.reply == nil) != (request.errorCode == nil) else {
-                throw WCFailure(.invalidParameter, "'answer' needs exactly one of 'reply' and 'errorCode'")
+                throw WCFailure(.invalidParameter, "'\(op.rawValue)' needs exactly one of 'reply' and 'errorCode'")
             }
         }
     }

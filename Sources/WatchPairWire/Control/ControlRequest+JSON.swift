@@ -34,6 +34,7 @@ extension ControlRequest: ControlLine {
         o["strategy"] = strategy.map(JSONValue.string)
         o["mode"] = mode.map(JSONValue.string)
         o["retry"] = retry.map(JSONValue.string)
+        o["answers"] = answers.map(JSONValue.bool)
         return .object(o)
     }
 
@@ -86,6 +87,7 @@ extension ControlRequest: ControlLine {
             strategy = try fields.string("strategy")
             mode = try fields.string("mode")
             retry = try fields.string("retry")
+            answers = try fields.bool("answers")
             if let name = try fields.string("condition") {
                 guard let known = WaitCondition(rawValue: name) else {
                     let names = WaitCondition.allCases.map(\.rawValue).joined(separator: ", ")

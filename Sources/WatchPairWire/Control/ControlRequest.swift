@@ -61,6 +61,8 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var mode: String?
     /// `request`: the retry policy: `default`, `patient`, `none` or `N/SECONDS`.
     public var retry: String?
+    /// `serve`: the client answers each request itself, with `respond` and the request's `token`.
+    public var answers: Bool?
 
     /// A request with only `id` and `op`; set the fields the operation reads.
     public init(id: Int64, op: ControlOperation) {
@@ -101,4 +103,6 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case request
     /// Act as the app's handler of one request type (a stream of the requests it answers).
     case serve
+    /// Answer a request shown to a `serve` stream with `answers`.
+    case respond
 }
