@@ -25,6 +25,10 @@ public struct Wcctl: ParsableCommand {
             WaitCommand.self,
             RequestCommand.self,
             ServeCommand.self,
+            HealthCommand.self,
+            QueueCommand.self,
+            ConnectCommand.self,
+            DisconnectCommand.self,
             FrameCommand.self,
         ]
     )

@@ -28,6 +28,12 @@ final class AppConnection {
     /// Requests shown to a client that answers them itself, by token.
     private var awaiting: [UInt64: (clientId: UInt64, slot: OnceValue<Result<JSONBody, AppAnswer>>)] = [:]
     private var nextToken: UInt64 = 0
+    /// The newest recovery suggestions made (at most `suggestionsKept`), oldest first.
+    private(set) var recentSuggestions: [RecoverySuggestion] = []
+    private var suggestionsTask: Task<Void, Never>?
+
+    /// How many recent recovery suggestions `health` shows.
+    static let suggestionsKept = 16
 
     /// How long a live layer message waits for the layer's answer (the sender's timeout is shorter).
     static let answerTimeout: Duration = .seconds(300)
@@ -58,6 +64,13 @@ final class AppConnection {
             session: session, configuration: WatchConnectionConfiguration(storageDirectory: storageDirectory), clock: clock,
             logger: logger)
         started = connection
+        let made = connection.recoverySuggestions
+        suggestionsTask = Task { [weak self] in
+            for await suggestion in made {
+                guard let self else { return }
+                self.recentSuggestions = Array((self.recentSuggestions + [suggestion]).suffix(Self.suggestionsKept))
+            }
+        }
         let session = self.session
         let clock = self.clock
         // Detached: the adapter serves the engine off the main actor.

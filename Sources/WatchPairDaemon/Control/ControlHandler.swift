@@ -1,4 +1,5 @@
 import Foundation
+import WatchConnection
 import WatchPairCore
 import WatchPairHost
 import WatchPairWire
@@ -69,6 +70,11 @@ struct ControlHandler: ControlRequestHandler {
         case .wait: return try await wait(request, on: connection)
         case .request: return try await self.request(request)
         case .respond: return try await respond(request)
+        case .health: return await self.connection.health()
+        case .queue: return await self.connection.queue()
+        case .queueCancel: return await self.connection.cancelQueued(request.requestId.flatMap(UUID.init(uuidString:)))
+        case .connect: return await self.connection.setMode(ConnectionMode.active)
+        case .disconnect: return await self.connection.setMode(ConnectionMode.passive)
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
     }

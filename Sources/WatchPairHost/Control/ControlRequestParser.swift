@@ -79,7 +79,7 @@ public enum ControlRequestParser {
         }
 
         switch op {
-        case .status, .transfers, .contextGet, .events:
+        case .status, .transfers, .contextGet, .events, .health, .queue, .connect, .disconnect:
             break
         case .send:
             try object("message", need("message", request.message))
@@ -124,6 +124,11 @@ public enum ControlRequestParser {
             try autoAnswer()
             if request.answers == true, request.autoReply != nil || request.autoError != nil || request.autoDelay != nil {
                 throw WCFailure(.invalidParameter, "'answers' excludes 'autoReply', 'autoError' and 'autoDelay'")
+            }
+        case .queueCancel:
+            if let requestId = request.requestId { guard UUID(uuidString: requestId) != nil else { throw wrong("requestId", "a request id (UUID)") } }
+            guard (request.requestId != nil) != (request.all == true) else {
+                throw WCFailure(.invalidParameter, "'queueCancel' needs exactly one of 'requestId' and 'all': true")
             }
         case .answer, .respond:
             _ = try need("token", request.token)

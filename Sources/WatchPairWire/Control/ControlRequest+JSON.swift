@@ -35,6 +35,8 @@ extension ControlRequest: ControlLine {
         o["mode"] = mode.map(JSONValue.string)
         o["retry"] = retry.map(JSONValue.string)
         o["answers"] = answers.map(JSONValue.bool)
+        o["requestId"] = requestId.map(JSONValue.string)
+        o["all"] = all.map(JSONValue.bool)
         return .object(o)
     }
 
@@ -88,6 +90,8 @@ extension ControlRequest: ControlLine {
             mode = try fields.string("mode")
             retry = try fields.string("retry")
             answers = try fields.bool("answers")
+            requestId = try fields.string("requestId")
+            all = try fields.bool("all")
             if let name = try fields.string("condition") {
                 guard let known = WaitCondition(rawValue: name) else {
                     let names = WaitCondition.allCases.map(\.rawValue).joined(separator: ", ")

@@ -63,6 +63,10 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var retry: String?
     /// `serve`: the client answers each request itself, with `respond` and the request's `token`.
     public var answers: Bool?
+    /// `queueCancel`: the queued request to cancel (UUID string).
+    public var requestId: String?
+    /// `queueCancel`: cancel every queued request.
+    public var all: Bool?
 
     /// A request with only `id` and `op`; set the fields the operation reads.
     public init(id: Int64, op: ControlOperation) {
@@ -105,4 +109,14 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case serve
     /// Answer a request shown to a `serve` stream with `answers`.
     case respond
+    /// The reliability layer's health, connection mode and recent recovery suggestions.
+    case health
+    /// The layer's persisted request queue.
+    case queue
+    /// Cancel one queued request, or all.
+    case queueCancel
+    /// Switch the layer to active mode (queued requests flush when the peer is reachable).
+    case connect
+    /// Switch the layer to passive mode, cancelling every pending request.
+    case disconnect
 }
