@@ -18,6 +18,12 @@ struct RequestQueueProcessTests {
             let health = try #require(try await pair.ok(["health"], side: .watch).object)
             #expect(health["connectionMode"] == .string("passive") && health["pendingRequests"] == .integer(1), "\(health)")
 
+            // The layer's events are the daemon's: in `wcctl events` (and journald) with their MESSAGE_ID.
+            let events = try await pair.ok(["--json", "events"], side: .watch).json
+            let queuedEvent = events.first { $0["event"] == .string("requestQueued") }
+            #expect(queuedEvent?["requestType"] == .string("Ping"), "\(events)")
+            #expect(queuedEvent?["messageId"] == .string("5e1d0a3c6f7b4b2a9c1e8d7f60a1b21b"), "\(String(describing: queuedEvent))")
+
             await pair.killDaemon(.watch)
             _ = await waiting.waitForExit(timeout: .seconds(20))
             try await pair.startReady(.watch)
@@ -31,6 +37,8 @@ struct RequestQueueProcessTests {
             try await pair.waitQueued(.watch, count: 0)
             #expect(await app.stdout.wait(timeout: .seconds(20)) { !$0.isEmpty })
             #expect(app.stdout.lines == [#"{"body":{"n":1},"type":"Ping"}"#], "the handler ran for \(app.stdout.lines)")
+            let flushed = try await pair.ok(["--json", "events"], side: .watch).json
+            #expect(flushed.contains { $0["event"] == .string("queueFlushed") }, "\(flushed)")
         }
     }
 

@@ -10,9 +10,9 @@ struct RequestCommand: WcctlSubcommand {
         discussion: """
             The app's WatchConnection sends TYPE with the JSON body (any JSON value; sent
             as it is) in the wire form of docs/WatchConnection.md, so the peer's handler
-            may be `wcctl serve TYPE` or a Swift app's `register`. It retries, falls back
-            and queues as the strategy, mode and retry policy say, and the peer runs it
-            at most once. Prints the response body as one JSON line (--json:
+            may be wcctl serve TYPE or the register call of a Swift app. It retries,
+            falls back and queues as the strategy, mode and retry policy say, and the
+            peer runs it at most once. Prints the response body as one JSON line (--json:
             {"response":…}).
 
             Strategies: messageWithUserInfoFallback (default), messageWithContextFallback,
@@ -28,8 +28,8 @@ struct RequestCommand: WcctlSubcommand {
             expired or dropped.
 
             EXAMPLE
-              wcctl serve FetchRecipe --reply '{"title":"Soup"}' &        # the phone answers
-              wcctl --side watch request FetchRecipe '{"id":"42"}'        # {"title":"Soup"}
+              wcctl serve FetchRecipe --reply '{"title":"Soup"}' &     # the phone
+              wcctl --side watch request FetchRecipe '{"id":"42"}'     # prints the reply
               wcctl --side watch request Sync '{}' --strategy messageOnly --mode immediate
               wcctl --side watch request Sync @body.json --retry 5/30
             """

@@ -19,12 +19,12 @@ struct ServeCommand: WcctlSubcommand {
             retry timeout: 7012). With --reply-from CMD, `/bin/sh -c CMD` runs once per
             request with the body on its standard input, and its standard output (JSON)
             is the response; a command that fails or prints no JSON answers with error
-            7001 (the sender gets 7014). The newest `serve` of a type replaces an older one;
-            when it exits, requests of TYPE are answered "no handler" (7014) again.
+            7001 (the sender gets 7014). The newest serve of a type replaces an older
+            one; when it exits, requests of TYPE are answered "no handler" (7014) again.
 
             EXAMPLE
               wcctl serve FetchRecipe --reply '{"title":"Soup"}'
-              wcctl serve Sync --delay 15            # the watch's request times out
+              wcctl serve Sync --delay 15            # the request times out
               wcctl serve Sync --error 7011
               wcctl serve Count --reply-from 'jq "{seen: .n}"'
             """

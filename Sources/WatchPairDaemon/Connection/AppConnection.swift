@@ -31,6 +31,8 @@ final class AppConnection {
     /// The newest recovery suggestions made (at most `suggestionsKept`), oldest first.
     private(set) var recentSuggestions: [RecoverySuggestion] = []
     private var suggestionsTask: Task<Void, Never>?
+    private var eventsTask: Task<Void, Never>?
+    private let engine: PairEngine
 
     /// How many recent recovery suggestions `health` shows.
     static let suggestionsKept = 16
@@ -41,6 +43,7 @@ final class AppConnection {
     /// The face of the host in `context`, storing the layer's files in `storageDirectory`.
     nonisolated init(context: HostContext, router: MessageRouter, storageDirectory: String, logger: Logger) {
         session = EngineSession(engine: context.engine, store: context.store)
+        engine = context.engine
         self.router = router
         clock = context.clock
         self.storageDirectory = URL(fileURLWithPath: storageDirectory, isDirectory: true)
@@ -60,10 +63,22 @@ final class AppConnection {
     /// the router hands the layer's live messages to it.
     func connection() async -> WatchConnection {
         if let started { return started }
+        // The layer's own log lines would repeat its events, which reach the journal below, with their
+        // MESSAGE_IDs, as the daemon's diagnostic events.
+        var quiet = logger
+        quiet.logLevel = .critical
         let connection = WatchConnection(
             session: session, configuration: WatchConnectionConfiguration(storageDirectory: storageDirectory), clock: clock,
-            logger: logger)
+            logger: quiet)
         started = connection
+        let events = connection.diagnosticEvents
+        let diagnostics = engine.diagnostics
+        let role = engine.configuration.role
+        eventsTask = Task.detached {
+            for await event in events {
+                if let diagnostic = LayerEvents.diagnostic(event, role: role) { diagnostics.emit(diagnostic) }
+            }
+        }
         let made = connection.recoverySuggestions
         suggestionsTask = Task { [weak self] in
             for await suggestion in made {
