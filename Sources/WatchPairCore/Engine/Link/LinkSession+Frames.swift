@@ -61,6 +61,10 @@ extension LinkSession {
             break
         case .userInfo:
             break  // batched by `process`
+        case .fileOffer, .fileChunk, .fileAck, .fileEnd:
+            // This side does not take part in file transfers yet, so its peer never had one offered.
+            await reject("a file frame, and this side has no file transfer channel", code: .invalidParameter, engine)
+            return false
         }
         return true
     }
