@@ -33,7 +33,7 @@ extension PairStore {
         let path = self.path
         let createdAt = Date()
         do {
-            return try await database.write("accepting a file transfer") { database in
+            return try await database.write("accepting a file transfer") { database, lengths in
                 try Self.checkFileLimits(held: try Self.outstandingFileTotals(database), adding: copied.size, limits: limits, path: path)
                 let seq = UInt64(try StoreSchema.metaInteger(database, StoreSchema.Key.lastFileSeq, path: path)) + 1
                 try database.cachedStatement(sql: """
@@ -44,6 +44,7 @@ extension PairStore {
                         metadata.map { Data($0.bytes) }, StoreColumns.real(createdAt),
                     ])
                 try StoreSchema.setMeta(database, StoreSchema.Key.lastFileSeq, Int64(seq))
+                lengths.outstandingFiles += 1
                 return OutgoingFile(
                     seq: seq, transferId: transferId, fileName: fileName, size: copied.size, checksum: copied.checksum,
                     metadata: metadata, createdAt: createdAt, spoolPath: spool.outgoingPath(transferId), outcome: nil)
@@ -58,6 +59,9 @@ extension PairStore {
     public func outstandingFiles(after seq: UInt64 = 0, limit: Int) async throws(StoreError) -> [OutgoingFile] {
         try await outgoingFiles(where: "outcome = 0", after: seq, limit: limit)
     }
+
+    /// The number of outstanding files as of the last commit.
+    public var outstandingFileCount: Int { queueLengths.outstandingFiles }
 
     /// Files the receiver has ended whose didFinish the app has not been told of, in seq order, at most
     /// `limit`. They survive restarts until `markFilesFinishedReported`.
@@ -85,11 +89,12 @@ extension PairStore {
     public func finishFile(seq: UInt64, outcome: FileOutcome) async throws(StoreError) -> OutgoingFile? {
         let path = self.path
         let spool = self.spool
-        let file = try await database.write("finishing a file transfer") { database -> OutgoingFile? in
+        let file = try await database.write("finishing a file transfer") { database, lengths -> OutgoingFile? in
             guard var file = try Self.outgoingFiles(database, where: "outcome = 0 AND seq = ?", [Int64(seq)], path: path, spool: spool).first
             else { return nil }
             try database.cachedStatement(sql: "UPDATE file_outbox SET outcome = ? WHERE seq = ?")
                 .execute(arguments: [outcome.rawValue, Int64(seq)])
+            lengths.outstandingFiles -= 1
             file.outcome = outcome
             return file
         }
@@ -119,11 +124,12 @@ extension PairStore {
     private func deleteOutgoing(_ transferId: UUID, where condition: String, _ what: String) async throws(StoreError) -> OutgoingFile? {
         let path = self.path
         let spool = self.spool
-        return try await database.write(what) { database -> OutgoingFile? in
+        return try await database.write(what) { database, lengths -> OutgoingFile? in
             let id = StoreColumns.blob(transferId)
             guard let file = try Self.outgoingFiles(database, where: "\(condition) AND transfer_id = ?", [id], path: path, spool: spool).first
             else { return nil }
             try database.cachedStatement(sql: "DELETE FROM file_outbox WHERE transfer_id = ?").execute(arguments: [id])
+            if file.outcome == nil { lengths.outstandingFiles -= 1 }
             return file
         }
     }

@@ -70,7 +70,7 @@ struct FileMachineTests {
         #expect(sender.event(.acked(seq: 1, offset: 11)) == .reject("the peer holds 11 bytes of file 1, which has 10"))
     }
 
-    @Test("cancelling the file in flight tells the receiver; another file needs no word")
+    @Test("cancelling the file in flight tells the receiver; answers crossing the cancel are ignored; another file needs no word")
     func senderCancel() {
         var sender = S(chunkSize: 4, window: 8)
         _ = sender.event(.linked)
@@ -78,6 +78,11 @@ struct FileMachineTests {
         #expect(sender.event(.cancelled(seq: 6)) == .none)
         #expect(sender.event(.cancelled(seq: 5)) == .tellCancelled(seq: 5))
         #expect(sender.current == nil)
+        #expect(sender.event(.acked(seq: 5, offset: 0)) == .none)
+        #expect(sender.event(.ended(seq: 5, status: .received)) == .none)
+        #expect(sender.event(.acked(seq: 6, offset: 0)) == .reject("a fileAck for file 6, which is not the file in flight"))
+        // A new link starts with nothing retired.
+        _ = sender.event(.linked)
         #expect(sender.event(.acked(seq: 5, offset: 0)) == .reject("a fileAck for file 5, which is not the file in flight"))
     }
 

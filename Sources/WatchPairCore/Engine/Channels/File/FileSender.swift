@@ -57,6 +57,9 @@ struct FileSender: Sendable, Hashable {
     let window: UInt64
     /// The file in flight on this link.
     private(set) var current: Current?
+    /// The highest seq ended or cancelled on this link: the receiver's answers about it may still be on
+    /// their way (a cancel crosses its acknowledgements), so they are ignored, not violations.
+    private(set) var retired: UInt64 = 0
 
     init(chunkSize: Int, window: UInt64) {
         precondition(chunkSize > 0 && window >= UInt64(chunkSize), "the window holds at least one chunk")
@@ -68,6 +71,7 @@ struct FileSender: Sendable, Hashable {
         switch event {
         case .linked:
             current = nil
+            retired = 0
             return .offerNext
         case .nothingOutstanding:
             current = nil
@@ -76,6 +80,7 @@ struct FileSender: Sendable, Hashable {
             current = Current(seq: seq, size: size, next: 0, acked: nil)
             return .offer(seq: seq)
         case .acked(let seq, let offset):
+            if seq <= retired, current?.seq != seq { return .none }
             guard var file = current, file.seq == seq else {
                 return .reject("a fileAck for file \(seq), which is not the file in flight")
             }
@@ -94,10 +99,12 @@ struct FileSender: Sendable, Hashable {
             current = file
             return pump()
         case .ended(let seq, let status):
+            if seq <= retired, current?.seq != seq { return .none }
             guard let file = current, file.seq == seq else {
                 return .reject("a fileEnd for file \(seq), which is not the file in flight")
             }
             current = nil
+            retired = max(retired, seq)
             switch status {
             case .received: return .finish(seq: file.seq, .received)
             case .corrupt: return .finish(seq: file.seq, .corrupt)
@@ -106,6 +113,7 @@ struct FileSender: Sendable, Hashable {
         case .cancelled(let seq):
             guard current?.seq == seq else { return .none }  // not offered on this link: nothing to tell
             current = nil
+            retired = max(retired, seq)
             return .tellCancelled(seq: seq)
         }
     }
