@@ -38,4 +38,45 @@ struct FileSpoolFullDiskTests {
             }
         }
     }
+
+    @Test("a received chunk that fills the disk is 7015; the durable offset stays at the last write that fit")
+    func fullDiskWhileReceiving() async throws {
+        try await Support.withTemporaryDirectory { directory throws in
+            let mountPoint = directory + "/disk"
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+            guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=2m") == 0 else {
+                Issue.record("mount failed: errno \(errno)")
+                return
+            }
+            defer { umount(mountPoint) }
+            let configuration = StoreConfiguration(directory: mountPoint + "/state", durability: .power)
+            let bytes = Files.content(4 << 20)
+            let offer = FileOffer(seq: 1, after: 0, transferId: UUID(), fileName: "big", size: UInt64(bytes.count),
+                                  checksum: CRC32C.checksum(bytes), metadata: nil)
+            let peer = UUID()
+            var durable: UInt64 = 0
+            try await Support.reopen(configuration) { store throws in
+                guard case .open(var file) = try await store.openIncomingFile(from: peer, offer: offer) else {
+                    Issue.record("not opened"); return
+                }
+                var failure: StoreError?
+                while failure == nil, file.durableOffset < file.offer.size {
+                    let start = Int(file.durableOffset)
+                    do {
+                        file = try await store.appendIncoming(file, chunks: [bytes[start..<(start + (256 << 10))]])
+                    } catch {
+                        failure = error as? StoreError ?? StoreError(.ioFailure, "\(error)")
+                    }
+                }
+                #expect(failure?.kind == .diskFull && failure?.wcCode == .insufficientSpace, "\(String(describing: failure))")
+                #expect(file.durableOffset > 0 && file.durableOffset < file.offer.size)
+                durable = file.durableOffset
+            }
+            try await Support.reopen(configuration) { store throws in
+                #expect(try await store.openIncomingFile(from: peer, offer: offer) == .open(IncomingFile(
+                    peerStoreId: peer, offer: offer, durableOffset: durable, runningChecksum: CRC32C.checksum(bytes[0..<Int(durable)]),
+                    isComplete: false, spoolPath: configuration.directory + "/spool/incoming/" + offer.transferId.uuidString)))
+            }
+        }
+    }
 }
