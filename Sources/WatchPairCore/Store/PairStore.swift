@@ -41,9 +41,12 @@ public final class PairStore: Sendable {
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.
     public let storeId: UUID
+    /// The bytes of file transfers, beside the database (FileSpool.swift).
+    let spool: FileSpool
 
     init(database: StoreDatabase, configuration: StoreConfiguration, storeId: UUID, highestSeq: UInt64, logger: Logger) {
         self.database = database
+        self.spool = FileSpool(directory: configuration.directory)
         self.counters = Mutex(Counters(highestSeq: highestSeq))
         self.configuration = configuration
         self.storeId = storeId
