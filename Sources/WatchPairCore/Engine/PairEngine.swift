@@ -203,7 +203,7 @@ public actor PairEngine {
 
     /// Whether background content waits for the peer (such content may launch it).
     var hasContentForPeer: Bool {
-        outstandingCount > 0 || context.hasContentForPeer || store.outstandingFileCount > 0
+        outstandingCount > 0 || context.hasContentForPeer || store.files.outstandingFileCount > 0
     }
 
     /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.

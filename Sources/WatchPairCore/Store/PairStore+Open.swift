@@ -29,8 +29,8 @@ extension PairStore {
             database: database, configuration: configuration, storeId: storeId,
             highestSeq: UInt64(clamping: lastSeq), logger: logger)
         do {
-            try store.spool.create()
-            try await store.sweepSpool()
+            try store.files.spool.create()
+            try await store.files.sweepSpool()
         } catch {
             try? await database.close()
             throw error

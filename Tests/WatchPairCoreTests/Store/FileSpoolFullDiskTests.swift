@@ -26,14 +26,14 @@ struct FileSpoolFullDiskTests {
             let configuration = StoreConfiguration(directory: mountPoint + "/state", durability: .power)
             try await Support.reopen(configuration) { store throws in
                 let small = Files.content(100_000, seed: 1)
-                let first = try await store.enqueueFile(source: try Files.write(small, named: "small", in: directory), metadata: nil)
+                let first = try await store.files.enqueueFile(source: try Files.write(small, named: "small", in: directory), metadata: nil)
                 let huge = try Files.write(Files.content(3 << 20), named: "huge", in: directory)
-                let error = await Support.expectStoreError { _ = try await store.enqueueFile(source: huge, metadata: nil) }
+                let error = await Support.expectStoreError { _ = try await store.files.enqueueFile(source: huge, metadata: nil) }
                 #expect(error?.kind == .diskFull && error?.wcCode == .insufficientSpace, "\(String(describing: error))")
                 #expect(try Files.spooled(configuration, "outgoing") == [first.transferId.uuidString])
-                #expect(try await store.outstandingFiles(limit: 10) == [first])
-                #expect(try await store.readChunk(of: first, at: 0, count: small.count) == small)
-                let second = try await store.enqueueFile(source: try Files.write(small, named: "again", in: directory), metadata: nil)
+                #expect(try await store.files.outstandingFiles(limit: 10) == [first])
+                #expect(try await store.files.readChunk(of: first, at: 0, count: small.count) == small)
+                let second = try await store.files.enqueueFile(source: try Files.write(small, named: "again", in: directory), metadata: nil)
                 #expect(second.seq == 2)
             }
         }
@@ -56,14 +56,14 @@ struct FileSpoolFullDiskTests {
             let peer = UUID()
             var durable: UInt64 = 0
             try await Support.reopen(configuration) { store throws in
-                guard case .open(var file) = try await store.openIncomingFile(from: peer, offer: offer) else {
+                guard case .open(var file) = try await store.files.openIncomingFile(from: peer, offer: offer) else {
                     Issue.record("not opened"); return
                 }
                 var failure: StoreError?
                 while failure == nil, file.durableOffset < file.offer.size {
                     let start = Int(file.durableOffset)
                     do {
-                        file = try await store.appendIncoming(file, chunks: [bytes[start..<(start + (256 << 10))]])
+                        file = try await store.files.appendIncoming(file, chunks: [bytes[start..<(start + (256 << 10))]])
                     } catch {
                         failure = error as? StoreError ?? StoreError(.ioFailure, "\(error)")
                     }
@@ -73,7 +73,7 @@ struct FileSpoolFullDiskTests {
                 durable = file.durableOffset
             }
             try await Support.reopen(configuration) { store throws in
-                #expect(try await store.openIncomingFile(from: peer, offer: offer) == .open(IncomingFile(
+                #expect(try await store.files.openIncomingFile(from: peer, offer: offer) == .open(IncomingFile(
                     peerStoreId: peer, offer: offer, durableOffset: durable, runningChecksum: CRC32C.checksum(bytes[0..<Int(durable)]),
                     isComplete: false, spoolPath: configuration.directory + "/spool/incoming/" + offer.transferId.uuidString)))
             }

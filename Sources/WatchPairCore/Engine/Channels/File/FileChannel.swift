@@ -61,7 +61,7 @@ final class FileChannel {
                 apply(sender.event(.linked), engine)
             }
             // New content while nothing is in flight: look again.
-            if sender.current == nil, engine.store.outstandingFileCount > 0 { wantsOffer = true }
+            if sender.current == nil, engine.store.files.outstandingFileCount > 0 { wantsOffer = true }
             if wantsOffer, !finishing, sender.current == nil {
                 wantsOffer = false
                 await offerNext(engine)
@@ -76,7 +76,7 @@ final class FileChannel {
         let oldest: OutgoingFile?
         let cancelsBefore = cancels
         do {
-            oldest = try await engine.store.outstandingFiles(limit: 1).first
+            oldest = try await engine.store.files.outstandingFiles(limit: 1).first
         } catch {
             engine.logger.error("reading the file queue failed", metadata: ["error": "\(error)"])
             return
@@ -106,7 +106,7 @@ final class FileChannel {
             guard let file = sending, file.seq == next.seq else { continue }
             let frame: Frame
             do {
-                let bytes = try await engine.store.readChunk(of: file, at: next.range.offset, count: next.range.count)
+                let bytes = try await engine.store.files.readChunk(of: file, at: next.range.offset, count: next.range.count)
                 frame = .fileChunk(seq: file.seq, offset: next.range.offset, bytes: bytes)
             } catch {
                 engine.logger.error("reading a queued file failed", metadata: ["error": "\(error)"])
@@ -176,7 +176,7 @@ final class FileChannel {
                 engine.contentSignal.fire()
             }
             do {
-                _ = try await engine.store.finishFile(seq: seq, outcome: outcome)
+                _ = try await engine.store.files.finishFile(seq: seq, outcome: outcome)
             } catch {
                 engine.logger.error("recording a finished file failed", metadata: ["error": "\(error)"])
                 await link.close(.endOfStream)
@@ -219,7 +219,7 @@ final class FileChannel {
         guard let peer = link.peerHello?.storeId else { return false }
         let state: IncomingFileState
         do {
-            state = try await engine.store.openIncomingFile(from: peer, offer: offer)
+            state = try await engine.store.files.openIncomingFile(from: peer, offer: offer)
         } catch {
             return await refuse(error, on: link, engine)
         }
@@ -263,7 +263,7 @@ final class FileChannel {
             case .flush(let seq):
                 guard let file = receiving, file.offer.seq == seq else { return true }
                 do {
-                    receiving = try await engine.store.appendIncoming(file, chunks: pending)
+                    receiving = try await engine.store.files.appendIncoming(file, chunks: pending)
                 } catch {
                     return await refuse(error, on: link, engine)
                 }
@@ -277,7 +277,7 @@ final class FileChannel {
                 guard let file = receiving, file.offer.seq == seq else { return true }
                 let outcome: FileOutcome
                 do {
-                    outcome = try await engine.store.completeIncoming(file)
+                    outcome = try await engine.store.files.completeIncoming(file)
                 } catch {
                     return await refuse(error, on: link, engine)
                 }
@@ -287,7 +287,7 @@ final class FileChannel {
             case .cancel(let seq):
                 guard let peer = link.peerHello?.storeId else { return false }
                 do {
-                    try await engine.store.cancelIncoming(from: peer, seq: seq)
+                    try await engine.store.files.cancelIncoming(from: peer, seq: seq)
                 } catch {
                     return await refuse(error, on: link, engine)
                 }

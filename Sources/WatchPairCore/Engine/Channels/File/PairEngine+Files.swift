@@ -20,7 +20,7 @@ extension PairEngine {
         }
         let file: OutgoingFile
         do {
-            file = try await store.enqueueFile(source: path, metadata: encoded)
+            file = try await store.files.enqueueFile(source: path, metadata: encoded)
         } catch {
             emit(.queueFull, "file refused: \(error.message)", errorCode: error.wcCode)
             throw error.failure
@@ -32,7 +32,7 @@ extension PairEngine {
     /// Files accepted and not yet ended by the receiver, oldest first (`outstandingFileTransfers`).
     public func outstandingFileTransfers(after seq: UInt64 = 0, limit: Int = 1000) async throws(WCFailure) -> [OutgoingFile] {
         do {
-            return try await store.outstandingFiles(after: seq, limit: limit)
+            return try await store.files.outstandingFiles(after: seq, limit: limit)
         } catch {
             throw error.failure
         }
@@ -43,7 +43,7 @@ extension PairEngine {
     public func cancelFileTransfer(_ transferId: UUID) async throws(WCFailure) -> Bool {
         let cancelled: OutgoingFile?
         do {
-            cancelled = try await store.cancelFile(transferId: transferId)
+            cancelled = try await store.files.cancelFile(transferId: transferId)
         } catch {
             throw error.failure
         }
@@ -55,7 +55,7 @@ extension PairEngine {
     /// Files the receiver ended whose didFinish the app has not been told about (`outcome` says how).
     public func pendingFinishedFiles(limit: Int = 256) async throws(WCFailure) -> [OutgoingFile] {
         do {
-            return try await store.unreportedFinishedFiles(limit: limit)
+            return try await store.files.unreportedFinishedFiles(limit: limit)
         } catch {
             throw error.failure
         }
@@ -64,7 +64,7 @@ extension PairEngine {
     /// The app has been told these files finished.
     public func acknowledgeFinishedFiles(_ transferIds: [UUID]) async throws(WCFailure) {
         do {
-            try await store.markFilesFinishedReported(transferIds)
+            try await store.files.markFilesFinishedReported(transferIds)
         } catch {
             throw error.failure
         }
@@ -73,7 +73,7 @@ extension PairEngine {
     /// Received files the app has not taken, oldest first; each is whole and verified at `spoolPath`.
     public func pendingFiles(limit: Int = 64) async throws(WCFailure) -> [IncomingFile] {
         do {
-            return try await store.receivedFiles(limit: limit)
+            return try await store.files.receivedFiles(limit: limit)
         } catch {
             throw error.failure
         }
@@ -83,7 +83,7 @@ extension PairEngine {
     /// returns).
     public func acknowledgeFile(_ transferId: UUID) async throws(WCFailure) {
         do {
-            try await store.consumeReceivedFile(transferId: transferId)
+            try await store.files.consumeReceivedFile(transferId: transferId)
         } catch {
             throw error.failure
         }

@@ -3,7 +3,7 @@ import GRDB
 import WatchPairWire
 
 // Sender side: the file queue. Rows in `file_outbox`, bytes in the spool (FileSpool.swift).
-extension PairStore {
+extension FileStore {
     /// Accepts the file at `source` for transfer: copies it into the spool (fsynced), then records it with
     /// the next file seq in one durable transaction. When this returns the transfer survives `kill -9` and
     /// power loss, and the app may delete its own file.

@@ -3,7 +3,7 @@ import GRDB
 import WatchPairWire
 
 // Receiver side: partial and received files. Rows in `file_inbox` and `file_peer`, bytes in the spool.
-extension PairStore {
+extension FileStore {
     /// The highest file seq passed (received, corrupt or cancelled) from `peerStoreId`; 0 when none.
     public func lastPassedFileSeq(from peerStoreId: UUID) async throws(StoreError) -> UInt64 {
         let path = self.path
