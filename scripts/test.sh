@@ -24,7 +24,8 @@ failed=0
 count_swift_run() {
     local log=$1 total issues
     total=$(grep -aE "Test run with [0-9]+ tests" "$log" | tail -1 | sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p')
-    issues=$(grep -acE "✘ Test .* failed" "$log" || true)
+    # Failed tests only: not their "recorded an issue" lines, nor the run's own closing line.
+    issues=$(grep -aE "✘ Test .* failed after" "$log" | grep -avc "Test run with" || true)
     if grep -aqE "Test run with [0-9]+ tests.* passed" "$log"; then
         passed=$((passed + ${total:-0}))
     else
