@@ -54,7 +54,7 @@ public final class WatchConnection {
     /// Sends waiting for their end, by request id.
     @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
     /// `waitForActivation`/`waitForConnection` callers.
-    @ObservationIgnored var statusWaiters: [UUID: StatusWaiter] = [:]
+    @ObservationIgnored let statusWaiters: StatusWaiters
     @ObservationIgnored var isFlushing = false
     @ObservationIgnored var flushRequested = false
     @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
@@ -86,6 +86,7 @@ public final class WatchConnection {
         self.configuration = configuration
         self.logger = logger
         (elapsed, sleep) = Self.timeline(of: clock)
+        statusWaiters = StatusWaiters(sleep: sleep)
         health = HealthMachine(thresholds: configuration.healthThresholds)
         suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
         jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
@@ -214,7 +215,7 @@ public final class WatchConnection {
             suggest(.reachabilityChanged)
         }
         statusBroadcast.publish(status)
-        resolveStatusWaiters()
+        statusWaiters.resolve(with: status)
         if connectionMode == .active { flushQueue() }
     }
 }
