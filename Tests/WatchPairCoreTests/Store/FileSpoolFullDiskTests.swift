@@ -13,8 +13,11 @@ struct FileSpoolFullDiskTests {
     typealias Support = StoreTestSupport
     typealias Files = FileStoreTestSupport
 
-    @Test("a copy that fills the disk is 7015 and leaves nothing; files accepted before are intact; a small one still fits")
-    func fullDiskDuringCopy() async throws {
+    /// Runs `body` with a scratch directory and a store configuration on a fresh 2 MiB tmpfs inside it
+    /// (unmounted afterwards); records an issue and skips `body` when mounting fails.
+    static func withFullableDisk(
+        _ body: (_ directory: String, _ configuration: StoreConfiguration) async throws -> Void
+    ) async throws {
         try await Support.withTemporaryDirectory { directory throws in
             let mountPoint = directory + "/disk"
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
@@ -23,7 +26,13 @@ struct FileSpoolFullDiskTests {
                 return
             }
             defer { umount(mountPoint) }
-            let configuration = StoreConfiguration(directory: mountPoint + "/state", durability: .power)
+            try await body(directory, StoreConfiguration(directory: mountPoint + "/state", durability: .power))
+        }
+    }
+
+    @Test("a copy that fills the disk is 7015 and leaves nothing; files accepted before are intact; a small one still fits")
+    func fullDiskDuringCopy() async throws {
+        try await Self.withFullableDisk { directory, configuration throws in
             try await Support.reopen(configuration) { store throws in
                 let small = Files.content(100_000, seed: 1)
                 let first = try await store.files.enqueueFile(source: try Files.write(small, named: "small", in: directory), metadata: nil)
@@ -41,15 +50,7 @@ struct FileSpoolFullDiskTests {
 
     @Test("a received chunk that fills the disk is 7015; the durable offset stays at the last write that fit")
     func fullDiskWhileReceiving() async throws {
-        try await Support.withTemporaryDirectory { directory throws in
-            let mountPoint = directory + "/disk"
-            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
-            guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=2m") == 0 else {
-                Issue.record("mount failed: errno \(errno)")
-                return
-            }
-            defer { umount(mountPoint) }
-            let configuration = StoreConfiguration(directory: mountPoint + "/state", durability: .power)
+        try await Self.withFullableDisk { directory, configuration throws in
             let bytes = Files.content(4 << 20)
             let offer = FileOffer(seq: 1, after: 0, transferId: UUID(), fileName: "big", size: UInt64(bytes.count),
                                   checksum: CRC32C.checksum(bytes), metadata: nil)
