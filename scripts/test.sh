@@ -24,7 +24,8 @@ failed=0
 count_swift_run() {
     local log=$1 total issues
     total=$(grep -aE "Test run with [0-9]+ tests" "$log" | tail -1 | sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p')
-    issues=$(grep -acE "✘ Test .* failed" "$log" || true)
+    # Failed tests only: not their "recorded an issue" lines, nor the run's own closing line.
+    issues=$(grep -aE "✘ Test .* failed after" "$log" | grep -avc "Test run with" || true)
     if grep -aqE "Test run with [0-9]+ tests.* passed" "$log"; then
         passed=$((passed + ${total:-0}))
     else
@@ -32,6 +33,17 @@ count_swift_run() {
         failed=$((failed + issues))
         passed=$((passed + ${total:-0} - issues))
     fi
+}
+
+# Count a run that ends with a line "N passed, M failed" (the README test, the system tests); a run
+# without that line (killed, crashed) counts as one failure.
+count_summary_run() {
+    local line run_passed run_failed
+    line=$(grep -aE "^[0-9]+ passed, [0-9]+ failed" "$1" | tail -1)
+    run_passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
+    run_failed=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")
+    passed=$((passed + ${run_passed:-0}))
+    failed=$((failed + ${run_failed:-1}))
 }
 
 # The process tests start many daemons; they run on their own so they do not compete for the two
@@ -53,14 +65,15 @@ timeout -s KILL 900 swift test --skip-build --filter '^ProcessTests\.' 2>&1 | te
     | grep -aE "Test run with|✘" || true
 count_swift_run "$logs/process-test.log"
 
+# Each README block and each check after them counts as one test (its "N passed, M failed" line).
+echo "== README: the walkthrough and fault-injection blocks, run as written"
+timeout -s KILL 300 bash tests/docs/readme.sh "$bin" 2>&1 | tee "$logs/readme.log" | grep -aE "^(not )?ok -|passed" || true
+count_summary_run "$logs/readme.log"
+
 echo "== system tests under a private systemd (PID 1 in new namespaces)"
 if [ "$(id -u)" -eq 0 ]; then
     timeout -s KILL 1200 bash tests/system/run.sh "$bin" 2>&1 | tee "$logs/system.log"
-    system_line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$logs/system.log" | tail -1)
-    system_passed=$(echo "$system_line" | sed -nE 's/^([0-9]+) passed.*/\1/p')
-    system_failed=$(echo "$system_line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
-    passed=$((passed + ${system_passed:-0}))
-    failed=$((failed + ${system_failed:-1}))
+    count_summary_run "$logs/system.log"
 else
     echo "skipped: the system tests boot systemd in new namespaces and need root"
 fi

@@ -63,6 +63,17 @@ enum FrameBodyDecoder {
                 frame = .ping(nonce: try r.readUInt64())
             case .pong:
                 frame = .pong(nonce: try r.readUInt64())
+            case .fileOffer:
+                frame = .fileOffer(try readFileOffer(&r))
+            case .fileChunk:
+                frame = .fileChunk(seq: try r.readUInt64(), offset: try r.readUInt64(), bytes: try r.readLengthPrefixedData())
+            case .fileAck:
+                frame = .fileAck(seq: try r.readUInt64(), offset: try r.readUInt64())
+            case .fileEnd:
+                let seq = try r.readUInt64()
+                let raw = try r.readUInt8()
+                guard let status = FileEndStatus(rawValue: raw) else { throw MalformedError(.invalidFileStatus(raw)) }
+                frame = .fileEnd(seq: seq, status: status)
             }
             try r.expectEnd()
             return frame
@@ -96,6 +107,26 @@ enum FrameBodyDecoder {
             resume: ResumeState(
                 peerStoreId: peerStoreId, lastUserInfoSeq: lastUserInfoSeq, contextVersion: contextVersion)
         )
+    }
+
+    private static func readFileOffer(_ r: inout ByteReader) throws(MalformedError) -> FileOffer {
+        let seq = try r.readUInt64()
+        let after = try r.readUInt64()
+        let transferId = try r.readUUID()
+        let fileName = try r.readString()
+        // The receiver creates a file of this name: anything that could leave its directory is refused here.
+        guard FileName.isValid(fileName) else { throw MalformedError(.invalidFileName) }
+        let size = try r.readUInt64()
+        let checksum = try r.readUInt32()
+        var metadata: EncodedDictionary? = nil
+        if try r.readBool() {
+            let start = r.index
+            let dictionary = try PlistCodec.readDictionary(&r)
+            metadata = EncodedDictionary(validated: dictionary, from: r, start: start)
+        }
+        return FileOffer(
+            seq: seq, after: after, transferId: transferId, fileName: fileName, size: size, checksum: checksum,
+            metadata: metadata)
     }
 
     private static func readBody(isData: Bool, _ r: inout ByteReader) throws(MalformedError) -> MessageBody {

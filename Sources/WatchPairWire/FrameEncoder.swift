@@ -69,6 +69,25 @@ public enum FrameEncoder {
             w.write(version)
         case .ping(let nonce), .pong(let nonce):
             w.write(nonce)
+        case .fileOffer(let offer):
+            w.write(offer.seq)
+            w.write(offer.after)
+            w.write(offer.transferId)
+            w.write(string: offer.fileName)
+            w.write(offer.size)
+            w.write(offer.checksum)
+            w.write(UInt8(offer.metadata == nil ? 0 : 1))
+            if let metadata = offer.metadata { w.write(contentsOf: metadata.bytes) }
+        case .fileChunk(let seq, let offset, let bytes):
+            w.write(seq)
+            w.write(offset)
+            w.write(lengthPrefixed: bytes)
+        case .fileAck(let seq, let offset):
+            w.write(seq)
+            w.write(offset)
+        case .fileEnd(let seq, let status):
+            w.write(seq)
+            w.write(status.rawValue)
         }
     }
 

@@ -85,6 +85,10 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
     case invalidFlags(UInt8)
     /// A reply's body kind byte is neither 0 (dictionary) nor 1 (data).
     case invalidBodyKind(UInt8)
+    /// A file offer's name is not one path component (`FileName.isValid`).
+    case invalidFileName
+    /// A `fileEnd` status byte that is not a `FileEndStatus`.
+    case invalidFileStatus(UInt8)
 
     /// A short phrase, e.g. `invalid UTF-8 in a string`.
     public var description: String {
@@ -104,6 +108,8 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
         case .unknownErrorCode(let c): "unknown error code \(c)"
         case .invalidFlags(let f): "invalid message flags \(hex(f))"
         case .invalidBodyKind(let k): "invalid body kind \(k)"
+        case .invalidFileName: "a file name that is not one path component"
+        case .invalidFileStatus(let b): "invalid file status \(b)"
         }
     }
 }

@@ -37,6 +37,14 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable {
     case ping = 0x09
     /// `Frame.pong`.
     case pong = 0x0A
+    /// `Frame.fileOffer` (protocol version 2).
+    case fileOffer = 0x0B
+    /// `Frame.fileChunk` (protocol version 2).
+    case fileChunk = 0x0C
+    /// `Frame.fileAck` (protocol version 2).
+    case fileAck = 0x0D
+    /// `Frame.fileEnd` (protocol version 2).
+    case fileEnd = 0x0E
 
     /// The case name, e.g. `userInfo`, for logs and error messages.
     public var name: String {
@@ -51,6 +59,10 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable {
         case .contextAck: "contextAck"
         case .ping: "ping"
         case .pong: "pong"
+        case .fileOffer: "fileOffer"
+        case .fileChunk: "fileChunk"
+        case .fileAck: "fileAck"
+        case .fileEnd: "fileEnd"
         }
     }
 }
@@ -69,6 +81,10 @@ extension Frame {
         case .contextAck: .contextAck
         case .ping: .ping
         case .pong: .pong
+        case .fileOffer: .fileOffer
+        case .fileChunk: .fileChunk
+        case .fileAck: .fileAck
+        case .fileEnd: .fileEnd
         }
     }
 }

@@ -33,7 +33,7 @@ public struct ResumeState: Sendable, Hashable {
 /// The first frame each side sends on a new connection.
 public struct Hello: Sendable, Hashable {
     /// The wire protocol version this build speaks.
-    public static let currentProtocolVersion: UInt16 = 1
+    public static let currentProtocolVersion: UInt16 = 2
 
     /// The wire protocol version the sender speaks; a receiver that speaks another rejects the
     /// hello (`FrameError.unsupportedVersion`).
@@ -96,4 +96,14 @@ public enum Frame: Sendable, Hashable {
     case ping(nonce: UInt64)
     /// Keep-alive answer.
     case pong(nonce: UInt64)
+    /// Offers file transfer `offer.seq` (or offers it again after a reconnect); answered by `fileAck`.
+    case fileOffer(FileOffer)
+    /// Bytes `offset..<offset + bytes.count` of file `seq`. Chunks of a file follow each other without gaps
+    /// from the offset the receiver acknowledged.
+    case fileChunk(seq: UInt64, offset: UInt64, bytes: Data)
+    /// The receiver durably holds the first `offset` bytes of file `seq`: the answer to an offer (where to
+    /// resume) and the progress acknowledgement while chunks arrive.
+    case fileAck(seq: UInt64, offset: UInt64)
+    /// File `seq` ended (`FileEndStatus` says how and who sends it).
+    case fileEnd(seq: UInt64, status: FileEndStatus)
 }

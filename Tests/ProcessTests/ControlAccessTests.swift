@@ -59,7 +59,7 @@ struct ControlAccessTests {
                 pair, uid: Self.supplementaryMemberUID, gid: Self.supplementaryMemberUID, groups: Self.daemonUID, ["transfers"])
             #expect(supplementary.status == 0, "\(supplementary)")
 
-            let events = try await pair.ok(["events"])
+            let events = try await pair.ok(["events", "--json"])
             let refusals = events.json.filter { $0["event"] == .string("controlClientRefused") }
             #expect(refusals.count == 1, "\(events)")
             #expect(refusals.first?["message"]?.stringValue?.contains("uid=\(Self.strangerUID)") == true, "\(refusals)")

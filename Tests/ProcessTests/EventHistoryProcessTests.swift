@@ -51,7 +51,9 @@ struct EventHistoryProcessTests {
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
             let follow = try pair.startWcctl(["--json", "events", "--both", "--follow", "-n", "1", "--channel", "userInfo"], side: .phone)
-            // Nothing of the userInfo channel happened yet, so the history part prints nothing.
+            // Transfer only once the follow is attached to both apps: nothing of the userInfo channel
+            // happened yet, so the history part prints nothing and every event below arrives live.
+            for side in [Side.phone, .watch] { try await Self.waitForAttachedClients(pair, side: side) }
             let id = try await pair.transfer(#"{"n":1}"#)
             let seen = await follow.stdout.wait(timeout: .seconds(20)) { lines in
                 let events = lines.compactMap(JSONValue.from)
@@ -64,6 +66,16 @@ struct EventHistoryProcessTests {
             follow.signal(SIGINT)
             #expect(await follow.waitForExit(timeout: .seconds(10)) == 0, "Ctrl-C ends a follow with 0: \(follow.stderrText)")
         }
+    }
+
+    /// Waits until `side`'s daemon has a control client attached besides the `status` asking (bounded).
+    static func waitForAttachedClients(_ pair: PairSandbox, side: Side, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for _ in 0..<400 {
+            let status = try await pair.ok(["--json", "status"], side: side)
+            if (status.object?["controlClients"]?.integerValue ?? 0) >= 2 { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("no control client attached to \(side) within the bound", sourceLocation: sourceLocation)
     }
 
     @Test("the daemons' stderr event lines start with the fixed-precision UTC timestamp")

@@ -110,15 +110,18 @@ import WatchPairWire
     }
 
     @Test func unknownType() {
-        for type: UInt8 in [0, 11, 0x7F, 0xFF] {
+        for type: UInt8 in [0, 15, 0x7F, 0xFF] {
             #expect(frameError { _ = try decodeAll(rawFrame(type: type, body: be64(1))) } == .unknownType(type))
         }
     }
 
     @Test func unsupportedVersionIsToldApart() {
-        let v2 = be16(2) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
+        let v3 = be16(3) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
             + be64(0) + be64(0) + Array("a future field".utf8)
-        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v2)) } == .unsupportedVersion(2))
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v3)) } == .unsupportedVersion(3))
+        // Version 1 had no file frames: a peer speaking it is refused, not half understood.
+        let v1 = be16(1) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v1)) } == .unsupportedVersion(1))
         #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: be16(0))) } == .unsupportedVersion(0))
         #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: be16(0xFFFF))) } == .unsupportedVersion(0xFFFF))
         #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: [1])) } == .malformed(frameType: 1, reason: .shortBody))
@@ -130,15 +133,15 @@ import WatchPairWire
 
     @Test(arguments: [
         // hello
-        (1, be16(1) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
-        (1, be16(1) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
-        (1, be16(1) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
-        (1, be16(1) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
-        (1, be16(1) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
-        (1, be16(1) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
-        (1, be16(1) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
-        (1, be16(1) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
-        (1, be16(1) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
+        (1, be16(2) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
+        (1, be16(2) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
+        (1, be16(2) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
+        (1, be16(2) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
+        (1, be16(2) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
+        (1, be16(2) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
+        (1, be16(2) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
+        (1, be16(2) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
+        (1, be16(2) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
         // message
         (2, be64(1) + [0x04] + emptyDict, .invalidFlags(4)),
         (2, be64(1) + [0x80] + emptyDict, .invalidFlags(0x80)),
@@ -171,6 +174,26 @@ import WatchPairWire
         (8, [], .shortBody),
         (9, be64(1) + be64(1), .trailingBytes(count: 8)),
         (10, be32(1), .shortBody),
+        // fileOffer: names that would leave the receiver's directory, bad flags, short and long bodies
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("") + be64(1) + be32(0) + [0], .invalidFileName),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp(".") + be64(1) + be32(0) + [0], .invalidFileName),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("..") + be64(1) + be32(0) + [0], .invalidFileName),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a/b") + be64(1) + be32(0) + [0], .invalidFileName),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a\u{0}b") + be64(1) + be32(0) + [0], .invalidFileName),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp(String(repeating: "x", count: 256)) + be64(1) + be32(0) + [0], .invalidFileName),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a") + be64(1) + be32(0) + [2], .invalidBool(2)),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a") + be64(1) + be32(0) + [1], .shortBody),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a") + be64(1) + be32(0) + [1] + [0x01, 0, 0, 0, 0], .expectedDictionary),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a") + be64(1) + be32(0) + [0] + emptyDict, .trailingBytes(count: 5)),
+        (11, be64(1) + be64(0) + uuidBytes(uuidA) + lp("a") + be64(1), .shortBody),
+        // fileChunk, fileAck, fileEnd
+        (12, be64(1) + be64(0) + be32(4) + [1, 2], .shortBody),
+        (12, be64(1) + be64(0) + be32(1) + [1, 2], .trailingBytes(count: 1)),
+        (13, be64(1), .shortBody),
+        (13, be64(1) + be64(2) + [0], .trailingBytes(count: 1)),
+        (14, be64(1) + [0], .invalidFileStatus(0)),
+        (14, be64(1) + [4], .invalidFileStatus(4)),
+        (14, be64(1), .shortBody),
     ] as [(UInt8, [UInt8], MalformedReason)])
     func malformedBodies(type: UInt8, body: [UInt8], reason: MalformedReason) {
         #expect(frameError { _ = try decodeAll(rawFrame(type: type, body: body)) }

@@ -32,7 +32,7 @@ import WatchPairWire
             if n % 2 == 0, bytes.count >= 5 {
                 // A plausible header, so the checksum and body paths run too.
                 bytes.replaceSubrange(0..<4, with: be32(UInt32(bytes.count - 8 > 0 ? bytes.count - 8 : 1)))
-                bytes[4] = UInt8.random(in: 0...11, using: &rng)
+                bytes[4] = UInt8.random(in: 0...15, using: &rng)
             }
             let (frames, _) = feed(bytes, rng: &rng)
             accepted += frames.count
@@ -91,9 +91,9 @@ import WatchPairWire
             var type: UInt8
             var body: [UInt8]
             if n % 3 == 0 {
-                type = UInt8.random(in: 1...10, using: &rng)
+                type = UInt8.random(in: 1...14, using: &rng)
                 body = (0..<Int.random(in: 0...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                if type == 1, body.count >= 2 { body[0] = 0; body[1] = 1 }  // mostly the current version
+                if type == 1, body.count >= 2 { body[0] = 0; body[1] = 2 }  // mostly the current version
             } else {
                 let valid = FrameEncoder.encode(generator.frame())
                 type = valid[4]

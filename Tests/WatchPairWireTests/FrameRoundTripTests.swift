@@ -26,7 +26,18 @@ import WatchPairWire
         .context(version: 4, payload: [:]),
         .contextAck(version: 3),
         .ping(nonce: 0xDEAD_BEEF), .pong(nonce: 0xDEAD_BEEF),
+        .fileOffer(offer),
+        .fileOffer(FileOffer(seq: .max, after: .max - 1, transferId: uuidB, fileName: String(repeating: "é", count: 127),
+                             size: .max, checksum: .max, metadata: try! EncodedDictionary([:]))),
+        .fileChunk(seq: 1, offset: 0, bytes: Data()),
+        .fileChunk(seq: 2, offset: .max, bytes: Data(repeating: 0xA5, count: 65_536)),
+        .fileAck(seq: 1, offset: 0), .fileAck(seq: .max, offset: 1 << 40),
+        .fileEnd(seq: 1, status: .received), .fileEnd(seq: 2, status: .cancelled), .fileEnd(seq: 3, status: .corrupt),
     ]
+
+    static let offer = FileOffer(
+        seq: 3, after: 2, transferId: uuidA, fileName: "run 1.fit", size: 5_000_000, checksum: 0xE306_9283,
+        metadata: try! EncodedDictionary(["kind": .string("workout")]))
 
     @Test(arguments: frames)
     func roundTrip(frame: Frame) throws {
@@ -50,7 +61,11 @@ import WatchPairWire
         let expected: [FrameType: UInt8] = [
             .hello: 1, .message: 2, .reply: 3, .error: 4, .userInfo: 5,
             .ack: 6, .context: 7, .contextAck: 8, .ping: 9, .pong: 10,
+            .fileOffer: 11, .fileChunk: 12, .fileAck: 13, .fileEnd: 14,
         ]
+        #expect(FrameType.allCases.count == expected.count)
+        #expect(FileEndStatus.allCases.map(\.rawValue) == [1, 2, 3])
+        #expect(Hello.currentProtocolVersion == 2)
         for type in FrameType.allCases { #expect(type.rawValue == expected[type]) }
         #expect(FrameFormat.headerLength == 5)
         #expect(FrameFormat.trailerLength == 4)
@@ -62,10 +77,10 @@ import WatchPairWire
         #expect(FrameEncoder.encode(.ping(nonce: 0x0102_0304_0506_0708)) == rawFrame(type: 9, body: [1, 2, 3, 4, 5, 6, 7, 8]))
         #expect(FrameEncoder.encode(.ack(upTo: 5)) == rawFrame(type: 6, body: be64(5)))
         #expect(FrameEncoder.encode(.hello(Self.hello)) == rawFrame(type: 1, body:
-            be16(1) + [2, 2] + lp("pair-✓") + uuidBytes(uuidA) + [1] + uuidBytes(uuidB) + be64(41) + be64(.max)))
+            be16(2) + [2, 2] + lp("pair-✓") + uuidBytes(uuidA) + [1] + uuidBytes(uuidB) + be64(41) + be64(.max)))
         #expect(FrameEncoder.encode(.hello(Hello(role: .phone, pairId: "p", storeId: uuidA, launch: .foreground,
             resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 2)))) == rawFrame(type: 1, body:
-            be16(1) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(2)))
+            be16(2) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(2)))
         #expect(FrameEncoder.encode(.message(id: 3, wantsReply: true, body: .dictionary(["a": .bool(true)])))
             == rawFrame(type: 2, body: be64(3) + [0x01] + PlistCodec.encode(["a": .bool(true)])))
         #expect(FrameEncoder.encode(.message(id: 3, wantsReply: false, body: .data(Data([7]))))
@@ -81,6 +96,17 @@ import WatchPairWire
         #expect(FrameEncoder.encode(.context(version: 2, payload: [:])) == rawFrame(type: 7, body: be64(2) + [0x08, 0, 0, 0, 0]))
         #expect(FrameEncoder.encode(.contextAck(version: 2)) == rawFrame(type: 8, body: be64(2)))
         #expect(FrameEncoder.encode(.pong(nonce: 1)) == rawFrame(type: 10, body: be64(1)))
+        #expect(FrameEncoder.encode(.fileOffer(Self.offer)) == rawFrame(type: 11, body:
+            be64(3) + be64(2) + uuidBytes(uuidA) + lp("run 1.fit") + be64(5_000_000) + be32(0xE306_9283) + [1]
+            + PlistCodec.encode(["kind": .string("workout")])))
+        var bare = Self.offer
+        bare.metadata = nil
+        #expect(FrameEncoder.encode(.fileOffer(bare)) == rawFrame(type: 11, body:
+            be64(3) + be64(2) + uuidBytes(uuidA) + lp("run 1.fit") + be64(5_000_000) + be32(0xE306_9283) + [0]))
+        #expect(FrameEncoder.encode(.fileChunk(seq: 3, offset: 9, bytes: Data([7, 8])))
+            == rawFrame(type: 12, body: be64(3) + be64(9) + be32(2) + [7, 8]))
+        #expect(FrameEncoder.encode(.fileAck(seq: 3, offset: 11)) == rawFrame(type: 13, body: be64(3) + be64(11)))
+        #expect(FrameEncoder.encode(.fileEnd(seq: 3, status: .corrupt)) == rawFrame(type: 14, body: be64(3) + [3]))
         // The smallest frame: ping, 4 + 1 + 8 + 4 bytes; its first bytes.
         #expect(Array(FrameEncoder.encode(.ping(nonce: 0)).prefix(5)) == [0, 0, 0, 9, 9])
     }

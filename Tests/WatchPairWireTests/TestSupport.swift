@@ -149,7 +149,7 @@ struct PlistGenerator {
         let body: MessageBody = int(0...1) == 0
             ? .dictionary(dictionary(depth: 2))
             : .data(Data((0..<int(0...40)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
-        switch int(0...9) {
+        switch int(0...13) {
         case 0:
             return .hello(Hello(
                 role: int(0...1) == 0 ? .phone : .watch, pairId: string(), storeId: uuid(),
@@ -164,7 +164,17 @@ struct PlistGenerator {
         case 6: return .context(version: rng.next(), payload: dictionary(depth: 3))
         case 7: return .contextAck(version: rng.next())
         case 8: return .ping(nonce: rng.next())
-        default: return .pong(nonce: rng.next())
+        case 9: return .pong(nonce: rng.next())
+        case 10:
+            return .fileOffer(FileOffer(
+                seq: rng.next(), after: rng.next(), transferId: uuid(), fileName: "f" + string().replacingOccurrences(of: "\u{0}", with: "_"), size: rng.next(),
+                checksum: UInt32(truncatingIfNeeded: rng.next()),
+                metadata: int(0...1) == 0 ? nil : try! EncodedDictionary(dictionary(depth: 3))))
+        case 11:
+            return .fileChunk(seq: rng.next(), offset: rng.next(),
+                              bytes: Data((0..<int(0...64)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        case 12: return .fileAck(seq: rng.next(), offset: rng.next())
+        default: return .fileEnd(seq: rng.next(), status: FileEndStatus.allCases[int(0...2)])
         }
     }
 }

@@ -27,14 +27,19 @@ quote() {
     printf '%s' "${out# }"
 }
 
-# wc ARGS...: shows "$ wcctl ARGS" and runs it (its stderr in line with its stdout); prints "(exit N)"
-# when it fails. Returns its status.
-wc() {
-    printf '$ wcctl %s\n' "$(quote "$@")"
+# shown CMD ARGS...: shows "$ CMD ARGS" as a user would type it and runs it (its stderr in line with its
+# stdout); prints "(exit N)" when it fails. Returns its status.
+shown() {
+    printf '$ %s\n' "$(quote "$@")"
     local status=0
-    "$DEMO_BIN/wcctl" "$@" 2>&1 || status=$?
+    "$@" 2>&1 || status=$?
     [ "$status" = 0 ] || printf '(exit %d)\n' "$status"
     return "$status"
+}
+
+# wc ARGS...: `shown wcctl ARGS`, with the wcctl of DEMO_BIN.
+wc() {
+    PATH="$DEMO_BIN:$PATH" shown wcctl "$@"
 }
 
 # demo_setup BIN_DIR: checks the binaries, makes the directory and both config files.

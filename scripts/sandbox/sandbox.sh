@@ -5,6 +5,8 @@
 #   sandbox_boot                  boot; sets SANDBOX_STATE, SANDBOX_SHARED, SANDBOX_PID1
 #   sandbox_exec CMD...           run CMD inside (systemctl, journalctl, wcctl, socat...)
 #   sandbox_shutdown              power off, reap within a bounded time, remove what the boot created
+#   sandbox_copy_sources REPO     copy what install.sh and the tests need to SANDBOX_SHARED/src
+#   sandbox_install BIN_DIR       copy the binaries to SANDBOX_SHARED/bin and run install.sh inside
 # Always pair sandbox_boot with `trap sandbox_shutdown EXIT`.
 #
 # As a command:
@@ -96,6 +98,24 @@ sandbox_exec() {
     nsenter --target "$SANDBOX_PID1" --mount --uts --ipc --net --pid --cgroup --root --wd -- \
         env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 SYSTEMD_PAGER= SYSTEMD_COLORS=0 "$@"
+}
+
+# Copies the repository's scripts, units, docs, tests and Config to SANDBOX_SHARED/src: the sandbox hides
+# the host's /tmp, and a build tree may live anywhere, so the sandbox sees only the shared directory.
+sandbox_copy_sources() {
+    local repo=$1
+    mkdir -p "$SANDBOX_SHARED/src/Config" || return 1
+    cp -r "$repo/scripts" "$repo/systemd" "$repo/docs" "$repo/tests" "$SANDBOX_SHARED/src/" || return 1
+    cp -r "$repo/Config/." "$SANDBOX_SHARED/src/Config/"
+}
+
+# Installs WatchPair into the sandbox as a user would (scripts/install.sh, from the copied sources):
+# copies phoned, watchd and wcctl from BIN_DIR to SANDBOX_SHARED/bin first.
+sandbox_install() {
+    local bin_dir=$1
+    mkdir -p "$SANDBOX_SHARED/bin" || return 1
+    cp "$bin_dir/phoned" "$bin_dir/watchd" "$bin_dir/wcctl" "$SANDBOX_SHARED/bin/" || return 1
+    sandbox_exec "$SANDBOX_SHARED/src/scripts/install.sh" --bin-dir "$SANDBOX_SHARED/bin" --no-deps
 }
 
 # Powers the sandbox off, kills what is left after SANDBOX_STOP_TIMEOUT seconds, reaps it, and removes

@@ -145,16 +145,12 @@ report sandbox-boot 0 "$boot_log"
 export SANDBOX_PID1 WP_SHARED=$SANDBOX_SHARED
 
 # The sandbox hides the host's /tmp, so everything it needs is copied into the shared directory.
-mkdir -p "$WP_SHARED/src" "$WP_SHARED/bin"
-cp -r "$repo/scripts" "$repo/systemd" "$repo/docs" "$repo/tests" "$WP_SHARED/src/"
-mkdir -p "$WP_SHARED/src/Config"
-cp -r "$repo/Config/." "$WP_SHARED/src/Config/" 2>/dev/null
+sandbox_copy_sources "$repo"
 
 if [ $sandbox_only = no ]; then
-    cp "$bin_dir/phoned" "$bin_dir/watchd" "$bin_dir/wcctl" "$WP_SHARED/bin/"
     install_log=$logs/install.log
     {
-        sandbox_exec "$WP_SHARED/src/scripts/install.sh" --bin-dir "$WP_SHARED/bin" --no-deps &&
+        sandbox_install "$bin_dir" &&
             sandbox_exec bash "$WP_SHARED/src/tests/system/test-dropins.sh"
     } >"$install_log" 2>&1
     status=$?

@@ -17,7 +17,7 @@ extension WatchConnection {
         decode: @escaping @Sendable (String) throws -> Request,
         handler: @escaping @Sendable (Request) async throws -> Response
     ) {
-        handlers[type] = { envelope, header in
+        receiver.handlers[type] = { envelope, header in
             let responseHeader = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
             do {
                 let request = try decode(envelope)
@@ -49,67 +49,11 @@ extension WatchConnection {
         case .response:
             finish(header.id, Self.result(ofResponse: envelope))
         case .ping:
-            respond(WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .pong, id: header.id)), to: route)
+            receiver.respond(WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .pong, id: header.id)), to: route)
         case .pong:
             break
         case .request:
-            receiveRequest(envelope, header: header, route: route)
-        }
-    }
-
-    private func receiveRequest(_ envelope: String, header: WireEnvelope.Header, route: ResponseRoute) {
-        let type = header.type ?? ""
-        // A request by userInfo or context is answered by userInfo only when its sender waits for it.
-        let route: ResponseRoute = if case .userInfo = route, header.reply != true { .none } else { route }
-        switch ledger.event(.arrived(id: header.id, now: wallNow)) {
-        case .replay(let response):
-            emit(.duplicateSuppressed(type: type, id: header.id))
-            respond(response, to: route)
-        case .awaitRun:
-            emit(.duplicateSuppressed(type: type, id: header.id))
-            repeatsAwaitingRun[header.id, default: []].append(route)
-        case .none:
-            break
-        case .run:
-            guard let handler = handlers[type] else {
-                var failed = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
-                failed.error = .handlerNotRegistered(type)
-                completeRun(header.id, response: WireEnvelope.encode(failed), route: route)
-                return
-            }
-            Task {
-                let response = await handler(envelope, header)
-                self.completeRun(header.id, response: response, route: route)
-            }
-        }
-    }
-
-    /// Records a run's response (on disk first, when persisted), then answers the request and every
-    /// repeat that waited for it.
-    private func completeRun(_ id: UUID, response: String, route: ResponseRoute) {
-        _ = ledger.event(.finished(id: id, response: response, now: wallNow))
-        do {
-            try ledgerFile?.save(ledger.records)
-        } catch {
-            // Answering still beats failing the sender; only a crash before the next save could repeat it.
-            logger.warning("recorded responses could not be saved", metadata: ["error": "\(error)"])
-        }
-        respond(response, to: route)
-        for repeatRoute in repeatsAwaitingRun.removeValue(forKey: id) ?? [] { respond(response, to: repeatRoute) }
-    }
-
-    private func respond(_ response: String, to route: ResponseRoute) {
-        switch route {
-        case .reply(let reply):
-            reply([WireEnvelope.key: response])
-        case .userInfo:
-            do {
-                try session.transferUserInfo([WireEnvelope.key: response])
-            } catch {
-                logger.warning("response could not be queued", metadata: ["error": "\(error)"])
-            }
-        case .none:
-            break
+            receiver.receiveRequest(envelope, header: header, route: route)
         }
     }
 }

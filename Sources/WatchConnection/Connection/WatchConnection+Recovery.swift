@@ -22,7 +22,7 @@ extension WatchConnection {
     /// `recoverySucceeded`; failure emits `recoveryFailed` and suggests `repairDevices`.
     public func attemptRecovery() async {
         emit(.recoveryAttempted)
-        session.activate(reportingTo: receiver)
+        session.activate(reportingTo: sessionEventReceiver)
         do {
             try await waitForConnection(timeout: configuration.recoveryTimeout)
             try await probe()

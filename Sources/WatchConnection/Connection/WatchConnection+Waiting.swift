@@ -36,40 +36,12 @@ extension WatchConnection {
         }
     }
 
-    /// Suspends until `isSatisfied(currentConnectionStatus)` or the timeout.
+    /// Suspends until `isSatisfied(currentConnectionStatus)` or the timeout (``StatusWaiters``).
     private func waitForStatus(
         timeout: Duration?, timeoutError: WatchConnectionError, _ isSatisfied: @escaping (ConnectionStatus) -> Bool
     ) async throws {
         refreshStatus()
         if isSatisfied(currentConnectionStatus) { return }
-        let id = UUID()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                var waiter = StatusWaiter(isSatisfied: isSatisfied, continuation: continuation)
-                if let timeout {
-                    let sleep = self.sleep
-                    waiter.timer = Task { [weak self] in
-                        do { try await sleep(timeout) } catch { return }
-                        self?.endStatusWaiter(id, .failure(timeoutError))
-                    }
-                }
-                statusWaiters[id] = waiter
-            }
-        } onCancel: {
-            Task { @MainActor [weak self] in self?.endStatusWaiter(id, .failure(.cancelled)) }
-        }
-    }
-
-    /// Resumes the waiters whose condition holds now.
-    func resolveStatusWaiters() {
-        for (id, waiter) in statusWaiters where waiter.isSatisfied(currentConnectionStatus) {
-            endStatusWaiter(id, .success(()))
-        }
-    }
-
-    private func endStatusWaiter(_ id: UUID, _ result: Result<Void, WatchConnectionError>) {
-        guard let waiter = statusWaiters.removeValue(forKey: id) else { return }
-        waiter.timer?.cancel()
-        waiter.continuation.resume(with: result.mapError { $0 as any Error })
+        try await statusWaiters.wait(timeout: timeout, timeoutError: timeoutError, isSatisfied)
     }
 }

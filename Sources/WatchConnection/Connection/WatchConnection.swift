@@ -48,17 +48,13 @@ public final class WatchConnection {
     @ObservationIgnored var suggestionRules: SuggestionRules
     @ObservationIgnored var queue: RequestQueue
     @ObservationIgnored let queueFile: RequestQueueFile?
-    @ObservationIgnored var ledger: ResponseLedger
-    @ObservationIgnored let ledgerFile: ResponseLedgerFile?
+    /// The receiving side: handlers and exactly-once execution.
+    @ObservationIgnored let receiver: RequestReceiver
     @ObservationIgnored var jitter: SeededRandom
     /// Sends waiting for their end, by request id.
     @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
-    /// Repeats of a request that arrived while its first run was going, answered when it ends.
-    @ObservationIgnored var repeatsAwaitingRun: [UUID: [ResponseRoute]] = [:]
-    /// Registered handlers by request type.
-    @ObservationIgnored var handlers: [String: RequestHandler] = [:]
     /// `waitForActivation`/`waitForConnection` callers.
-    @ObservationIgnored var statusWaiters: [UUID: StatusWaiter] = [:]
+    @ObservationIgnored let statusWaiters: StatusWaiters
     @ObservationIgnored var isFlushing = false
     @ObservationIgnored var flushRequested = false
     @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
@@ -66,7 +62,7 @@ public final class WatchConnection {
     @ObservationIgnored let suggestionBroadcast = Broadcast<RecoverySuggestion>(limit: 16, keepsBacklog: true)
     /// The session's events, in order; ends in `deinit`.
     @ObservationIgnored let sessionEvents: AsyncStream<SessionEvent>.Continuation
-    @ObservationIgnored let receiver: @Sendable (SessionEvent) -> Void
+    @ObservationIgnored let sessionEventReceiver: @Sendable (SessionEvent) -> Void
 
     /// A connection over `session`; activates it.
     ///
@@ -90,14 +86,19 @@ public final class WatchConnection {
         self.configuration = configuration
         self.logger = logger
         (elapsed, sleep) = Self.timeline(of: clock)
+        statusWaiters = StatusWaiters(sleep: sleep)
         health = HealthMachine(thresholds: configuration.healthThresholds)
         suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
         jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
         let setAsideSuffix = "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))"
-        ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
+        let ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
         let records = ledgerFile?.load(setAsideSuffix: setAsideSuffix)
-        ledger = ResponseLedger(
-            capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? [])
+        let (elapsed, origin) = (self.elapsed, configuration.wallClockOrigin)
+        receiver = RequestReceiver(
+            ledger: ResponseLedger(
+                capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? []),
+            ledgerFile: ledgerFile, session: session, logger: logger,
+            now: { Self.wallTime(origin: origin, elapsed: elapsed()) })
         queueFile = configuration.storageDirectory.map(RequestQueueFile.init(directory:))
         let loaded = queueFile?.load(setAsideSuffix: setAsideSuffix)
         queue = RequestQueue(capacity: configuration.queueCapacity, expiry: configuration.queueExpiry, requests: loaded?.requests ?? [])
@@ -106,7 +107,8 @@ public final class WatchConnection {
         // is stuck, and the newest are dropped (a dropped message's sender times out and retries).
         let (events, input) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingOldest(10_000))
         sessionEvents = input
-        receiver = { event in input.yield(event) }
+        sessionEventReceiver = { event in input.yield(event) }
+        receiver.emit = { [weak self] event in self?.emit(event) }
         for setAside in [loaded?.setAside, records?.setAside].compactMap({ $0 }) {
             emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
         }
@@ -116,7 +118,7 @@ public final class WatchConnection {
                 self.handle(event)
             }
         }
-        session.activate(reportingTo: receiver)
+        session.activate(reportingTo: sessionEventReceiver)
     }
 
     isolated deinit {
@@ -133,8 +135,10 @@ public final class WatchConnection {
     }
 
     /// Now on the wall timeline (since 1970): the configured origin plus the clock's elapsed time.
-    var wallNow: Duration {
-        .milliseconds(Int64((configuration.wallClockOrigin.timeIntervalSince1970 * 1000).rounded())) + elapsed()
+    var wallNow: Duration { Self.wallTime(origin: configuration.wallClockOrigin, elapsed: elapsed()) }
+
+    private static func wallTime(origin: Date, elapsed: Duration) -> Duration {
+        .milliseconds(Int64((origin.timeIntervalSince1970 * 1000).rounded())) + elapsed
     }
 
     // MARK: Streams
@@ -211,7 +215,7 @@ public final class WatchConnection {
             suggest(.reachabilityChanged)
         }
         statusBroadcast.publish(status)
-        resolveStatusWaiters()
+        statusWaiters.resolve(with: status)
         if connectionMode == .active { flushQueue() }
     }
 }

@@ -26,6 +26,6 @@ extension WatchConnection {
 
     /// Removes the handler of `requestType`: its requests are answered `.handlerNotRegistered` again.
     public func unregister(requestType: String) {
-        handlers[requestType] = nil
+        receiver.handlers[requestType] = nil
     }
 }

@@ -26,6 +26,15 @@ public struct EngineConfiguration: Sendable {
     public var sendWindow: Int
     /// At most this many incoming messages are handled at once per link; more get 7014 at once.
     public var maxConcurrentIncomingMessages: Int
+    /// Bytes per file chunk frame (default 64 KiB, well under the frame limit): the granularity at which
+    /// other traffic interleaves with a file.
+    public var fileChunkSize: Int = 64 * 1024
+    /// The most file bytes sent beyond the receiver's durable offset (default 1 MiB): what a link drop
+    /// can cost, and the receiver's buffer.
+    public var fileWindow: UInt64 = 1 << 20
+    /// Received file bytes gathered before one durable write and acknowledgement (default 256 KiB); at
+    /// most half the window, so the sender is never stalled waiting for an acknowledgement.
+    public var fileSyncBytes: UInt64 = 256 * 1024
 
     public init(
         role: Role,

@@ -72,6 +72,9 @@ public actor PairEngine {
     /// The context channel: its machine, cached versions and its pump.
     let context: ContextChannel
 
+    /// The file channel: its machines, the file in flight each way, and its pump.
+    let files: FileChannel
+
     /// Loads the caches from `store`. Throws when the store cannot be read.
     public init(
         configuration: EngineConfiguration,
@@ -94,6 +97,7 @@ public actor PairEngine {
             sender: ContextSender(
                 sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
             receivedVersion: try await store.receivedContext()?.version ?? 0)
+        self.files = FileChannel(configuration: configuration)
     }
 
     /// Serves the link until the calling task is cancelled: accepts the peer's connections, connects to
@@ -118,6 +122,7 @@ public actor PairEngine {
                 group.addTask { await self.driveLink() }
                 group.addTask { await self.pumpOutbox() }
                 group.addTask { await self.pumpContext() }
+                group.addTask { await self.pumpFiles() }
                 // Links this side opens run here, as children of run(), so cancellation reaches them.
                 group.addTask {
                     await withDiscardingTaskGroup { links in
@@ -137,6 +142,7 @@ public actor PairEngine {
     /// The channels' pumps run on the actor, as children of `run()`.
     private func pumpOutbox() async { await userInfo.pump(self) }
     private func pumpContext() async { await context.pump(self) }
+    private func pumpFiles() async { await files.pump(self) }
     private func watchPeer() async { await driver.watchPeer(self) }
     private func driveLink() async { await driver.drive(self) }
     func refreshPeerPresence() async { await driver.refreshPresence(self) }
@@ -197,7 +203,7 @@ public actor PairEngine {
 
     /// Whether background content waits for the peer (such content may launch it).
     var hasContentForPeer: Bool {
-        outstandingCount > 0 || context.hasContentForPeer
+        outstandingCount > 0 || context.hasContentForPeer || store.files.outstandingFileCount > 0
     }
 
     /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.

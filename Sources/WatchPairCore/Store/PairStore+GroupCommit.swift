@@ -53,7 +53,8 @@ extension PairStore {
                 }
                 try batch.finish()
                 if batch.seqChanged { self.noteAssigned(upTo: UInt64(batch.lastSeq)) }
-                lengths = QueueLengths(outstanding: batch.outstanding, inbox: batch.inboxCount)
+                lengths.outstanding = batch.outstanding
+                lengths.inbox = batch.inboxCount
                 return (outcomes, batch.peerChanges)
             }
             var enqueued = 0

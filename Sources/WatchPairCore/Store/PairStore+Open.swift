@@ -10,7 +10,8 @@ extension PairStore {
     /// schema version — and a file that cannot be opened or fails the check throws (`.cannotOpen` /
     /// `.corrupt`) and is never modified, moved or deleted. Then opens a GRDB `DatabasePool` (WAL mode) and,
     /// after GRDB's own setup (which sets `synchronous=NORMAL` in WAL), sets `synchronous=FULL` for `.power`
-    /// or `NORMAL` for `.process`. Runs the schema migrations; a new store gets a random `storeId`.
+    /// or `NORMAL` for `.process`. Runs the schema migrations; a new store gets a random `storeId`. Last,
+    /// creates the file spool and removes what a crash left in it without a row (`sweepSpool`).
     public static func open(_ configuration: StoreConfiguration, logger: Logger) async throws(StoreError) -> PairStore {
         let path = configuration.databasePath
         let (database, existed, (storeId, lastSeq)) = try await StoreDatabase.open(configuration, logger: logger) { database in
@@ -24,8 +25,16 @@ extension PairStore {
             metadata: [
                 "path": "\(path)", "storeId": "\(storeId)", "durability": "\(configuration.durability.rawValue)",
             ])
-        return PairStore(
+        let store = PairStore(
             database: database, configuration: configuration, storeId: storeId,
             highestSeq: UInt64(clamping: lastSeq), logger: logger)
+        do {
+            try store.files.spool.create()
+            try await store.files.sweepSpool()
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        return store
     }
 }

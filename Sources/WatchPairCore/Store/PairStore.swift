@@ -41,9 +41,12 @@ public final class PairStore: Sendable {
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.
     public let storeId: UUID
+    /// The file transfers' queue and partial files, in the same database, with their spool beside it.
+    public let files: FileStore
 
     init(database: StoreDatabase, configuration: StoreConfiguration, storeId: UUID, highestSeq: UInt64, logger: Logger) {
         self.database = database
+        self.files = FileStore(database: database, configuration: configuration)
         self.counters = Mutex(Counters(highestSeq: highestSeq))
         self.configuration = configuration
         self.storeId = storeId

@@ -9,11 +9,15 @@ struct QueueLengths: Sendable, Equatable {
     var outstanding: Int
     /// Inbox rows not yet taken by the app.
     var inbox: Int
+    /// Outgoing files not yet ended by the receiver nor cancelled (`file_outbox.outcome = 0`): whether a
+    /// file waits for the peer, known without a query and never ahead of or behind the commits.
+    var outstandingFiles: Int = 0
 
-    /// Counts both queues in `database`.
+    /// Counts the queues in `database`.
     static func count(_ database: Database) throws -> QueueLengths {
         QueueLengths(
             outstanding: try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM outbox WHERE finished = 0") ?? 0,
-            inbox: try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0)
+            inbox: try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM inbox") ?? 0,
+            outstandingFiles: try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM file_outbox WHERE outcome = 0") ?? 0)
     }
 }

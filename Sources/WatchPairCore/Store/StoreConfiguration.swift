@@ -25,13 +25,24 @@ public struct StoreConfiguration: Sendable {
     /// The most received userInfo transfers not yet taken by the app; `receive` stores the prefix that fits
     /// and leaves the rest unacknowledged so the sender resends them later.
     public var inboxLimit: Int = 10_000
+    /// The most outstanding file transfers; one more `enqueueFile` throws `outboxFull` (7015) and stores
+    /// nothing.
+    public var fileOutboxLimit: Int = 1_000
+    /// The most bytes of outstanding files the sender keeps copies of (default 8 GiB); a file that would
+    /// pass it throws `outboxFull` (7015) before anything is copied. The disk filling up first is `diskFull`.
+    public var fileSpoolLimit: UInt64 = 8 << 30
 
     /// Creates a configuration; see each property for its meaning and default.
-    public init(directory: String, durability: Durability = .power, outboxLimit: Int = 10_000, inboxLimit: Int = 10_000) {
+    public init(
+        directory: String, durability: Durability = .power, outboxLimit: Int = 10_000, inboxLimit: Int = 10_000,
+        fileOutboxLimit: Int = 1_000, fileSpoolLimit: UInt64 = 8 << 30
+    ) {
         self.directory = directory
         self.durability = durability
         self.outboxLimit = outboxLimit
         self.inboxLimit = inboxLimit
+        self.fileOutboxLimit = fileOutboxLimit
+        self.fileSpoolLimit = fileSpoolLimit
     }
 
     /// The file name of the database inside `directory`.

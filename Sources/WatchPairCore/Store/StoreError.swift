@@ -19,6 +19,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// SQLite reported `SQLITE_FULL`: the disk (or file-size limit) is full; the transaction was rolled
         /// back (WCError 7015).
         case diskFull
+        /// The file an app asked to transfer is missing, unreadable or not a regular file; `path` names it and
+        /// nothing was stored (WCError 7008).
+        case unreadableFile
         /// Any other SQLite or file-system failure (I/O error, store closed, duplicate transfer id…);
         /// `sqliteCode` tells which when SQLite reported it.
         case ioFailure
@@ -43,10 +46,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The `WCError` code for this failure: `.insufficientSpace` (7015) for `outboxFull` and `diskFull`,
-    /// `.genericError` (7001) otherwise.
+    /// `.invalidParameter` (7008) for `unreadableFile`, `.genericError` (7001) otherwise.
     public var wcCode: WCErrorCode {
         switch kind {
         case .outboxFull, .diskFull: .insufficientSpace
+        case .unreadableFile: .invalidParameter
         case .cannotOpen, .corrupt, .ioFailure: .genericError
         }
     }

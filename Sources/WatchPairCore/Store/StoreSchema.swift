@@ -26,6 +26,23 @@
 //     the dedupe state of every other peer store heard from: switching to a peer store restores its state
 //     (0/0 only for a store never heard from), so a second sender (a recreated store, or a stray process
 //     with allowed credentials) cannot make this side forget what it holds from the real one.
+//   file_outbox(seq INTEGER PRIMARY KEY, transfer_id BLOB NOT NULL UNIQUE, file_name TEXT NOT NULL,
+//               size INTEGER NOT NULL, checksum INTEGER NOT NULL, metadata BLOB, created_at REAL NOT NULL,
+//               outcome INTEGER NOT NULL)   (v3)
+//     the sender's accepted files; the bytes are spool/outgoing/<transfer id>, fsynced before the row
+//     commits. metadata NULL: the app gave none. outcome 0: outstanding; 1 received, 2 corrupt: finished,
+//     didFinish not yet reported. Cancelled and reported rows are deleted with their copy. seqs come from
+//     meta 'last_file_seq' and are never reused.
+//   file_inbox(transfer_id BLOB PRIMARY KEY, peer_store_id BLOB NOT NULL, seq INTEGER NOT NULL,
+//              file_name TEXT NOT NULL, size INTEGER NOT NULL, checksum INTEGER NOT NULL, metadata BLOB,
+//              durable_offset INTEGER NOT NULL, running_crc INTEGER NOT NULL, complete INTEGER NOT NULL,
+//              received_at REAL NOT NULL)   (v3)
+//     the receiver's files; the bytes are spool/incoming/<transfer id>, whose first durable_offset bytes
+//     are fsynced (running_crc is their CRC-32C). complete 1: every byte in and the checksum matched,
+//     waiting for the app.
+//   file_peer(store_id BLOB PRIMARY KEY, last_seq INTEGER NOT NULL, last_outcome INTEGER NOT NULL)   (v3)
+//     per peer store, the highest file seq passed (received, corrupt or cancelled) and how it ended, so an
+//     offer of a passed file is answered, never delivered again. Changes in the transaction that passes it.
 //   context_sent(id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, payload BLOB NOT NULL)
 //     no row: never set. version increases by 1 per distinct update.
 //   context_received(id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, payload BLOB NOT NULL,
@@ -53,6 +70,7 @@ enum StoreSchema {
         static let lastSeq = "last_seq"
         static let contextPeerAck = "context_peer_ack"
         static let contextDeliveredRevision = "context_delivered_rev"
+        static let lastFileSeq = "last_file_seq"
     }
 
     /// Every migration, in order. Each runs in one transaction with the others' effects visible.
@@ -108,6 +126,40 @@ enum StoreSchema {
                         context_version INTEGER NOT NULL
                     ) WITHOUT ROWID;
                     """)
+        }
+        migrator.registerMigration("v3-files") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE file_outbox (
+                        seq INTEGER PRIMARY KEY,
+                        transfer_id BLOB NOT NULL UNIQUE,
+                        file_name TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        metadata BLOB,
+                        created_at REAL NOT NULL,
+                        outcome INTEGER NOT NULL DEFAULT 0 CHECK (outcome IN (0, 1, 2))
+                    );
+                    CREATE TABLE file_inbox (
+                        transfer_id BLOB PRIMARY KEY,
+                        peer_store_id BLOB NOT NULL,
+                        seq INTEGER NOT NULL,
+                        file_name TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        metadata BLOB,
+                        durable_offset INTEGER NOT NULL,
+                        running_crc INTEGER NOT NULL,
+                        complete INTEGER NOT NULL CHECK (complete IN (0, 1)),
+                        received_at REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE file_peer (
+                        store_id BLOB PRIMARY KEY,
+                        last_seq INTEGER NOT NULL,
+                        last_outcome INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+            try setMeta(db, Key.lastFileSeq, Int64(0))
         }
         return migrator
     }

@@ -122,6 +122,10 @@ enum ControlFrame: Sendable, Equatable {
     case contextAck(version: UInt64)
     /// Any pong shows the peer this side is alive; only the newest is kept.
     case pong(nonce: UInt64)
+    /// The receiver's durable offset of a file: the newest covers the older ones of the same file.
+    case fileAck(seq: UInt64, offset: UInt64)
+    /// How a received file ended; the sender waits for one file at a time, so only the newest is kept.
+    case fileEnd(seq: UInt64, status: FileEndStatus)
 }
 
 /// Control frames posted and not yet written, coalesced.
@@ -129,19 +133,29 @@ struct PendingControl: Sendable, Equatable {
     var ack: UInt64?
     var contextAck: UInt64?
     var pong: UInt64?
+    var fileAck: (seq: UInt64, offset: UInt64)?
+    var fileEnd: (seq: UInt64, status: FileEndStatus)?
+
+    static func == (lhs: PendingControl, rhs: PendingControl) -> Bool { lhs.frames == rhs.frames }
 
     mutating func merge(_ control: ControlFrame) {
         switch control {
         case .ack(let upTo): ack = max(ack ?? 0, upTo)
         case .contextAck(let version): contextAck = max(contextAck ?? 0, version)
         case .pong(let nonce): pong = nonce
+        case .fileAck(let seq, let offset):
+            fileAck = fileAck.map { $0.seq == seq ? (seq, max($0.offset, offset)) : (seq, offset) } ?? (seq, offset)
+        case .fileEnd(let seq, let status): fileEnd = (seq, status)
         }
     }
 
+    /// In this order: a file's last acknowledgement before its end.
     var frames: [Frame] {
         var frames: [Frame] = []
         if let ack { frames.append(.ack(upTo: ack)) }
         if let contextAck { frames.append(.contextAck(version: contextAck)) }
+        if let fileAck { frames.append(.fileAck(seq: fileAck.seq, offset: fileAck.offset)) }
+        if let fileEnd { frames.append(.fileEnd(seq: fileEnd.seq, status: fileEnd.status)) }
         if let pong { frames.append(.pong(nonce: pong)) }
         return frames
     }

@@ -61,6 +61,14 @@ extension LinkSession {
             break
         case .userInfo:
             break  // batched by `process`
+        case .fileOffer(let offer):
+            return await engine.files.offered(offer, on: link, engine)
+        case .fileChunk(let seq, let offset, let bytes):
+            return await engine.files.chunk(seq: seq, offset: offset, bytes: bytes, on: link, engine)
+        case .fileAck(let seq, let offset):
+            return await engine.files.acknowledged(seq: seq, offset: offset, on: link, engine)
+        case .fileEnd(let seq, let status):
+            return await engine.files.ended(seq: seq, status: status, on: link, engine)
         }
         return true
     }

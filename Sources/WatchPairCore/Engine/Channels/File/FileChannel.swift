@@ -1,0 +1,311 @@
+import Foundation
+import WatchPairWire
+
+/// The file channel's executor: it owns the machines (``FileSender``, ``FileReceiver``), pumps the oldest
+/// outstanding file onto the current link in chunks, and makes received chunks durable.
+///
+/// Owned by one ``PairEngine`` and touched only on its actor. The reader never writes to the socket
+/// (two full send buffers would stop both links): what the receiver answers (`fileAck`, `fileEnd`) is
+/// posted as control frames, and what the sender's machine decides on a received frame (more chunks, a
+/// cancel to tell) is queued here and written by the pump.
+///
+/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 1 MiB) sent beyond the
+/// receiver's durable offset; chunks of `fileChunkSize` bytes (default 64 KiB), each its own frame and
+/// write, so userInfo, context and message frames interleave with them at chunk granularity; at most
+/// `fileSyncBytes` (default 1 MiB) plus one chunk of received bytes held in memory before a durable write.
+final class FileChannel {
+    var sender: FileSender
+    var receiver: FileReceiver
+    /// Frames the sender's machine decided on a received frame, for the pump to write.
+    private var queued: [Frame] = []
+    /// Chunks the sender's machine released, for the pump to read and write.
+    private var chunks: [(seq: UInt64, range: FileChunkRange)] = []
+    /// The outgoing file in flight (read from the store when offered).
+    private var sending: OutgoingFile?
+    /// Whether the pump must read the oldest outstanding file and offer it.
+    private var wantsOffer = false
+    /// A file's end is being recorded: until it is, the store still lists that file as the oldest
+    /// outstanding, so nothing is offered.
+    private var finishing = false
+    /// Bumped by every cancel: a read of the queue begun before one may return the cancelled file.
+    private var cancels = 0
+    /// The link the receiver's state belongs to: a frame from another link starts it afresh, so a second
+    /// link that is set up (and settled) while a file arrives on the first cannot disturb it.
+    private weak var receiverLink: Link?
+    /// The incoming file being received, and its bytes not yet durable.
+    private var receiving: IncomingFile?
+    private var pending: [Data] = []
+
+    init(configuration: EngineConfiguration) {
+        sender = FileSender(chunkSize: configuration.fileChunkSize, window: configuration.fileWindow)
+        receiver = FileReceiver(syncBytes: configuration.fileSyncBytes)
+    }
+
+    // MARK: Sender
+
+    /// Offers the oldest outstanding file on the current link and sends its chunks as the receiver's
+    /// acknowledgements open the window. On a new link the file is offered again, and the receiver's answer
+    /// says where to resume. Runs until cancelled.
+    func pump(_ engine: isolated PairEngine) async {
+        var link: Link?
+        while !Task.isCancelled {
+            let seen = engine.contentSignal.generation
+            guard let target = engine.current, target.isOpen else {
+                await engine.contentSignal.wait(after: seen)
+                continue
+            }
+            if target !== link {
+                link = target
+                queued = []
+                chunks = []
+                apply(sender.event(.linked), engine)
+            }
+            // New content while nothing is in flight: look again.
+            if sender.current == nil, engine.store.files.outstandingFileCount > 0 { wantsOffer = true }
+            if wantsOffer, !finishing, sender.current == nil {
+                wantsOffer = false
+                await offerNext(engine)
+            }
+            guard await writeQueued(on: target, engine) else { continue }
+            if queued.isEmpty, chunks.isEmpty { await engine.contentSignal.wait(after: seen) }
+        }
+    }
+
+    /// Reads the oldest outstanding file and hands it to the machine.
+    private func offerNext(_ engine: isolated PairEngine) async {
+        let oldest: OutgoingFile?
+        let cancelsBefore = cancels
+        do {
+            oldest = try await engine.store.files.outstandingFiles(limit: 1).first
+        } catch {
+            engine.logger.error("reading the file queue failed", metadata: ["error": "\(error)"])
+            return
+        }
+        // Re-checked after the read: a file ending meanwhile makes this answer stale; look again.
+        guard !finishing, sender.current == nil, cancels == cancelsBefore else {
+            wantsOffer = true
+            return
+        }
+        sending = oldest
+        if let file = sending {
+            apply(sender.event(.next(seq: file.seq, size: file.size)), engine)
+        } else {
+            apply(sender.event(.nothingOutstanding), engine)
+        }
+    }
+
+    /// Writes queued frames, then released chunks one frame at a time. False when the link changed or a
+    /// write failed (the loop then starts again from the current link).
+    private func writeQueued(on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        while engine.current === link, !queued.isEmpty {
+            let frame = queued.removeFirst()
+            guard (try? await link.send(frame)) != nil else { return false }
+        }
+        while engine.current === link, let next = chunks.first {
+            chunks.removeFirst()
+            guard let file = sending, file.seq == next.seq else { continue }
+            let frame: Frame
+            do {
+                let bytes = try await engine.store.files.readChunk(of: file, at: next.range.offset, count: next.range.count)
+                frame = .fileChunk(seq: file.seq, offset: next.range.offset, bytes: bytes)
+            } catch {
+                engine.logger.error("reading a queued file failed", metadata: ["error": "\(error)"])
+                await link.close(.endOfStream)
+                return false
+            }
+            // Re-checked after the read: a cancel or a new link meanwhile makes this chunk stale.
+            guard engine.current === link, sending?.seq == file.seq else { return false }
+            guard (try? await link.send(frame)) != nil else { return false }
+            engine.driver.madeProgress()
+        }
+        return engine.current === link
+    }
+
+    /// Carries out a sender action that needs no store work; the rest is handled by the callers.
+    private func apply(_ action: FileSender.Action, _ engine: isolated PairEngine) {
+        switch action {
+        case .offerNext:
+            wantsOffer = true
+        case .offer(let seq):
+            if let file = sending, file.seq == seq { queued.append(.fileOffer(file.offer(after: seq - 1))) }
+        case .sendChunks(let seq, let ranges):
+            chunks.append(contentsOf: ranges.map { (seq, $0) })
+        case .tellCancelled(let seq):
+            queued.append(.fileEnd(seq: seq, status: .cancelled))
+            sending = nil
+            chunks = []
+            wantsOffer = true
+        case .finish, .none, .reject:
+            break
+        }
+    }
+
+    /// A `fileAck` from the receiver.
+    func acknowledged(seq: UInt64, offset: UInt64, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        // The sender's machine follows the current link; a link being replaced may still deliver answers.
+        guard link === engine.current else { return true }
+        let action = sender.event(.acked(seq: seq, offset: offset))
+        if case .reject(let reason) = action {
+            await LinkSession(link).reject(reason, code: .invalidParameter, engine)
+            return false
+        }
+        apply(action, engine)
+        engine.contentSignal.fire()
+        return true
+    }
+
+    /// A `fileEnd` from the peer: the receiver ending this side's file, or the sender cancelling its own.
+    func ended(seq: UInt64, status: FileEndStatus, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        if status == .cancelled {
+            follow(link)
+            return await perform(receiver.event(.ended(seq: seq, status: status)), on: link, engine)
+        }
+        // From a link being replaced: the current link offers the file again and learns how it ended.
+        guard link === engine.current else { return true }
+        switch sender.event(.ended(seq: seq, status: status)) {
+        case .reject(let reason):
+            await LinkSession(link).reject(reason, code: .invalidParameter, engine)
+            return false
+        case .finish(let seq, let outcome):
+            sending = nil
+            chunks = []
+            wantsOffer = true
+            finishing = true
+            defer {
+                finishing = false
+                engine.contentSignal.fire()
+            }
+            do {
+                _ = try await engine.store.files.finishFile(seq: seq, outcome: outcome)
+            } catch {
+                engine.logger.error("recording a finished file failed", metadata: ["error": "\(error)"])
+                await link.close(.endOfStream)
+                return false
+            }
+            engine.driver.madeProgress()
+            engine.appSignal.fire()
+            engine.contentSignal.fire()
+            return true
+        default:
+            return true
+        }
+    }
+
+    /// The app cancelled outgoing file `file` (already deleted from the store).
+    func cancelled(_ file: OutgoingFile, _ engine: isolated PairEngine) {
+        cancels += 1
+        apply(sender.event(.cancelled(seq: file.seq)), engine)
+        engine.contentSignal.fire()
+    }
+
+    // MARK: Receiver
+
+    /// Starts the receiver afresh when `link` is not the one its state belongs to: what was pending of
+    /// an incoming file on the last link is dropped (not durable, so the sender sends it again from the
+    /// durable offset).
+    private func follow(_ link: Link) {
+        guard link !== receiverLink else { return }
+        receiverLink = link
+        _ = receiver.event(.linked)
+        receiving = nil
+        pending = []
+    }
+
+    /// A `fileOffer` from the sender.
+    func offered(_ offer: FileOffer, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        follow(link)
+        let action = receiver.event(.offered(seq: offer.seq, after: offer.after, size: offer.size))
+        guard case .open = action else { return await perform(action, on: link, engine) }
+        guard let peer = link.peerHello?.storeId else { return false }
+        let state: IncomingFileState
+        do {
+            state = try await engine.store.files.openIncomingFile(from: peer, offer: offer)
+        } catch {
+            return await refuse(error, on: link, engine)
+        }
+        switch state {
+        case .passed(let outcome):
+            return await perform(receiver.event(.opened(seq: offer.seq, .passed(outcome))), on: link, engine)
+        case .open(let file):
+            receiving = file
+            pending = []
+            return await perform(receiver.event(.opened(seq: offer.seq, .open(durable: file.durableOffset))), on: link, engine)
+        }
+    }
+
+    /// A `fileChunk` from the sender.
+    func chunk(seq: UInt64, offset: UInt64, bytes: Data, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        follow(link)
+        let action = receiver.event(.chunk(seq: seq, offset: offset, count: bytes.count))
+        switch action {
+        case .hold, .flush: pending.append(bytes)
+        default: break
+        }
+        return await perform(action, on: link, engine)
+    }
+
+    /// Carries out one receiver action, feeding the machine the results of store work until it rests.
+    private func perform(_ first: FileReceiver.Action, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        var action = first
+        while true {
+            switch action {
+            case .none, .hold, .open:
+                return true
+            case .reject(let reason):
+                await LinkSession(link).reject(reason, code: .deliveryFailed, engine)
+                return false
+            case .ack(let seq, let offset):
+                link.post(.fileAck(seq: seq, offset: offset))
+                return true
+            case .end(let seq, let status):
+                link.post(.fileEnd(seq: seq, status: status))
+                return true
+            case .flush(let seq):
+                guard let file = receiving, file.offer.seq == seq else { return true }
+                do {
+                    receiving = try await engine.store.files.appendIncoming(file, chunks: pending)
+                } catch {
+                    return await refuse(error, on: link, engine)
+                }
+                pending = []
+                engine.driver.madeProgress()
+                action = receiver.event(.written(seq: seq, durable: receiving?.durableOffset ?? 0))
+            case .ackAndComplete(let seq, let offset):
+                link.post(.fileAck(seq: seq, offset: offset))
+                action = .complete(seq: seq)
+            case .complete(let seq):
+                guard let file = receiving, file.offer.seq == seq else { return true }
+                let outcome: FileOutcome
+                do {
+                    outcome = try await engine.store.files.completeIncoming(file)
+                } catch {
+                    return await refuse(error, on: link, engine)
+                }
+                receiving = nil
+                if outcome == .received { engine.appSignal.fire() }
+                action = receiver.event(.completed(seq: seq, outcome))
+            case .cancel(let seq):
+                guard let peer = link.peerHello?.storeId else { return false }
+                do {
+                    try await engine.store.files.cancelIncoming(from: peer, seq: seq)
+                } catch {
+                    return await refuse(error, on: link, engine)
+                }
+                if receiving?.offer.seq == seq {
+                    receiving = nil
+                    pending = []
+                }
+                return true
+            }
+        }
+    }
+
+    /// The store could not take the peer's file: tell the peer why and close; nothing was acknowledged
+    /// beyond what is durable, so the sender resumes from there later.
+    private func refuse(_ error: StoreError, on link: Link, _ engine: isolated PairEngine) async -> Bool {
+        engine.logger.warning("could not store a received file", metadata: ["error": "\(error)"])
+        let reason: CloseReason = error.wcCode == .insufficientSpace ? .refusedForSpace : .peerError(error.wcCode)
+        await LinkSession(link).close(telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: reason, engine)
+        return false
+    }
+}
