@@ -179,6 +179,7 @@ let package = Package(
             name: "WatchPairDaemonTests",
             dependencies: [
                 "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
+                "WatchConnection",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

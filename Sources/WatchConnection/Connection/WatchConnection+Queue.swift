@@ -78,7 +78,7 @@ extension WatchConnection {
         let action = queue.event(.flush(now: wallNow))
         apply(action)
         if !action.send.isEmpty { emit(.queueFlushed(count: action.send.count)) }
-        Task {
+        tasks.start { [self] in
             for request in action.send {
                 let outgoing = Outgoing(id: request.id, type: request.requestType, envelope: request.envelope, expectsResponse: true)
                 if pending[request.id] == nil {

@@ -57,18 +57,20 @@ extension WatchConnection {
     /// Registers the send, arms its timeout, starts its driver; returns the response envelope.
     func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
         let id = outgoing.id
+        guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
         // The session may have changed before its event reached us: decide on its state now.
         refreshStatus()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
                 pending[id] = PendingRequest(type: outgoing.type, startedAt: elapsed(), continuation: continuation)
                 armTimer(id, after: policy.timeout) { $0.finish(id, .failure(.timeout)) }
-                pending[id]?.driver = Task { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
+                pending[id]?.driver = tasks.start { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
             }
         } onCancel: {
             // The caller gave up: the request is cancelled, also where it waits in the queue.
             Task { @MainActor [weak self] in
-                guard let self else { return }
+                // After close() the queue stays as it is on disk (its sender was ended already).
+                guard let self, !self.tasks.isClosed else { return }
                 self.apply(self.queue.event(.cancel(id: id)))
                 self.finish(id, .failure(.cancelled))
             }
@@ -79,7 +81,7 @@ extension WatchConnection {
     func armTimer(_ id: UUID, after delay: Duration, _ body: @escaping @MainActor (WatchConnection) -> Void) {
         pending[id]?.timer?.cancel()
         let sleep = self.sleep
-        pending[id]?.timer = Task { [weak self] in
+        pending[id]?.timer = tasks.start { [weak self] in
             do { try await sleep(delay) } catch { return }
             guard let self else { return }
             body(self)

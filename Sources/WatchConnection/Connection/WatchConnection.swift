@@ -63,6 +63,8 @@ public final class WatchConnection {
     /// The session's events, in order; ends in `deinit`.
     @ObservationIgnored let sessionEvents: AsyncStream<SessionEvent>.Continuation
     @ObservationIgnored let sessionEventReceiver: @Sendable (SessionEvent) -> Void
+    /// Every task the connection starts, so `close()` ends them all.
+    @ObservationIgnored let tasks: TaskSet
 
     /// A connection over `session`; activates it.
     ///
@@ -73,9 +75,10 @@ public final class WatchConnection {
     ///   - logger: Where diagnostic events are logged (never bootstrapped here).
     ///
     /// The persisted queue and recorded responses are read here; an unreadable file is renamed and
-    /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are consumed by a task that holds the connection
-    /// weakly and ends when the connection is released: WatchConnectivitySwift's API activates on
-    /// creation, so there is no `run()` to call.
+    /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are
+    /// consumed by a task that holds the connection weakly and ends when the connection is released or
+    /// closed: WatchConnectivitySwift's API activates on creation, so there is no `run()` to call; a host
+    /// that owns the connection's lifetime calls `close()`.
     public init(
         session: any WCSessionProviding,
         configuration: WatchConnectionConfiguration = WatchConnectionConfiguration(),
@@ -86,7 +89,9 @@ public final class WatchConnection {
         self.configuration = configuration
         self.logger = logger
         (elapsed, sleep) = Self.timeline(of: clock)
-        statusWaiters = StatusWaiters(sleep: sleep)
+        let tasks = TaskSet()
+        self.tasks = tasks
+        statusWaiters = StatusWaiters(sleep: sleep, tasks: tasks)
         health = HealthMachine(thresholds: configuration.healthThresholds)
         suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
         jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
@@ -97,7 +102,7 @@ public final class WatchConnection {
         receiver = RequestReceiver(
             ledger: ResponseLedger(
                 capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? []),
-            ledgerFile: ledgerFile, session: session, logger: logger,
+            ledgerFile: ledgerFile, session: session, tasks: tasks, logger: logger,
             now: { Self.wallTime(origin: origin, elapsed: elapsed()) })
         queueFile = configuration.storageDirectory.map(RequestQueueFile.init(directory:))
         let loaded = queueFile?.load(setAsideSuffix: setAsideSuffix)
@@ -112,7 +117,7 @@ public final class WatchConnection {
         for setAside in [loaded?.setAside, records?.setAside].compactMap({ $0 }) {
             emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
         }
-        Task { [weak self] in
+        tasks.start { [weak self] in
             for await event in events {
                 guard let self else { return }
                 self.handle(event)

@@ -22,14 +22,16 @@ final class RequestReceiver {
     /// Routes of repeats that arrived while their request's first run was still going.
     private var repeatsAwaitingRun: [UUID: [ResponseRoute]] = [:]
     private let session: any WCSessionProviding
+    private let tasks: TaskSet
     private let logger: Logger
     /// Now on the wall timeline (the ledger's expiry survives restarts).
     private let now: () -> Duration
 
     init(
-        ledger: ResponseLedger, ledgerFile: ResponseLedgerFile?, session: any WCSessionProviding, logger: Logger,
-        now: @escaping () -> Duration
+        ledger: ResponseLedger, ledgerFile: ResponseLedgerFile?, session: any WCSessionProviding, tasks: TaskSet,
+        logger: Logger, now: @escaping () -> Duration
     ) {
+        self.tasks = tasks
         self.ledger = ledger
         self.ledgerFile = ledgerFile
         self.session = session
@@ -58,7 +60,7 @@ final class RequestReceiver {
                 completeRun(header.id, response: WireEnvelope.encode(failed), route: route)
                 return
             }
-            Task {
+            tasks.start {
                 let response = await handler(envelope, header)
                 self.completeRun(header.id, response: response, route: route)
             }

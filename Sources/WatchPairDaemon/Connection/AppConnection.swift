@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import WatchConnection
 import WatchPairCore
 import WatchPairHost
@@ -8,11 +9,14 @@ import WatchPairWire
 /// The daemon's app face on the reliability layer (DESIGN §6, §9): one `WatchConnection` over
 /// ``EngineSession``, through which `request` sends and whose handlers the `serve` clients are.
 ///
-/// Started with the session (`startWithSession`), or by the first control request that needs it,
-/// whichever comes first. Its queue and recorded responses live in the state
+/// A `Service` of the host (its ``HostFace``): `run()` starts the connection with the engine, runs the
+/// adapter and the loops that carry the layer's events and suggestions as child tasks, and at graceful
+/// shutdown (after the control server stopped, before the engine and the store do) closes the
+/// connection, so nothing of the layer runs once the host's `run()` returns. Control requests wait for
+/// the connection to exist (``connection()``). Its queue and recorded responses live in the state
 /// directory (`watchconnection-queue.json`, `watchconnection-responses.json`), so they survive kill -9.
 /// One `serve` client per request type: the newest replaces the older, and a handler whose client
-/// went away is removed (its requests are answered `handlerNotRegistered`).
+/// went away is removed.
 @MainActor
 final class AppConnection {
     /// The layer's session: the engine.
@@ -21,8 +25,8 @@ final class AppConnection {
     private let clock: any Clock<Duration>
     private let storageDirectory: URL
     private let logger: Logger
-    private var started: WatchConnection?
-    private var adapterTask: Task<Void, Never>?
+    /// The connection, once `run()` made it.
+    private let started = OnceValue<WatchConnection>()
     /// The control connection serving each request type.
     private var servers: [String: UInt64] = [:]
     /// Requests shown to a client that answers them itself, by token.
@@ -30,8 +34,6 @@ final class AppConnection {
     private var nextToken: UInt64 = 0
     /// The newest recovery suggestions made (at most `suggestionsKept`), oldest first.
     private(set) var recentSuggestions: [RecoverySuggestion] = []
-    private var suggestionsTask: Task<Void, Never>?
-    private var eventsTask: Task<Void, Never>?
     private let engine: PairEngine
 
     /// How many recent recovery suggestions `health` shows.
@@ -50,53 +52,29 @@ final class AppConnection {
         self.logger = logger
     }
 
-    /// Starts the layer once the engine serves (`activation` fired), so a peer's request finds the
-    /// handlers or a definite "no handler", and a persisted queue is read at once.
-    nonisolated func startWithSession(_ activation: AsyncSignal) {
-        Task.detached {
-            await activation.wait(after: 0)
-            _ = await self.connection()
-        }
+    /// The connection; waits until `run()` made it (at once, once the host runs).
+    func connection() async -> WatchConnection {
+        await started.value
     }
 
-    /// The connection, started on first use: the adapter's loops run (until the process ends), and
-    /// the router hands the layer's live messages to it.
-    func connection() async -> WatchConnection {
-        if let started { return started }
-        // The layer's own log lines would repeat its events, which reach the journal below, with their
-        // MESSAGE_IDs, as the daemon's diagnostic events.
+    /// Makes the connection over the engine adapter. Its own log lines would repeat its events, which
+    /// reach the journal with their MESSAGE_IDs as the daemon's diagnostic events, so it logs only
+    /// critical ones.
+    private func makeConnection() -> WatchConnection {
         var quiet = logger
         quiet.logLevel = .critical
         let connection = WatchConnection(
             session: session, configuration: WatchConnectionConfiguration(storageDirectory: storageDirectory), clock: clock,
             logger: quiet)
-        started = connection
-        let events = connection.diagnosticEvents
-        let diagnostics = engine.diagnostics
-        let role = engine.configuration.role
-        eventsTask = Task.detached {
-            for await event in events {
-                if let diagnostic = LayerEvents.diagnostic(event, role: role) { diagnostics.emit(diagnostic) }
-            }
-        }
-        let made = connection.recoverySuggestions
-        suggestionsTask = Task { [weak self] in
-            for await suggestion in made {
-                guard let self else { return }
-                self.recentSuggestions = Array((self.recentSuggestions + [suggestion]).suffix(Self.suggestionsKept))
-            }
-        }
-        let session = self.session
-        let clock = self.clock
-        // Detached: the adapter serves the engine off the main actor.
-        adapterTask = Task.detached { await session.run() }
-        await router.setLayer { message in
-            guard case .dictionary(let dictionary) = message.body else {
-                return .failure(WCFailure(.deliveryFailed, "a layer message must be a dictionary"))
-            }
-            return await session.message(dictionary, wantsReply: message.wantsReply, answerTimeout: Self.answerTimeout, clock: clock)
-        }
+        started.complete(connection)
         return connection
+    }
+
+    /// Keeps the newest suggestions until the connection closes.
+    private func collect(_ suggestions: AsyncStream<RecoverySuggestion>) async {
+        for await suggestion in suggestions {
+            recentSuggestions = Array((recentSuggestions + [suggestion]).suffix(Self.suggestionsKept))
+        }
     }
 
     /// How a `serve` client answers its requests.
@@ -166,10 +144,15 @@ final class AppConnection {
 
     /// The client `clientId` went away: the types it served have no handler any more, and the
     /// requests waiting for its answer fail.
-    func stopServing(clientId: UInt64) {
-        for (type, server) in servers where server == clientId {
-            servers[type] = nil
-            started?.unregister(requestType: type)
+    func stopServing(clientId: UInt64) async {
+        let served = servers.filter { $0.value == clientId }.map(\.key)
+        // Only a client that served a type waits for the connection (it existed when it did).
+        if !served.isEmpty {
+            let connection = await connection()
+            for type in served where servers[type] == clientId {
+                servers[type] = nil
+                connection.unregister(requestType: type)
+            }
         }
         for (token, waiting) in awaiting where waiting.clientId == clientId {
             awaiting[token] = nil
@@ -206,6 +189,42 @@ enum AppAnswer: Error, CustomStringConvertible {
         case .error(let code): "the app answered with error \(code.rawValue)"
         case .gone(let type): "the app's handler for '\(type)' went away"
         case .unanswered(let timeout): "the app did not answer within \(timeout)"
+        }
+    }
+}
+
+extension AppConnection: Service {
+    /// Runs the layer for the host's run: makes the connection, routes the layer's live messages to it,
+    /// runs the adapter and forwards the layer's events (as the daemon's diagnostic events) and
+    /// suggestions, until graceful shutdown or cancellation; then closes the connection and returns
+    /// once all of it has ended.
+    nonisolated func run() async throws {
+        let connection = await makeConnection()
+        let (events, suggestions) = await (connection.diagnosticEvents, connection.recoverySuggestions)
+        let (session, clock, router) = (self.session, self.clock, self.router)
+        let (diagnostics, role) = (engine.diagnostics, engine.configuration.role)
+        await router.setLayer { message in
+            guard case .dictionary(let dictionary) = message.body else {
+                return .failure(WCFailure(.deliveryFailed, "a layer message must be a dictionary"))
+            }
+            return await session.message(dictionary, wantsReply: message.wantsReply, answerTimeout: Self.answerTimeout, clock: clock)
+        }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await session.run() }
+            // Both end when the connection closes (its streams finish).
+            group.addTask {
+                for await event in events {
+                    if let diagnostic = LayerEvents.diagnostic(event, role: role) { diagnostics.emit(diagnostic) }
+                }
+            }
+            group.addTask { await self.collect(suggestions) }
+            // Throws only when cancelled: then stop at once, the same way.
+            try? await gracefulShutdown()
+            // Live layer messages get a definite "not handled" from now on, then the connection ends
+            // its sends (queued ones stay on disk) and its handler runs, then the adapter stops.
+            await router.setLayer(nil)
+            await connection.close()
+            group.cancelAll()
         }
     }
 }

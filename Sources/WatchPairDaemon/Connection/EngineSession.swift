@@ -10,6 +10,8 @@ import WatchPairWire
 ///
 /// - State (`activationState`, `isReachable`, `isCounterpartAppInstalled`) is a cache that `run()`
 ///   refreshes on every engine state change and reports as `stateChanged`.
+/// - Outgoing messages are sent by child tasks of `run()` (each ends with its reply or error handler;
+///   cancelled, they end with an error), so none outlives the adapter.
 /// - Outgoing userInfo and context updates are accepted at once (the protocol is synchronous) and
 ///   handed to the engine in call order by `run()`; a refusal there ends the layer's request by its
 ///   timeout, as the WCSession adapter's rarer refusals do.
@@ -32,11 +34,20 @@ final class EngineSession: WCSessionProviding {
         case context(PlistDictionary)
     }
 
+    /// A live message waiting for `run()` to send it.
+    private struct OutgoingMessage {
+        var body: MessageBody
+        var replyHandler: (@Sendable ([String: String]) -> Void)?
+        var errorHandler: @Sendable (any Error) -> Void
+    }
+
     private let state = Mutex(State())
     private let engine: PairEngine
     private let store: PairStore
     private let transfers: AsyncStream<Transfer>.Continuation
     private let pendingTransfers: AsyncStream<Transfer>
+    private let messages: AsyncStream<OutgoingMessage>.Continuation
+    private let pendingMessages: AsyncStream<OutgoingMessage>
 
     /// An adapter of `engine`, reading received contexts from `store`.
     init(engine: PairEngine, store: PairStore) {
@@ -46,6 +57,8 @@ final class EngineSession: WCSessionProviding {
         // 10,000 waiting hand-offs means the engine is stuck, and the newest are dropped (their
         // requests end by their timeout).
         (pendingTransfers, transfers) = AsyncStream.makeStream(of: Transfer.self, bufferingPolicy: .bufferingOldest(10_000))
+        // Bound: as many as the layer has requests in flight; past 10,000 a message fails at once.
+        (pendingMessages, messages) = AsyncStream.makeStream(of: OutgoingMessage.self, bufferingPolicy: .bufferingOldest(10_000))
     }
 
     var activationState: SessionActivationState { state.withLock { $0.activated } ? .activated : .notActivated }
@@ -66,21 +79,26 @@ final class EngineSession: WCSessionProviding {
         replyHandler: (@Sendable ([String: String]) -> Void)?,
         errorHandler: @escaping @Sendable (any Error) -> Void
     ) {
-        let engine = self.engine
-        let body = MessageBody.dictionary(message.mapValues(PlistValue.string))
-        Task {
-            do throws(WCFailure) {
-                let reply = try await engine.sendMessage(body, wantsReply: replyHandler != nil)
-                if let replyHandler {
-                    guard case .dictionary(let dictionary)? = reply else {
-                        errorHandler(SessionFailure(code: .messageReplyFailed, message: "the reply is not a dictionary"))
-                        return
-                    }
-                    replyHandler(Self.strings(dictionary))
+        let outgoing = OutgoingMessage(
+            body: .dictionary(message.mapValues(PlistValue.string)), replyHandler: replyHandler, errorHandler: errorHandler)
+        if case .dropped = messages.yield(outgoing) {
+            errorHandler(SessionFailure(code: .deliveryFailed, message: "too many messages wait to be sent"))
+        }
+    }
+
+    /// Sends one live message; calls its reply or error handler.
+    private func send(_ message: OutgoingMessage) async {
+        do throws(WCFailure) {
+            let reply = try await engine.sendMessage(message.body, wantsReply: message.replyHandler != nil)
+            if let replyHandler = message.replyHandler {
+                guard case .dictionary(let dictionary)? = reply else {
+                    message.errorHandler(SessionFailure(code: .messageReplyFailed, message: "the reply is not a dictionary"))
+                    return
                 }
-            } catch {
-                errorHandler(SessionFailure(code: error.code, message: error.message))
+                replyHandler(Self.strings(dictionary))
             }
+        } catch {
+            message.errorHandler(SessionFailure(code: error.code, message: error.message))
         }
     }
 
@@ -117,13 +135,17 @@ final class EngineSession: WCSessionProviding {
             stopping: .failure(WCFailure(.deliveryFailed, "the daemon is stopping")))
     }
 
-    /// Serves the adapter until cancelled: follows the engine's state, hands transfers on in order,
-    /// and passes received layer items to the layer.
+    /// Serves the adapter until cancelled: follows the engine's state, sends messages, hands
+    /// transfers on in order, and passes received layer items to the layer.
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followState() }
             group.addTask { await self.handOn() }
             group.addTask { await self.followInbox() }
+            // Ends when cancelled; the group then cancels the messages still being sent.
+            for await message in pendingMessages {
+                group.addTask { await self.send(message) }
+            }
         }
     }
 

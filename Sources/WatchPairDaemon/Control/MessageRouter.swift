@@ -107,8 +107,9 @@ final class MessageRouter: Sendable {
     }
 
     /// Hands every dictionary message carrying the layer's key (`watchConnection`) to `layer` from now
-    /// on; the layer handles dictionary messages even while no `receive` client is attached.
-    func setLayer(_ layer: @escaping @Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>) async {
+    /// on (nil: no more, the layer stopped); the layer handles dictionary messages even while no
+    /// `receive` client is attached.
+    func setLayer(_ layer: (@Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>)?) async {
         state.withLock { state in
             state.layer = layer
             state.generation += 1

@@ -42,6 +42,26 @@ struct WatchConnectionQueueTests {
         #expect(persistedQueue(directory).isEmpty)
     }
 
+    @Test("close(): every send and waiter ends with .cancelled, a queued request stays on disk, no task runs, later sends fail")
+    func closeEndsEverything() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = try await unreachableLink(directory)
+        let phone = link.phone
+        let queued = Task { try await phone.send(Greet(name: "kept"), strategy: .messageOnly) }
+        _ = await first(phone.diagnosticEvents) { if case .requestQueued = $0 { true } else { false } }
+        let waiting = Task { try await phone.waitForConnection() }
+        #expect(phone.runningTaskCount > 0)
+
+        await phone.close()
+        #expect(phone.runningTaskCount == 0)
+        await #expect(throws: WatchConnectionError.cancelled) { try await queued.value }
+        await #expect(throws: WatchConnectionError.cancelled) { try await waiting.value }
+        #expect(persistedQueue(directory).map(\.requestType) == ["Greet"], "a queued request outlives its connection, as after a kill")
+        await #expect(throws: WatchConnectionError.cancelled) { try await phone.send(Greet(name: "late")) }
+        #expect(phone.runningTaskCount == 0)
+    }
+
     @Test("the queue survives the app's death: the file holds it once queued; a new process sends it once")
     func survivesRestart() async throws {
         let directory = try temporaryDirectory()
