@@ -5,7 +5,9 @@ extension WatchConnection {
     ///
     /// The handler runs off the main actor, at most once per request id (a repeat is answered with
     /// the recorded response). What it throws reaches the sender as `.handlerError` with the error as
-    /// text. A request of a type with no handler is answered `.handlerNotRegistered` naming the type.
+    /// text. A request of a type with no handler is answered `.handlerNotRegistered` naming the type
+    /// when it arrives as a live message; by userInfo or context it is held (persisted, at most
+    /// `heldRequestCapacity`, up to `queueExpiry`) and runs once its handler registers, oldest first.
     public func register<R: WatchRequest>(_ requestType: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) {
         install(R.requestType, decode: { try WireEnvelope.body(of: $0, as: R.self) }, handler: handler)
     }
@@ -17,7 +19,7 @@ extension WatchConnection {
         decode: @escaping @Sendable (String) throws -> Request,
         handler: @escaping @Sendable (Request) async throws -> Response
     ) {
-        receiver.handlers[type] = { envelope, header in
+        let run: RequestHandler = { envelope, header in
             let responseHeader = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
             do {
                 let request = try decode(envelope)
@@ -33,10 +35,11 @@ extension WatchConnection {
                 return WireEnvelope.encode(failed)
             }
         }
+        receiver.setHandler(run, for: type)
     }
 
     /// Something arrived with the layer's key (anything else is not the layer's, and is ignored).
-    func receive(_ dictionary: [String: String], route: ResponseRoute) {
+    func receive(_ dictionary: [String: String], route: ResponseRoute, durable: Bool) {
         guard let envelope = dictionary[WireEnvelope.key] else { return }
         let header: WireEnvelope.Header
         do {
@@ -53,7 +56,7 @@ extension WatchConnection {
         case .pong:
             break
         case .request:
-            receiver.receiveRequest(envelope, header: header, route: route)
+            receiver.receiveRequest(envelope, header: header, route: route, durable: durable)
         }
     }
 }

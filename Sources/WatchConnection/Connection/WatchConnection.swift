@@ -98,11 +98,15 @@ public final class WatchConnection {
         let setAsideSuffix = "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))"
         let ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
         let records = ledgerFile?.load(setAsideSuffix: setAsideSuffix)
+        let heldFile = configuration.storageDirectory.map(HeldRequestsFile.init(directory:))
+        let held = heldFile?.load(setAsideSuffix: setAsideSuffix)
         let (elapsed, origin) = (self.elapsed, configuration.wallClockOrigin)
         receiver = RequestReceiver(
             ledger: ResponseLedger(
                 capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? []),
-            ledgerFile: ledgerFile, session: session, tasks: tasks, logger: logger,
+            ledgerFile: ledgerFile,
+            held: HeldRequests(capacity: configuration.heldRequestCapacity, expiry: configuration.queueExpiry, requests: held?.requests ?? []),
+            heldFile: heldFile, session: session, tasks: tasks, logger: logger,
             now: { Self.wallTime(origin: origin, elapsed: elapsed()) })
         queueFile = configuration.storageDirectory.map(RequestQueueFile.init(directory:))
         let loaded = queueFile?.load(setAsideSuffix: setAsideSuffix)
@@ -114,7 +118,7 @@ public final class WatchConnection {
         sessionEvents = input
         sessionEventReceiver = { event in input.yield(event) }
         receiver.emit = { [weak self] event in self?.emit(event) }
-        for setAside in [loaded?.setAside, records?.setAside].compactMap({ $0 }) {
+        for setAside in [loaded?.setAside, records?.setAside, held?.setAside].compactMap({ $0 }) {
             emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
         }
         tasks.start { [weak self] in
@@ -195,11 +199,11 @@ public final class WatchConnection {
         case .deactivated, .stateChanged:
             refreshStatus()
         case .message(let message, let reply):
-            receive(message, route: reply.map(ResponseRoute.reply) ?? .none)
+            receive(message, route: reply.map(ResponseRoute.reply) ?? .none, durable: false)
         case .userInfo(let userInfo):
-            receive(userInfo, route: .userInfo)
+            receive(userInfo, route: .userInfo, durable: true)
         case .applicationContext(let context):
-            receive(context, route: .userInfo)
+            receive(context, route: .userInfo, durable: true)
         }
     }
 

@@ -1,25 +1,29 @@
 import Foundation
 import Logging
 
-/// The receiving side of a ``WatchConnection``: the registered handlers, and exactly-once execution per
-/// request id.
+/// The receiving side of a ``WatchConnection``: the registered handlers, exactly-once execution per
+/// request id, and the requests held for a handler that has not registered yet.
 ///
 /// Each arriving request goes through the ``ResponseLedger`` first: a new id runs its handler once; a repeat
 /// of a finished one is answered with the recorded response (`duplicateSuppressed`); a repeat that arrives
-/// while the first run is still going waits for that run's response. A run's response is recorded (and
-/// saved to the ``ResponseLedgerFile`` when the connection persists) before anyone is answered, so a
-/// restart cannot run a finished request again. A type of its own so that ``WatchConnection`` holds the
-/// sending side and the state, and this the receiving side.
+/// while the first run is still going (or is held) waits for that run's response. A run's response is
+/// recorded (and saved to the ``ResponseLedgerFile`` when the connection persists) before anyone is
+/// answered, so a restart cannot run a finished request again. A new id whose type has no handler goes
+/// through ``HeldRequests``: by userInfo or context it is held (and saved to the ``HeldRequestsFile``)
+/// until its handler registers; live, it is answered `handlerNotRegistered` at once. A type of its own so
+/// that ``WatchConnection`` holds the sending side and the state, and this the receiving side.
 @MainActor
 final class RequestReceiver {
-    /// Registered handlers by request type.
-    var handlers: [String: RequestHandler] = [:]
     /// Reports a diagnostic event through the connection (set by it once it is initialised).
     var emit: (DiagnosticEvent) -> Void = { _ in }
 
+    /// Registered handlers by request type.
+    private var handlers: [String: RequestHandler] = [:]
     private var ledger: ResponseLedger
     private let ledgerFile: ResponseLedgerFile?
-    /// Routes of repeats that arrived while their request's first run was still going.
+    private var held: HeldRequests
+    private let heldFile: HeldRequestsFile?
+    /// Routes of repeats that arrived while their request's first run was still going (or held).
     private var repeatsAwaitingRun: [UUID: [ResponseRoute]] = [:]
     private let session: any WCSessionProviding
     private let tasks: TaskSet
@@ -28,19 +32,45 @@ final class RequestReceiver {
     private let now: () -> Duration
 
     init(
-        ledger: ResponseLedger, ledgerFile: ResponseLedgerFile?, session: any WCSessionProviding, tasks: TaskSet,
-        logger: Logger, now: @escaping () -> Duration
+        ledger: ResponseLedger, ledgerFile: ResponseLedgerFile?, held: HeldRequests, heldFile: HeldRequestsFile?,
+        session: any WCSessionProviding, tasks: TaskSet, logger: Logger, now: @escaping () -> Duration
     ) {
-        self.tasks = tasks
         self.ledger = ledger
         self.ledgerFile = ledgerFile
+        self.held = held
+        self.heldFile = heldFile
         self.session = session
+        self.tasks = tasks
         self.logger = logger
         self.now = now
+        // Held requests (restored from disk) count as running: a repeat waits for their run.
+        for request in held.requests { _ = self.ledger.event(.arrived(id: request.id, now: now())) }
     }
 
-    /// A request arrived (its header already read): runs it at most once, answering on `route`.
-    func receiveRequest(_ envelope: String, header: WireEnvelope.Header, route: ResponseRoute) {
+    /// The number of requests held for a handler.
+    var heldCount: Int { held.requests.count }
+
+    /// Makes `handler` the handler of `type` (nil: removes it); a handler runs the requests held for
+    /// its type one after the other, oldest first.
+    func setHandler(_ handler: RequestHandler?, for type: String) {
+        handlers[type] = handler
+        guard let handler else { return }
+        let action = held.event(.registered(type: type, now: now()))
+        apply(action)
+        guard !action.release.isEmpty else { return }
+        tasks.start {
+            for request in action.release {
+                // Parsed when it arrived; only a file edited by hand could fail here.
+                guard let header = try? WireEnvelope.header(of: request.envelope) else { continue }
+                let response = await handler(request.envelope, header)
+                self.completeRun(request.id, response: response, route: request.route)
+            }
+        }
+    }
+
+    /// A request arrived (its header already read), live or (`durable`) by userInfo or context: runs it
+    /// at most once, answering on `route`.
+    func receiveRequest(_ envelope: String, header: WireEnvelope.Header, route: ResponseRoute, durable: Bool) {
         let type = header.type ?? ""
         // A request by userInfo or context is answered by userInfo only when its sender waits for it.
         let route: ResponseRoute = if case .userInfo = route, header.reply != true { .none } else { route }
@@ -54,17 +84,56 @@ final class RequestReceiver {
         case .none:
             break
         case .run:
-            guard let handler = handlers[type] else {
-                var failed = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
-                failed.error = .handlerNotRegistered(type)
-                completeRun(header.id, response: WireEnvelope.encode(failed), route: route)
-                return
-            }
-            tasks.start {
-                let response = await handler(envelope, header)
-                self.completeRun(header.id, response: response, route: route)
+            let request = HeldRequests.Request(
+                id: header.id, requestType: type, envelope: envelope, answersByUserInfo: route.isUserInfo, arrivedAt: now())
+            let action = held.event(.arrived(request, durable: durable, handled: handlers[type] != nil))
+            // On disk before anything reports it held.
+            apply(action)
+            switch action.disposition {
+            case .run:
+                if let handler = handlers[type] { run(handler, envelope, header: header, route: route) }
+            case .refuse:
+                completeRun(header.id, response: Self.notRegistered(header.id, type), route: route)
+            case .held:
+                emit(.requestHeld(type: type, id: header.id))
+            case .repeatOfHeld:
+                emit(.duplicateSuppressed(type: type, id: header.id))
+                repeatsAwaitingRun[header.id, default: []].append(route)
             }
         }
+    }
+
+    /// Runs `handler` for a request in a task of the connection, then records and answers its response.
+    private func run(_ handler: @escaping RequestHandler, _ envelope: String, header: WireEnvelope.Header, route: ResponseRoute) {
+        tasks.start {
+            let response = await handler(envelope, header)
+            self.completeRun(header.id, response: response, route: route)
+        }
+    }
+
+    /// Persists the held requests when they changed; answers the dropped and expired ones.
+    private func apply(_ action: HeldRequests.Action) {
+        if action.changed {
+            do {
+                try heldFile?.save(held.requests)
+            } catch {
+                // They stay held in memory; only a crash before the next successful save loses them.
+                logger.warning("held requests could not be saved", metadata: ["error": "\(error)"])
+            }
+        }
+        let ended = action.dropped.map { ($0, DiagnosticEvent.requestDropped(type: $0.requestType, id: $0.id)) }
+            + action.expired.map { ($0, DiagnosticEvent.requestExpired(type: $0.requestType, id: $0.id)) }
+        for (request, event) in ended {
+            emit(event)
+            completeRun(request.id, response: Self.notRegistered(request.id, request.requestType), route: request.route)
+        }
+    }
+
+    /// The response envelope "no handler for `type`".
+    private static func notRegistered(_ id: UUID, _ type: String) -> String {
+        var failed = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: id, type: type)
+        failed.error = .handlerNotRegistered(type)
+        return WireEnvelope.encode(failed)
     }
 
     /// Records a run's response (on disk first, when persisted), then answers the request and every
@@ -96,4 +165,16 @@ final class RequestReceiver {
             break
         }
     }
+}
+
+extension ResponseRoute {
+    /// Whether the response goes back by userInfo.
+    var isUserInfo: Bool {
+        if case .userInfo = self { true } else { false }
+    }
+}
+
+extension HeldRequests.Request {
+    /// Where its response goes.
+    var route: ResponseRoute { answersByUserInfo ? .userInfo : .none }
 }

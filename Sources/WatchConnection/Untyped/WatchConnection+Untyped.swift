@@ -24,8 +24,12 @@ extension WatchConnection {
         install(requestType, decode: { try WireEnvelope.body(of: $0, as: JSONBody.self) }, handler: handler)
     }
 
-    /// Removes the handler of `requestType`: its requests are answered `.handlerNotRegistered` again.
+    /// Removes the handler of `requestType`: its live requests are answered `.handlerNotRegistered`
+    /// again, and those arriving by userInfo or context are held until a handler registers.
     public func unregister(requestType: String) {
-        receiver.handlers[requestType] = nil
+        receiver.setHandler(nil, for: requestType)
     }
+
+    /// Requests held for a handler that has not registered yet (they arrived by userInfo or context).
+    public var heldRequestCount: Int { receiver.heldCount }
 }

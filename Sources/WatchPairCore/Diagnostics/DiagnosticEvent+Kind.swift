@@ -63,6 +63,8 @@ extension DiagnosticEvent {
         case requestDropped
         /// A repeat of a typed request was answered from its recorded response, not run again.
         case duplicateSuppressed
+        /// A typed request came by userInfo or context before its handler registered: it is held.
+        case requestHeld
         /// The reliability layer's health changed (WC_HEALTH).
         case healthChanged
         /// The reliability layer made a recovery suggestion.
@@ -116,6 +118,7 @@ extension DiagnosticEvent {
             case .recoverySucceeded: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b223"
             case .recoveryFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b224"
             case .storageFileSetAside: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b225"
+            case .requestHeld: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b226"
             }
         }
 

@@ -6,7 +6,7 @@ import WatchPairWire
 /// `health`, `queue`, `queueCancel`, `connect`, `disconnect`: the layer's state as control results.
 extension AppConnection {
     /// `{"health", "isHealthy", "requiresUserIntervention", "connectionMode", "activated", "reachable",
-    /// "pendingRequests", "suggestions": [{"suggestion", "title", "message", "severity"}]}`.
+    /// "pendingRequests", "heldRequests", "suggestions": [{"suggestion", "title", "message", "severity"}]}`.
     func health() async -> JSONValue {
         let connection = await connection()
         return .object([
@@ -17,6 +17,7 @@ extension AppConnection {
             "activated": .bool(connection.currentConnectionStatus.isActivated),
             "reachable": .bool(connection.isReachable),
             "pendingRequests": .integer(Int64(connection.pendingRequestCount)),
+            "heldRequests": .integer(Int64(connection.heldRequestCount)),
             "suggestions": .array(recentSuggestions.map { suggestion in
                 .object([
                     "suggestion": .string("\(suggestion)"), "title": .string(suggestion.title),

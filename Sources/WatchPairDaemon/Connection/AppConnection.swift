@@ -16,7 +16,8 @@ import WatchPairWire
 /// the connection to exist (``connection()``). Its queue and recorded responses live in the state
 /// directory (`watchconnection-queue.json`, `watchconnection-responses.json`), so they survive kill -9.
 /// One `serve` client per request type: the newest replaces the older, and a handler whose client
-/// went away is removed.
+/// went away is removed: then live requests of its type get `handlerNotRegistered`, and those that
+/// come by userInfo or context are held until a `serve` client for the type attaches again.
 @MainActor
 final class AppConnection {
     /// The layer's session: the engine.

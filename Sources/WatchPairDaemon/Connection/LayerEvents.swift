@@ -24,9 +24,11 @@ enum LayerEvents {
         case .queueFlushed(let count):
             made = (.queueFlushed, "flushed \(count) queued requests", Fields(), nil, nil)
         case .requestExpired(let type, let id):
-            made = (.requestExpired, "queued request \(type) expired", Fields(type: type, id: id), nil, nil)
+            made = (.requestExpired, "request \(type) expired while waiting (queued, or held for a handler)", Fields(type: type, id: id), nil, nil)
         case .requestDropped(let type, let id):
-            made = (.requestDropped, "queue full: dropped the oldest request (\(type))", Fields(type: type, id: id), nil, nil)
+            made = (.requestDropped, "full: dropped the oldest waiting request (\(type))", Fields(type: type, id: id), nil, nil)
+        case .requestHeld(let type, let id):
+            made = (.requestHeld, "request \(type) held until a handler for it registers", Fields(type: type, id: id), nil, nil)
         case .duplicateSuppressed(let type, let id):
             made = (.duplicateSuppressed, "repeat of request \(type) answered from its recorded response", Fields(type: type, id: id), nil, nil)
         case .healthChanged(let from, let to):
