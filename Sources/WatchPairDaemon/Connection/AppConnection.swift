@@ -30,6 +30,8 @@ final class AppConnection {
     private let started = OnceValue<WatchConnection>()
     /// The control connection serving each request type.
     private var servers: [String: UInt64] = [:]
+    /// Fires after a `serve` client started or stopped handling a type (`wait handler TYPE`).
+    nonisolated let servingChanged = AsyncSignal()
     /// Requests shown to a client that answers them itself, by token.
     private var awaiting: [UInt64: (clientId: UInt64, slot: OnceValue<Result<JSONBody, AppAnswer>>)] = [:]
     private var nextToken: UInt64 = 0
@@ -95,6 +97,8 @@ final class AppConnection {
     ) async {
         let connection = await connection()
         servers[requestType] = clientId
+        // Fired once the handler is registered (below), so a request sent after a wait finds it.
+        defer { servingChanged.fire() }
         let clock = self.clock
         connection.register(requestType: requestType) { [weak self] body in
             switch answering {
@@ -117,6 +121,11 @@ final class AppConnection {
                 return try answer.get()
             }
         }
+    }
+
+    /// Whether a `serve` client handles `requestType`.
+    func isServing(_ requestType: String) -> Bool {
+        servers[requestType] != nil
     }
 
     /// A token and the slot its `respond` completes.
@@ -154,6 +163,7 @@ final class AppConnection {
                 servers[type] = nil
                 connection.unregister(requestType: type)
             }
+            servingChanged.fire()
         }
         for (token, waiting) in awaiting where waiting.clientId == clientId {
             awaiting[token] = nil

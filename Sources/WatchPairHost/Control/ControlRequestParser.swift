@@ -113,7 +113,11 @@ public enum ControlRequestParser {
                 throw WCFailure(.invalidParameter, "'ack' needs 'deliveryId', 'finished' or 'contextVersion'")
             }
         case .wait:
-            _ = try need("condition", request.condition)
+            let condition = try need("condition", request.condition)
+            if let type = request.requestType {
+                guard condition == .handler else { throw WCFailure(.invalidParameter, "'requestType' is for the 'handler' condition only") }
+                guard !type.isEmpty else { throw wrong("requestType", "a non-empty string") }
+            }
             if let seconds = request.timeout, !(seconds.isFinite && seconds >= 0) {
                 throw wrong("timeout", "a non-negative number of seconds")
             }

@@ -51,7 +51,8 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var autoError: Int?
     /// `wait`: the condition to wait for.
     public var condition: WaitCondition?
-    /// `request`, `serve`: the typed request's wire name (docs/WatchConnection.md).
+    /// `request`, `serve`: the typed request's wire name (docs/WatchConnection.md); `wait` with the
+    /// `handler` condition: wait for a `serve` client of this type instead of a `receive` client.
     public var requestType: String?
     /// `request`: the request's body, any JSON (default `{}`); sent as it is, without `$data`/`$date`.
     public var body: JSONValue?

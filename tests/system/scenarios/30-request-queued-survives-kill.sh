@@ -28,9 +28,8 @@ wait_unit phoned.service active
 out=$(sx mktemp /tmp/wp-serve.XXXXXX)
 sx systemd-run --quiet --unit=wp-test-serve --collect -p Type=exec -p StandardOutput="file:$out" \
     wcctl --side phone serve Ping --reply '{"pong":1}'
-wait_unit wp-test-serve.service active
-serving() { [ "$(sx wcctl --side phone --json status | json_get controlClients)" -ge 1 ] 2>/dev/null; }
-wait_until 10 "the serve client attached" serving
+# Blocks (no polling) until the serve client's handler for Ping is registered in the phone app.
+sx wcctl --side phone wait handler Ping --timeout 15 || fail "the phone app has no Ping handler: $(sx journalctl -u wp-test-serve.service --no-pager | tail -5)"
 watch connect >/dev/null || fail "watch connect exited $?"
 wait_event 20 WC_EVENT=requestSent WC_ROLE=watch WC_REQUEST_TYPE=Ping
 [ -z "$(watch queue)" ] || fail "still queued: $(watch queue)"
