@@ -9,33 +9,7 @@ extension WatchConnection {
     /// when it arrives as a live message; by userInfo or context it is held (persisted, at most
     /// `heldRequestCapacity`, up to `queueExpiry`) and runs once its handler registers, oldest first.
     public func register<R: WatchRequest>(_ requestType: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) {
-        install(R.requestType, decode: { try WireEnvelope.body(of: $0, as: R.self) }, handler: handler)
-    }
-
-    /// Makes `handler` the handler of `type`: decodes the request's body, runs it, encodes its response
-    /// or the failure (`decodingFailed`, `handlerError`) as a response envelope.
-    func install<Request: Sendable, Response: Encodable>(
-        _ type: String,
-        decode: @escaping @Sendable (String) throws -> Request,
-        handler: @escaping @Sendable (Request) async throws -> Response
-    ) {
-        let run: RequestHandler = { envelope, header in
-            let responseHeader = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
-            do {
-                let request = try decode(envelope)
-                let response = try await handler(request)
-                return try WireEnvelope.encode(responseHeader, body: response)
-            } catch let error as WatchConnectionError {
-                var failed = responseHeader
-                failed.error = WireError(code: "decodingFailed", message: error.description, requestType: type)
-                return WireEnvelope.encode(failed)
-            } catch {
-                var failed = responseHeader
-                failed.error = WireError(code: "handlerError", message: String(describing: error), requestType: type)
-                return WireEnvelope.encode(failed)
-            }
-        }
-        receiver.setHandler(run, for: type)
+        receiver.setHandler(RequestReceiver.handler(of: R.requestType, decode: { try WireEnvelope.body(of: $0, as: R.self) }, run: handler), for: R.requestType)
     }
 
     /// Something arrived with the layer's key (anything else is not the layer's, and is ignored).
@@ -50,7 +24,7 @@ extension WatchConnection {
         }
         switch header.kind {
         case .response:
-            finish(header.id, Self.result(ofResponse: envelope))
+            finish(header.id, WireEnvelope.result(ofResponse: envelope))
         case .ping:
             receiver.respond(WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .pong, id: header.id)), to: route)
         case .pong:

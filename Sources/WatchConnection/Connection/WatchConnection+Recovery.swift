@@ -6,13 +6,13 @@ extension WatchConnection {
     public func connect() async {
         connectionMode = .active
         refreshStatus()
-        flushQueue()
+        queueRunner.flush()
     }
 
     /// Switches to `.passive` and ends every pending request (in flight or queued) with `.cancelled`.
     public func disconnect() {
         connectionMode = .passive
-        apply(queue.event(.cancelAll))
+        queueRunner.cancelAll()
         for id in Array(pending.keys) { finish(id, .failure(.cancelled)) }
     }
 
@@ -34,19 +34,15 @@ extension WatchConnection {
         }
         recordAttempt(succeeded: true)
         emit(.recoverySucceeded)
-        flushQueue()
+        queueRunner.flush()
     }
 
     /// One ping message, answered by the peer's connection with a pong.
     private func probe() async throws(WatchConnectionError) {
-        let ping = Outgoing(
-            id: UUID(), type: "ping",
-            envelope: WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID())),
-            expectsResponse: true)
-        let sleep = self.sleep
-        let timeout = configuration.recoveryTimeout
+        let ping = WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID()))
+        let (session, sleep, timeout) = (self.session, time.sleep, configuration.recoveryTimeout)
         let result = await withTaskGroup(of: Result<String, WatchConnectionError>.self) { group in
-            group.addTask { await self.sendMessageOnce(ping) }
+            group.addTask { await session.sendRequestMessage(ping) }
             group.addTask {
                 do { try await sleep(timeout) } catch { return .failure(.cancelled) }
                 return .failure(.timeout)

@@ -62,7 +62,7 @@ extension WatchConnection {
         refreshStatus()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                pending[id] = PendingRequest(type: outgoing.type, startedAt: elapsed(), continuation: continuation)
+                pending[id] = PendingRequest(type: outgoing.type, startedAt: time.elapsed(), continuation: continuation)
                 armTimer(id, after: policy.timeout) { $0.finish(id, .failure(.timeout)) }
                 pending[id]?.driver = tasks.start { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
             }
@@ -71,7 +71,7 @@ extension WatchConnection {
             Task { @MainActor [weak self] in
                 // After close() the queue stays as it is on disk (its sender was ended already).
                 guard let self, !self.tasks.isClosed else { return }
-                self.apply(self.queue.event(.cancel(id: id)))
+                self.queueRunner.cancel(id: id)
                 self.finish(id, .failure(.cancelled))
             }
         }
@@ -80,7 +80,7 @@ extension WatchConnection {
     /// Replaces the request's timer with one that runs `body` after `delay`.
     func armTimer(_ id: UUID, after delay: Duration, _ body: @escaping @MainActor (WatchConnection) -> Void) {
         pending[id]?.timer?.cancel()
-        let sleep = self.sleep
+        let sleep = time.sleep
         pending[id]?.timer = tasks.start { [weak self] in
             do { try await sleep(delay) } catch { return }
             guard let self else { return }
@@ -94,7 +94,7 @@ extension WatchConnection {
         request.timer?.cancel()
         request.driver?.cancel()
         if case .success = result {
-            emit(.messageSent(type: request.type, duration: elapsed() - request.startedAt))
+            emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt))
         }
         request.continuation?.resume(with: result.mapError { $0 as any Error })
     }
@@ -113,17 +113,17 @@ extension WatchConnection {
                 finish(outgoing.id, .failure(error))
                 return
             case .queue:
-                enqueue(outgoing, strategy: strategy)
+                queueRunner.enqueue(outgoing, strategy: strategy)
                 return
             case .fallback(let method):
                 emit(.fallbackUsed(from: .message, to: method))
                 step = .send(method)
             case .send(.message):
                 attempt += 1
-                switch await sendMessageOnce(outgoing) {
+                switch await session.sendRequestMessage(outgoing.envelope) {
                 case .success(let reply):
                     recordAttempt(succeeded: true)
-                    finish(outgoing.id, Self.result(ofResponse: reply))
+                    finish(outgoing.id, WireEnvelope.result(ofResponse: reply))
                     return
                 case .failure(let error):
                     recordAttempt(succeeded: false)
@@ -136,15 +136,15 @@ extension WatchConnection {
                         emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry))
                     }
                     if retry, let delay = delays.next() {
-                        do { try await sleep(delay) } catch { return }
+                        do { try await time.sleep(delay) } catch { return }
                     }
                 }
             case .send(let method):
                 do {
-                    try transfer(outgoing.envelope, on: method)
+                    try session.transfer(outgoing.envelope, on: method)
                     // A fire-and-forget request is done once a durable channel holds it; a request
                     // waits for its response (a userInfo transfer back) within its timeout.
-                    if !outgoing.expectsResponse { finish(outgoing.id, .success(Self.voidResponse(outgoing))) }
+                    if !outgoing.expectsResponse { finish(outgoing.id, .success(outgoing.voidResponse)) }
                 } catch {
                     let failure = WatchConnectionError(sessionError: error)
                     emit(.deliveryFailed(type: outgoing.type, error: failure, willRetry: false))
@@ -153,56 +153,6 @@ extension WatchConnection {
                 return
             }
         }
-    }
-
-    /// Hands an envelope to a background channel.
-    func transfer(_ envelope: String, on method: DeliveryMethod) throws {
-        switch method {
-        case .userInfo, .message: try session.transferUserInfo([WireEnvelope.key: envelope])
-        case .context: try session.updateApplicationContext([WireEnvelope.key: envelope])
-        }
-    }
-
-    /// One live message; its reply's envelope, or why it failed. Ends early (`.cancelled`) when the
-    /// driving task is cancelled.
-    func sendMessageOnce(_ outgoing: Outgoing) async -> Result<String, WatchConnectionError> {
-        let session = self.session
-        let slot = ResultSlot()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                guard slot.install(continuation) else { return }
-                session.sendMessage(
-                    [WireEnvelope.key: outgoing.envelope],
-                    replyHandler: { reply in
-                        guard let envelope = reply[WireEnvelope.key] else {
-                            slot.resume(.failure(.decodingFailed(description: "the reply has no '\(WireEnvelope.key)' key")))
-                            return
-                        }
-                        slot.resume(.success(envelope))
-                    },
-                    errorHandler: { error in slot.resume(.failure(WatchConnectionError(sessionError: error))) })
-            }
-        } onCancel: {
-            slot.resume(.failure(.cancelled))
-        }
-    }
-
-    /// A response envelope as the send's result: its body, or the error it carries.
-    static func result(ofResponse envelope: String) -> Result<String, WatchConnectionError> {
-        do {
-            let header = try WireEnvelope.header(of: envelope)
-            if let error = header.error { return .failure(error.connectionError) }
-            return .success(envelope)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The response a fire-and-forget request ends with.
-    static func voidResponse(_ outgoing: Outgoing) -> String {
-        (try? WireEnvelope.encode(
-            WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: outgoing.id, type: outgoing.type),
-            body: VoidResponse())) ?? "{\"body\":{}}"
     }
 }
 

@@ -47,6 +47,26 @@ final class RequestReceiver {
         for request in held.requests { _ = self.ledger.event(.arrived(id: request.id, now: now())) }
     }
 
+    /// The receiver whose recorded responses and held requests are persisted in
+    /// `configuration.storageDirectory` (read now; in memory without one), and the files that could not
+    /// be read and were set aside.
+    static func load(
+        _ configuration: WatchConnectionConfiguration, session: any WCSessionProviding, tasks: TaskSet, time: ConnectionTime,
+        logger: Logger
+    ) -> (RequestReceiver, [StorageSetAside]) {
+        let ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
+        let records = ledgerFile?.load(setAsideSuffix: configuration.setAsideSuffix)
+        let heldFile = configuration.storageDirectory.map(HeldRequestsFile.init(directory:))
+        let held = heldFile?.load(setAsideSuffix: configuration.setAsideSuffix)
+        let receiver = RequestReceiver(
+            ledger: ResponseLedger(
+                capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? []),
+            ledgerFile: ledgerFile,
+            held: HeldRequests(capacity: configuration.heldRequestCapacity, expiry: configuration.queueExpiry, requests: held?.requests ?? []),
+            heldFile: heldFile, session: session, tasks: tasks, logger: logger, now: { time.wallNow })
+        return (receiver, [records?.setAside, held?.setAside].compactMap { $0 })
+    }
+
     /// The number of requests held for a handler.
     var heldCount: Int { held.requests.count }
 
@@ -177,4 +197,31 @@ extension ResponseRoute {
 extension HeldRequests.Request {
     /// Where its response goes.
     var route: ResponseRoute { answersByUserInfo ? .userInfo : .none }
+}
+
+extension RequestReceiver {
+    /// The handler of `type` that decodes a request's body, runs the app's `run` on it, and encodes its
+    /// response or the failure (`decodingFailed`, `handlerError`) as a response envelope.
+    static func handler<Request: Sendable, Response: Encodable>(
+        of type: String,
+        decode: @escaping @Sendable (String) throws -> Request,
+        run: @escaping @Sendable (Request) async throws -> Response
+    ) -> RequestHandler {
+        { envelope, header in
+            let responseHeader = WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: header.id, type: type)
+            do {
+                let request = try decode(envelope)
+                let response = try await run(request)
+                return try WireEnvelope.encode(responseHeader, body: response)
+            } catch let error as WatchConnectionError {
+                var failed = responseHeader
+                failed.error = WireError(code: "decodingFailed", message: error.description, requestType: type)
+                return WireEnvelope.encode(failed)
+            } catch {
+                var failed = responseHeader
+                failed.error = WireError(code: "handlerError", message: String(describing: error), requestType: type)
+                return WireEnvelope.encode(failed)
+            }
+        }
+    }
 }

@@ -21,7 +21,8 @@ extension WatchConnection {
     /// bodies (one per type; a later registration replaces it). Runs at most once per request id, as
     /// `register(_:handler:)` does; what it throws reaches the sender as `.handlerError`.
     public func register(requestType: String, handler: @escaping @Sendable (JSONBody) async throws -> JSONBody) {
-        install(requestType, decode: { try WireEnvelope.body(of: $0, as: JSONBody.self) }, handler: handler)
+        let decode: @Sendable (String) throws -> JSONBody = { try WireEnvelope.body(of: $0, as: JSONBody.self) }
+        receiver.setHandler(RequestReceiver.handler(of: requestType, decode: decode, run: handler), for: requestType)
     }
 
     /// Removes the handler of `requestType`: its live requests are answered `.handlerNotRegistered`
