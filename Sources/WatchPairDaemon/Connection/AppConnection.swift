@@ -66,9 +66,12 @@ final class AppConnection {
     private func makeConnection() -> WatchConnection {
         var quiet = logger
         quiet.logLevel = .critical
-        let connection = WatchConnection(
-            session: session, configuration: WatchConnectionConfiguration(storageDirectory: storageDirectory), clock: clock,
-            logger: quiet)
+        var configuration = WatchConnectionConfiguration(storageDirectory: storageDirectory)
+        // A request goes as a message or by userInfo: refused (7009) before anything is sent when over
+        // the smaller of the daemon's two limits.
+        let limits = engine.configuration.limits
+        configuration.payloadLimit = min(limits.message, limits.userInfo)
+        let connection = WatchConnection(session: session, configuration: configuration, clock: clock, logger: quiet)
         started.complete(connection)
         return connection
     }

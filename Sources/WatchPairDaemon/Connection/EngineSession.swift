@@ -102,12 +102,19 @@ final class EngineSession: WCSessionProviding {
         }
     }
 
+    /// Checks the payload against the engine's limit now (7009 reaches the layer at once, not as a
+    /// timeout), then hands it on.
     func transferUserInfo(_ userInfo: [String: String]) throws {
-        try hand(.userInfo(userInfo.mapValues(PlistValue.string)))
+        let payload = userInfo.mapValues(PlistValue.string)
+        do throws(WCFailure) { try engine.configuration.limits.checkUserInfo(payload) } catch { throw SessionFailure(code: error.code, message: error.message) }
+        try hand(.userInfo(payload))
     }
 
+    /// Checks and hands on, as `transferUserInfo` does.
     func updateApplicationContext(_ applicationContext: [String: String]) throws {
-        try hand(.context(applicationContext.mapValues(PlistValue.string)))
+        let payload = applicationContext.mapValues(PlistValue.string)
+        do throws(WCFailure) { try engine.configuration.limits.checkContext(payload) } catch { throw SessionFailure(code: error.code, message: error.message) }
+        try hand(.context(payload))
     }
 
     private func hand(_ transfer: Transfer) throws {
