@@ -9,8 +9,9 @@ import Logging
 /// - A queued request's sender waits until it expires (the retry policy's timeout does not run in the
 ///   queue).
 /// - A flush sends every queued request, oldest first, one after the other, when the peer is reachable;
-///   a flush asked for while one runs (a reachability change, `connect()`) runs after it. A request that
-///   fails during a flush waits for the next one (no retry storm).
+///   a flush asked for while one runs (a reachability change, `connect()`) runs after it. Each request
+///   stays in the queue (and on disk) until it is handed on; one that fails during a flush stays for the
+///   next one (no retry storm).
 /// A type of its own so that ``WatchConnection`` holds the sending side and this the queue's; it calls
 /// back into the connection (weakly) for events, timers and deliveries.
 @MainActor
@@ -22,6 +23,8 @@ final class RequestQueueRunner {
     private let logger: Logger
     private var isFlushing = false
     private var flushRequested = false
+    /// Requests of the running flush that failed and went back to the queue.
+    private var requeued: Set<UUID> = []
 
     init(queue: RequestQueue, file: RequestQueueFile?, logger: Logger) {
         self.queue = queue
@@ -62,6 +65,13 @@ final class RequestQueueRunner {
         guard let connection else { return }
         let request = QueuedRequest(
             id: outgoing.id, requestType: outgoing.type, strategy: strategy, envelope: outgoing.envelope, enqueuedAt: connection.time.wallNow)
+        if queue.requests.contains(where: { $0.id == request.id }) {
+            // A flushed request that could not go: it keeps its place and its first enqueuedAt.
+            requeued.insert(request.id)
+            connection.emit(.requestQueued(type: outgoing.type, size: queue.requests.count))
+            armExpiry(of: request.id)
+            return
+        }
         let before = queue
         let action = queue.event(.enqueue(request))
         do {
@@ -74,11 +84,17 @@ final class RequestQueueRunner {
         }
         apply(action, persisted: true)
         connection.emit(.requestQueued(type: outgoing.type, size: queue.requests.count))
-        let remaining = connection.configuration.queueExpiry - (connection.time.wallNow - request.enqueuedAt)
-        connection.armTimer(request.id, after: remaining) { $0.queueRunner.expire() }
+        armExpiry(of: request.id)
         // A request queued by a running flush failed just now: it waits for the next reachability
         // change, connect() or recovery instead of being flushed again at once.
         if connection.connectionMode == .active && !isFlushing { flush() }
+    }
+
+    /// The queued request's sender waits until it expires (the policy's timeout does not run in the queue).
+    private func armExpiry(of id: UUID) {
+        guard let connection, let request = queue.requests.first(where: { $0.id == id }) else { return }
+        let remaining = connection.configuration.queueExpiry - (connection.time.wallNow - request.enqueuedAt)
+        connection.armTimer(id, after: remaining) { $0.queueRunner.expire() }
     }
 
     /// Carries out what the queue decided: persists, reports, ends the senders of removed requests.
@@ -128,6 +144,11 @@ final class RequestQueueRunner {
                 let policy = connection.configuration.flushRetryPolicy
                 connection.armTimer(request.id, after: policy.timeout) { $0.finish(request.id, .failure(.timeout)) }
                 await connection.drive(outgoing, strategy: request.strategy, mode: .queued, policy: policy)
+                // Off the disk only now: a kill -9 before this line sends it again (answered once).
+                guard let self else { return }
+                if requeued.remove(request.id) == nil, !connection.tasks.isClosed {
+                    apply(queue.event(.handedOn(id: request.id)))
+                }
             }
             guard let self else { return }
             isFlushing = false
