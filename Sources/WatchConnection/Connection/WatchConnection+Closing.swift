@@ -15,11 +15,22 @@ extension WatchConnection {
             for id in Array(pending.keys) { finish(id, .failure(.cancelled)) }
             statusWaiters.cancelAll()
             sessionEvents.finish()
+            barriers.releaseAll()
         }
         await tasks.waitForAll()
         statusBroadcast.finish()
         eventBroadcast.finish()
         suggestionBroadcast.finish()
+    }
+
+    /// Returns once every session event reported before the call has been handled: a request that came
+    /// by userInfo or context has then been answered from its record, or is held or running, and (with a
+    /// `storageDirectory`) is on disk. A host that acknowledges durable items to its transport itself
+    /// (the daemons) waits for this first, so a kill -9 cannot lose a request between the two. Returns
+    /// at once after `close()`.
+    public func waitUntilSessionEventsHandled() async {
+        guard !tasks.isClosed else { return }
+        await barriers.wait(in: sessionEvents)
     }
 
     /// How many of the connection's tasks are running: 0 once `close()` returned.

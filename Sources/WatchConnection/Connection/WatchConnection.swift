@@ -57,7 +57,8 @@ public final class WatchConnection {
     @ObservationIgnored let eventBroadcast = Broadcast<DiagnosticEvent>(limit: 256, keepsBacklog: true)
     @ObservationIgnored let suggestionBroadcast = Broadcast<RecoverySuggestion>(limit: 16, keepsBacklog: true)
     /// The session's events, in order; ends in `deinit`.
-    @ObservationIgnored let sessionEvents: AsyncStream<SessionEvent>.Continuation
+    @ObservationIgnored let sessionEvents: AsyncStream<SessionInput>.Continuation
+    @ObservationIgnored let barriers = SessionBarriers()
     @ObservationIgnored let sessionEventReceiver: @Sendable (SessionEvent) -> Void
     /// Every task the connection starts, so `close()` ends them all.
     @ObservationIgnored let tasks: TaskSet
@@ -98,18 +99,21 @@ public final class WatchConnection {
         pendingRequestCount = queueRunner.requests.count
         // Bound: a session reports events one at a time; 10,000 unprocessed ones means the main actor
         // is stuck, and the newest are dropped (a dropped message's sender times out and retries).
-        let (events, input) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingOldest(10_000))
+        let (events, input) = AsyncStream.makeStream(of: SessionInput.self, bufferingPolicy: .bufferingOldest(10_000))
         sessionEvents = input
-        sessionEventReceiver = { event in input.yield(event) }
+        sessionEventReceiver = { event in input.yield(.event(event)) }
         receiver.emit = { [weak self] event in self?.emit(event) }
         queueRunner.connection = self
         for setAside in [queueSetAside].compactMap({ $0 }) + receiverSetAside {
             emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
         }
         tasks.start { [weak self] in
-            for await event in events {
+            for await input in events {
                 guard let self else { return }
-                self.handle(event)
+                switch input {
+                case .event(let event): self.handle(event)
+                case .barrier(let id): self.barriers.passed(id)
+                }
             }
         }
         session.activate(reportingTo: sessionEventReceiver)

@@ -18,8 +18,12 @@ import Foundation
 /// - A repeat of a held id is not held twice (`.repeatOfHeld`): it waits for the held run, as a repeat of
 ///   a running request does. Exactly-once is kept by the owner's ``ResponseLedger``: a held id counts
 ///   as running there.
-/// - Every change sets `Action.changed`, so the owner persists the held requests then (they survive
-///   kill -9: the channel that brought them has acknowledged them).
+/// - A durable request also stays here while its handler runs (`running`), from its arrival (or its
+///   release) until `finished`, once its response is recorded: the channel that brought it has
+///   acknowledged it, so after a kill -9 these are the only copy, and the next process holds them again
+///   (a run cut short by the kill runs again; one whose response was recorded is answered from it).
+///   Bound: the runs of the handlers, which the channel's inbox pages bound (the engine's 256 per pass).
+/// - Every change sets `Action.changed`, so the owner persists ``persisted`` then.
 public struct HeldRequests: Sendable, Hashable {
     /// A held request, as persisted.
     public struct Request: Sendable, Hashable, Codable, Identifiable {
@@ -53,6 +57,8 @@ public struct HeldRequests: Sendable, Hashable {
         case registered(type: String, now: Duration)
         /// Remove what has expired at `now`.
         case expire(now: Duration)
+        /// The run of request `id` finished (its response is recorded).
+        case finished(id: UUID)
     }
 
     /// What to do with the request that arrived.
@@ -71,7 +77,7 @@ public struct HeldRequests: Sendable, Hashable {
     public struct Action: Sendable, Hashable {
         /// What to do with the request that arrived.
         public var disposition = Disposition.run
-        /// Held requests to start now, in this order (a registration released them).
+        /// Held requests to run now, in this order (a registration released them; they are running).
         public var release: [Request] = []
         /// Held requests dropped for room: answer them `handlerNotRegistered`.
         public var dropped: [Request] = []
@@ -87,6 +93,11 @@ public struct HeldRequests: Sendable, Hashable {
     public let expiry: Duration
     /// The held requests, oldest first.
     public private(set) var requests: [Request]
+    /// Durable requests whose handler runs now, in the order they started.
+    public private(set) var running: [Request] = []
+
+    /// What the owner persists: the held and the running requests (a new process holds them all).
+    public var persisted: [Request] { requests + running }
 
     /// Held requests (e.g. loaded from disk; the newest `capacity` are kept).
     public init(capacity: Int = 100, expiry: Duration = .seconds(3600), requests: [Request] = []) {
@@ -101,10 +112,14 @@ public struct HeldRequests: Sendable, Hashable {
         switch event {
         case .arrived(let request, let durable, let handled):
             action.expired = removeExpired(now: request.arrivedAt)
-            if requests.contains(where: { $0.id == request.id }) {
+            if persisted.contains(where: { $0.id == request.id }) {
                 action.disposition = .repeatOfHeld
             } else if handled {
                 action.disposition = .run
+                if durable {
+                    running.append(request)
+                    action.changed = true
+                }
             } else if !durable {
                 action.disposition = .refuse
             } else {
@@ -119,10 +134,15 @@ public struct HeldRequests: Sendable, Hashable {
             action.expired = removeExpired(now: now)
             action.release = requests.filter { $0.requestType == type }
             requests.removeAll { $0.requestType == type }
+            running += action.release
         case .expire(let now):
             action.expired = removeExpired(now: now)
+        case .finished(let id):
+            let before = running.count
+            running.removeAll { $0.id == id }
+            action.changed = running.count != before
         }
-        action.changed = action.disposition == .held || !action.release.isEmpty || !action.expired.isEmpty
+        action.changed = action.changed || action.disposition == .held || !action.release.isEmpty || !action.expired.isEmpty
         return action
     }
 

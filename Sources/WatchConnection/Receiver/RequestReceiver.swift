@@ -58,11 +58,15 @@ final class RequestReceiver {
         let records = ledgerFile?.load(setAsideSuffix: configuration.setAsideSuffix)
         let heldFile = configuration.storageDirectory.map(HeldRequestsFile.init(directory:))
         let held = heldFile?.load(setAsideSuffix: configuration.setAsideSuffix)
+        // A request whose response was recorded just before a kill needs no run: a repeat is answered
+        // from the record.
+        let recorded = Set((records?.records ?? []).map(\.id))
+        let waiting = (held?.requests ?? []).filter { !recorded.contains($0.id) }
         let receiver = RequestReceiver(
             ledger: ResponseLedger(
                 capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? []),
             ledgerFile: ledgerFile,
-            held: HeldRequests(capacity: configuration.heldRequestCapacity, expiry: configuration.queueExpiry, requests: held?.requests ?? []),
+            held: HeldRequests(capacity: configuration.heldRequestCapacity, expiry: configuration.queueExpiry, requests: waiting),
             heldFile: heldFile, session: session, tasks: tasks, logger: logger, now: { time.wallNow })
         return (receiver, [records?.setAside, held?.setAside].compactMap { $0 })
     }
@@ -135,7 +139,7 @@ final class RequestReceiver {
     private func apply(_ action: HeldRequests.Action) {
         if action.changed {
             do {
-                try heldFile?.save(held.requests)
+                try heldFile?.save(held.persisted)
             } catch {
                 // They stay held in memory; only a crash before the next successful save loses them.
                 logger.warning("held requests could not be saved", metadata: ["error": "\(error)"])
@@ -166,6 +170,8 @@ final class RequestReceiver {
             // Answering still beats failing the sender; only a crash before the next save could repeat it.
             logger.warning("recorded responses could not be saved", metadata: ["error": "\(error)"])
         }
+        // Recorded: a durable request leaves the held file only now.
+        apply(held.event(.finished(id: id)))
         respond(response, to: route)
         for repeatRoute in repeatsAwaitingRun.removeValue(forKey: id) ?? [] { respond(response, to: repeatRoute) }
     }

@@ -72,6 +72,7 @@ final class AppConnection {
         let limits = engine.configuration.limits
         configuration.payloadLimit = min(limits.message, limits.userInfo)
         let connection = WatchConnection(session: session, configuration: configuration, clock: clock, logger: quiet)
+        session.setHandled { await connection.waitUntilSessionEventsHandled() }
         started.complete(connection)
         return connection
     }

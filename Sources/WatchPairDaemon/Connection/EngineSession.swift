@@ -17,12 +17,15 @@ import WatchPairWire
 ///   timeout, as the WCSession adapter's rarer refusals do.
 /// - Incoming messages with the layer's key arrive from ``MessageRouter`` (`message(_:)`); incoming
 ///   userInfo and contexts with the key are read from the store by `run()`. The layer's userInfo
-///   items are acknowledged once handed to the layer, as far as they form an unbroken run from the
-///   inbox's start (other items stay for a `receive` client); exactly-once execution after a restart
-///   rests on the layer's recorded responses.
+///   items are acknowledged once the layer has handled them (``setHandled(_:)``: recorded, held or
+///   running, on disk), as far as they form an unbroken run from the inbox's start (other items stay
+///   for a `receive` client), so a kill -9 in between cannot lose one; exactly-once execution after
+///   a restart rests on the layer's recorded responses.
 final class EngineSession: WCSessionProviding {
     private struct State {
         var receiver: (@Sendable (SessionEvent) -> Void)?
+        /// Returns once the layer has handled what it was given (nil: acknowledge at once).
+        var handled: (@Sendable () async -> Void)?
         var activated = false
         var reachable = false
         var installed = false
@@ -59,6 +62,12 @@ final class EngineSession: WCSessionProviding {
         (pendingTransfers, transfers) = AsyncStream.makeStream(of: Transfer.self, bufferingPolicy: .bufferingOldest(10_000))
         // Bound: as many as the layer has requests in flight; past 10,000 a message fails at once.
         (pendingMessages, messages) = AsyncStream.makeStream(of: OutgoingMessage.self, bufferingPolicy: .bufferingOldest(10_000))
+    }
+
+    /// Makes `handled` what the inbox waits for between handing the layer its userInfo items and
+    /// acknowledging them.
+    func setHandled(_ handled: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.handled = handled }
     }
 
     var activationState: SessionActivationState { state.withLock { $0.activated } ? .activated : .notActivated }
@@ -203,6 +212,7 @@ final class EngineSession: WCSessionProviding {
                         if let envelope = Self.envelope(transfer) { receiver(.userInfo([WireEnvelope.key: envelope])) }
                     }
                 } while page.count == 256
+                await state.withLock({ $0.handled })?()
                 // The layer's items at the head of the inbox are taken; the first other item (a
                 // `receive` client's to take) stops the run.
                 let head = try await engine.pendingUserInfo(after: 0, limit: 256)

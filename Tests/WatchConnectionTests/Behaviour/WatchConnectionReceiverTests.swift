@@ -156,8 +156,39 @@ struct WatchConnectionReceiverTests {
         #expect(await names.next() == "one")
         #expect(await names.next() == "two")
         #expect(restarted.heldRequestCount == 0)
+        // Each leaves the file once its response is recorded; close() waits for both runs.
+        await restarted.close()
         let reopened = WatchConnection(session: FlakySession(), configuration: configuration)
-        #expect(reopened.heldRequestCount == 0, "released requests left the file")
+        #expect(reopened.heldRequestCount == 0, "answered requests left the file")
+    }
+
+    @Test("a durable request is on disk while its handler runs: a process killed mid-run runs it in the next one")
+    func runningSurvivesRestart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: configuration)
+        let (started, announce) = AsyncStream.makeStream(of: Void.self)
+        connection.register(Greet.self) { _ in
+            announce.yield()
+            // Never answers: the process "dies" while it runs.
+            for await _ in AsyncStream<Void> { _ in } {}
+            throw CancellationError()
+        }
+        try await connection.waitForActivation()
+        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: UUID(), type: "Greet", reply: false)
+        try session.transferUserInfo([WireEnvelope.key: try WireEnvelope.encode(header, body: Greet(name: "cut short"))])
+        var starts = started.makeAsyncIterator()
+        await starts.next()
+        // What a host waits for before acknowledging the item to its transport.
+        await connection.waitUntilSessionEventsHandled()
+
+        let restarted = WatchConnection(session: FlakySession(), configuration: configuration)
+        #expect(restarted.heldRequestCount == 1, "the running request was not on disk")
+        var names = restarted.registerNameRecorder().makeAsyncIterator()
+        #expect(await names.next() == "cut short")
+        await connection.close()
     }
 
     @Test("an unreadable file of recorded responses is set aside and reported; requests still run")

@@ -13,21 +13,42 @@ func arriving(_ number: Int, _ type: String = "T", at time: Duration = .zero) ->
 struct HeldRequestsTests {
     /// Arrival: durable or live, handled or not, new or a repeat of a held one.
     @Test("what happens to an arriving request", arguments: [
-        // (durable, handled, already held, disposition, held afterwards, changed)
-        (true, false, false, HeldRequests.Disposition.held, 1, true),
-        (false, false, false, .refuse, 0, false),
-        (true, true, false, .run, 0, false),
-        (false, true, false, .run, 0, false),
-        (true, false, true, .repeatOfHeld, 1, false),
-        (false, false, true, .repeatOfHeld, 1, false),
-        (true, true, true, .repeatOfHeld, 1, false),
+        // (durable, handled, already held, disposition, held afterwards, running afterwards, changed)
+        (true, false, false, HeldRequests.Disposition.held, 1, 0, true),
+        (false, false, false, .refuse, 0, 0, false),
+        (true, true, false, .run, 0, 1, true),
+        (false, true, false, .run, 0, 0, false),
+        (true, false, true, .repeatOfHeld, 1, 0, false),
+        (false, false, true, .repeatOfHeld, 1, 0, false),
+        (true, true, true, .repeatOfHeld, 1, 0, false),
     ])
-    func arrival(durable: Bool, handled: Bool, alreadyHeld: Bool, disposition: HeldRequests.Disposition, heldAfter: Int, changed: Bool) {
+    func arrival(
+        durable: Bool, handled: Bool, alreadyHeld: Bool, disposition: HeldRequests.Disposition, heldAfter: Int, runningAfter: Int,
+        changed: Bool
+    ) {
         var held = HeldRequests(requests: alreadyHeld ? [arriving(1)] : [])
         let action = held.event(.arrived(arriving(1), durable: durable, handled: handled))
         #expect(action.disposition == disposition)
         #expect(held.requests.count == heldAfter)
+        #expect(held.running.count == runningAfter)
         #expect(action.changed == changed)
+    }
+
+    @Test("a durable request stays persisted while it runs, until finished; a repeat of a running one waits")
+    func runningUntilFinished() {
+        var held = HeldRequests()
+        _ = held.event(.arrived(arriving(1), durable: true, handled: true))
+        #expect(held.persisted == [arriving(1)])
+        #expect(held.event(.arrived(arriving(1), durable: true, handled: true)).disposition == .repeatOfHeld)
+        #expect(held.event(.finished(id: arriving(1).id)).changed)
+        #expect(held.persisted.isEmpty)
+        #expect(!held.event(.finished(id: arriving(1).id)).changed)
+        // Released by a registration: running from then on, persisted until finished.
+        _ = held.event(.arrived(arriving(2), durable: true, handled: false))
+        let release = held.event(.registered(type: "T", now: .zero))
+        #expect(release.release == [arriving(2)] && held.requests.isEmpty && held.persisted == [arriving(2)])
+        _ = held.event(.finished(id: arriving(2).id))
+        #expect(held.persisted.isEmpty)
     }
 
     @Test("a registration releases the held requests of its type only, oldest first")
