@@ -73,6 +73,8 @@ final class RequestReceiver {
 
     /// The number of requests held for a handler.
     var heldCount: Int { held.requests.count }
+    /// The number of requests whose handler runs now (or is about to).
+    private(set) var runningCount = 0
 
     /// Makes `handler` the handler of `type` (nil: removes it); a handler runs the requests held for
     /// its type one after the other, oldest first.
@@ -82,14 +84,17 @@ final class RequestReceiver {
         let action = held.event(.registered(type: type, now: now()))
         apply(action)
         guard !action.release.isEmpty else { return }
-        tasks.start {
+        runningCount += action.release.count
+        let started = tasks.start {
             for request in action.release {
+                defer { self.runningCount -= 1 }
                 // Parsed when it arrived; only a file edited by hand could fail here.
                 guard let header = try? WireEnvelope.header(of: request.envelope) else { continue }
                 let response = await handler(request.envelope, header)
                 self.completeRun(request.id, response: response, route: request.route)
             }
         }
+        if started == nil { runningCount -= action.release.count }
     }
 
     /// A request arrived (its header already read), live or (`durable`) by userInfo or context: runs it
@@ -129,10 +134,13 @@ final class RequestReceiver {
 
     /// Runs `handler` for a request in a task of the connection, then records and answers its response.
     private func run(_ handler: @escaping RequestHandler, _ envelope: String, header: WireEnvelope.Header, route: ResponseRoute) {
-        tasks.start {
+        runningCount += 1
+        let started = tasks.start {
             let response = await handler(envelope, header)
             self.completeRun(header.id, response: response, route: route)
+            self.runningCount -= 1
         }
+        if started == nil { runningCount -= 1 }
     }
 
     /// Persists the held requests when they changed; answers the dropped and expired ones.

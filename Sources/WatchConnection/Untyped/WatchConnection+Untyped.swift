@@ -33,4 +33,7 @@ extension WatchConnection {
 
     /// Requests held for a handler that has not registered yet (they arrived by userInfo or context).
     public var heldRequestCount: Int { receiver.heldCount }
+
+    /// Requests whose handler runs now (a process killed now runs them again: see "Exactly once").
+    public var runningRequestCount: Int { receiver.runningCount }
 }

@@ -6,9 +6,11 @@ import WatchPairWire
 /// `health`, `queue`, `queueCancel`, `connect`, `disconnect`: the layer's state as control results.
 extension AppConnection {
     /// `{"health", "isHealthy", "requiresUserIntervention", "connectionMode", "activated", "reachable",
-    /// "pendingRequests", "heldRequests", "suggestions": [{"suggestion", "title", "message", "severity"}]}`.
+    /// "pendingRequests", "heldRequests", "runningRequests", "suggestions": [{"suggestion", "title", "message", "severity"}]}`.
     func health() async -> JSONValue {
         let connection = await connection()
+        // Counts that reflect every session event reported so far (a message just handed over included).
+        await connection.waitUntilSessionEventsHandled()
         return .object([
             "health": .string(connection.sessionHealth.rawValue),
             "isHealthy": .bool(connection.sessionHealth.isHealthy),
@@ -18,6 +20,7 @@ extension AppConnection {
             "reachable": .bool(connection.isReachable),
             "pendingRequests": .integer(Int64(connection.pendingRequestCount)),
             "heldRequests": .integer(Int64(connection.heldRequestCount)),
+            "runningRequests": .integer(Int64(connection.runningRequestCount)),
             "suggestions": .array(recentSuggestions.map { suggestion in
                 .object([
                     "suggestion": .string("\(suggestion)"), "title": .string(suggestion.title),
