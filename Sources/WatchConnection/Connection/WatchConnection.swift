@@ -71,7 +71,7 @@ public final class WatchConnection {
     ///   - clock: The clock of every timer (a `ManualClock` in tests).
     ///   - logger: Where diagnostic events are logged (never bootstrapped here).
     ///
-    /// The persisted queue and recorded responses are read here; an unreadable file is renamed and
+    /// The persisted queue, recorded responses and held requests are read here; an unreadable file is renamed and
     /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are
     /// consumed by a task that holds the connection weakly and ends when the connection is released or
     /// closed: WatchConnectivitySwift's API activates on creation, so there is no `run()` to call; a host

@@ -13,8 +13,9 @@ import WatchPairWire
 /// adapter and the loops that carry the layer's events and suggestions as child tasks, and at graceful
 /// shutdown (after the control server stopped, before the engine and the store do) closes the
 /// connection, so nothing of the layer runs once the host's `run()` returns. Control requests wait for
-/// the connection to exist (``connection()``). Its queue and recorded responses live in the state
-/// directory (`watchconnection-queue.json`, `watchconnection-responses.json`), so they survive kill -9.
+/// the connection to exist (``connection()``). Its queue, recorded responses and held requests live in
+/// the state directory (`watchconnection-queue.json`, `watchconnection-responses.json`,
+/// `watchconnection-held.json`), so they survive kill -9.
 /// One `serve` client per request type: the newest replaces the older, and a handler whose client
 /// went away is removed: then live requests of its type get `handlerNotRegistered`, and those that
 /// come by userInfo or context are held until a `serve` client for the type attaches again.
