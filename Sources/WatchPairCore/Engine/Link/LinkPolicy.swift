@@ -47,6 +47,27 @@ enum LinkPolicy {
     }
 }
 
+extension LinkPolicy {
+    /// How the driver waits before its next attempt once a close left it a delay.
+    enum HoldOff: Sendable, Hashable {
+        /// Attempt now.
+        case none
+        /// The peer pushes back: only a change at the peer (its endpoints, or it linking back) or the delay
+        /// ends the wait; new content must not, or a full peer is hammered.
+        case untilPeerChanges(Duration)
+        /// After a failure: new content or the delay ends the wait.
+        case untilContent(Duration)
+    }
+
+    /// The wait before the next attempt, decided when the driver is about to wait (not when the link
+    /// closed): this side's app may have made room while the link it refused on was still closing, and
+    /// then the link back it owes must not wait out a backoff booked after the room was made.
+    static func holdOff(_ delay: Duration?, peerRefusing: Bool, owesRoomNow: Bool) -> HoldOff {
+        guard let delay, !owesRoomNow else { return .none }
+        return peerRefusing ? .untilPeerChanges(delay) : .untilContent(delay)
+    }
+}
+
 extension ReconnectStateMachine {
     /// Backoff on close: the delay before the next attempt after a link closed for `reason`, or nil to
     /// reconnect as soon as content needs it. A refusal for space is back pressure (``peerRefused(jitter:)``,
