@@ -45,6 +45,14 @@ enum LinkPolicy {
     static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence, refusingForSpace: Bool = false) -> Bool {
         role == .phone && launch == .foreground && presence.running && !refusingForSpace
     }
+
+    /// Content outlives its sender (DESIGN §3): a peer that announced content for this side is linked
+    /// to, which launches it in the background when it is installed but not running, so it delivers.
+    /// Either side, any launch mode. Not while this side refuses the peer's transfers for room (the link
+    /// would bring them again), and not when nothing listens (device off: the content waits).
+    static func wantsDeliveryLink(presence: PeerPresence, refusingForSpace: Bool) -> Bool {
+        presence.contentPending && presence.installed && !refusingForSpace
+    }
 }
 
 extension LinkPolicy {
