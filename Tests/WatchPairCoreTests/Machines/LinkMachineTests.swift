@@ -50,10 +50,10 @@ struct LinkMachineTests {
                 "a phone refusing the watch's transfers for room makes no presence links")
     }
 
-    @Test("a peer announcing content for this side is linked to when installed, unless this side refuses for room", arguments: [
+    @Test("a stopped peer announcing content for this side is linked to when installed, unless this side refuses for room", arguments: [
         // (installed, running, content pending, refusing for space) → link
         (true, false, true, false, true),
-        (true, true, true, false, true),
+        (true, true, true, false, false),
         (false, false, true, false, false),
         (true, false, false, false, false),
         (true, false, true, true, false),

@@ -46,12 +46,13 @@ enum LinkPolicy {
         role == .phone && launch == .foreground && presence.running && !refusingForSpace
     }
 
-    /// Content outlives its sender (DESIGN §3): a peer that announced content for this side is linked
-    /// to, which launches it in the background when it is installed but not running, so it delivers.
-    /// Either side, any launch mode. Not while this side refuses the peer's transfers for room (the link
-    /// would bring them again), and not when nothing listens (device off: the content waits).
+    /// Content outlives its sender (DESIGN §3): a peer app that is installed but not running and
+    /// announced content for this side is linked to, which launches it in the background, so it delivers.
+    /// Either side, any launch mode. Not when it runs (it links by itself: a second link would only
+    /// race it), not while this side refuses the peer's transfers for room (the link would bring them
+    /// again), and not when nothing listens (device off: the content waits).
     static func wantsDeliveryLink(presence: PeerPresence, refusingForSpace: Bool) -> Bool {
-        presence.contentPending && presence.installed && !refusingForSpace
+        presence.contentPending && presence.installed && !presence.running && !refusingForSpace
     }
 }
 
