@@ -50,6 +50,19 @@ struct LinkMachineTests {
                 "a phone refusing the watch's transfers for room makes no presence links")
     }
 
+    @Test("a stopped peer announcing content for this side is linked to when installed, unless this side refuses for room", arguments: [
+        // (installed, running, content pending, refusing for space) → link
+        (true, false, true, false, true),
+        (true, true, true, false, false),
+        (false, false, true, false, false),
+        (true, false, false, false, false),
+        (true, false, true, true, false),
+    ])
+    func deliveryLink(installed: Bool, running: Bool, pending: Bool, refusing: Bool, expected: Bool) {
+        let presence = PeerPresence(installed: installed, running: running, contentPending: pending)
+        #expect(LinkPolicy.wantsDeliveryLink(presence: presence, refusingForSpace: refusing) == expected)
+    }
+
     @Test("the wait before the next attempt", arguments: [
         // (delay booked at the close, the peer refuses for space, this side owes room now) → the wait
         (nil, false, false, LinkPolicy.HoldOff.none),

@@ -76,10 +76,11 @@ final class LinkDriver {
                 await Self.waitForChange(of: engine.contentSignal, after: seen, atMost: delay, clock: engine.clock)
                 continue
             }
-            // Presence (or room) alone never justifies launching the peer: check it is still running.
+            // Presence (or room) alone never justifies launching the peer: check it is still running, or
+            // that it still announces content to deliver.
             if !engine.hasContentForPeer {
                 await refreshPresence(engine)
-                guard engine.wantsPresenceLink || engine.owesRoomNow, engine.current == nil else { continue }
+                guard engine.wantsPresenceLink || engine.owesRoomNow || engine.wantsDeliveryLink, engine.current == nil else { continue }
             }
             if await attempt(engine) { continue }
             switch reconnect.attemptFailed(jitter: engine.jitter()) {

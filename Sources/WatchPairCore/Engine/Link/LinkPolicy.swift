@@ -45,6 +45,15 @@ enum LinkPolicy {
     static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence, refusingForSpace: Bool = false) -> Bool {
         role == .phone && launch == .foreground && presence.running && !refusingForSpace
     }
+
+    /// Content outlives its sender (DESIGN §3): a peer app that is installed but not running and
+    /// announced content for this side is linked to, which launches it in the background, so it delivers.
+    /// Either side, any launch mode. Not when it runs (it links by itself: a second link would only
+    /// race it), not while this side refuses the peer's transfers for room (the link would bring them
+    /// again), and not when nothing listens (device off: the content waits).
+    static func wantsDeliveryLink(presence: PeerPresence, refusingForSpace: Bool) -> Bool {
+        presence.contentPending && presence.installed && !presence.running && !refusingForSpace
+    }
 }
 
 extension LinkPolicy {
