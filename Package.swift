@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "WatchConnection", targets: ["WatchConnection"]),
         .library(name: "WatchConnectionWCSession", targets: ["WatchConnectionWCSession"]),
         .library(name: "WatchConnectionTesting", targets: ["WatchConnectionTesting"]),
+        .library(name: "KeyedSync", targets: ["KeyedSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -76,6 +77,9 @@ let package = Package(
         .target(name: "WatchConnectionWCSession", dependencies: ["WatchConnection", "WatchConnectivity"]),
         // Test kit of WatchConnection apps: FlakySession (seeded faults, injected clock).
         .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection"]),
+        // DESIGN §10, keyed sync: registered keys, revisions and the launch-order-safe handshake on top
+        // of WatchConnection (and nothing below it).
+        .target(name: "KeyedSync", dependencies: ["WatchConnection", .product(name: "Logging", package: "swift-log")]),
         // Apple-style sync services on the WatchConnectivity module: one per side.
         .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
         .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
@@ -153,6 +157,13 @@ let package = Package(
             ]
         ),
         // An app written in WatchConnectivitySwift's documented style: must keep compiling and passing.
+        .testTarget(
+            name: "KeyedSyncTests",
+            dependencies: [
+                "KeyedSync", "WatchConnection", "WatchConnectionTesting", "WatchPairTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "WatchConnectionStyleTests", dependencies: ["WatchConnection", "WatchConnectionTesting"]),
         .testTarget(
             name: "WatchPairCoreTests",

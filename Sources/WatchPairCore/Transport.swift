@@ -21,9 +21,16 @@ public protocol Transport: Sendable {
     /// found without connecting to the link (so nothing is launched by asking).
     func peerPresence() async -> PeerPresence
 
-    /// Yields whenever the peer's endpoints may have changed (appeared or vanished), so the engine can
-    /// react at once instead of polling. Finishes when the calling task is cancelled.
+    /// Yields whenever the peer's endpoints may have changed (appeared or vanished), or its content
+    /// announcement changed, so the engine can react at once instead of polling. Finishes when the
+    /// calling task is cancelled.
     func peerChanges() -> AsyncStream<Void>
+
+    /// Tells the peer whether this app has content waiting for it (userInfo, context, files), so that a
+    /// peer that starts while this app is stopped launches it to deliver (DESIGN §3: content outlives its
+    /// sender). The announcement lives outside this app's process, so it holds after the app stopped or
+    /// crashed; the peer reads it as ``PeerPresence/contentPending``.
+    func announceContentPending(_ pending: Bool) async
 }
 
 /// One established byte stream to the peer.
@@ -68,10 +75,13 @@ public struct PeerPresence: Sendable, Hashable {
     public var installed: Bool
     /// The peer app's process is running (its control endpoint answers).
     public var running: Bool
+    /// The peer app announced content waiting for this side (``Transport/announceContentPending(_:)``).
+    public var contentPending: Bool
 
-    public init(installed: Bool, running: Bool) {
+    public init(installed: Bool, running: Bool, contentPending: Bool = false) {
         self.installed = installed
         self.running = running
+        self.contentPending = contentPending
     }
 }
 

@@ -84,6 +84,11 @@ public final class FaultInjectingTransport: Transport {
         base.peerChanges()
     }
 
+    /// Announces through the wrapped transport.
+    public func announceContentPending(_ pending: Bool) async {
+        await base.announceContentPending(pending)
+    }
+
     /// Counts a write call and takes the fault for it.
     func takeFault() -> (writeIndex: Int, fault: Fault) {
         state.withLock { state in

@@ -43,6 +43,8 @@ public final class InMemoryNetwork: Sendable {
 
     struct Endpoint {
         var installed = false
+        /// The role announced content waiting for its peer (kept while it does not serve).
+        var contentPending = false
         var server: (token: UInt64, acceptor: AsyncStream<InMemoryConnection>.Continuation)?
         var activationHandler: (@Sendable () async -> Void)?
         var activating = false
@@ -95,6 +97,21 @@ public final class InMemoryNetwork: Sendable {
         }
     }
 
+    /// Records whether `role` has content waiting for its peer; a change is reported to the peer
+    /// transport's `peerChanges()`.
+    public func setContentPending(_ role: Role, _ pending: Bool) {
+        state.withLock { state in
+            guard state.endpoints[role]!.contentPending != pending else { return }
+            state.endpoints[role]!.contentPending = pending
+            state.notifyChange(of: role)
+        }
+    }
+
+    /// Whether `role` announced content waiting for its peer.
+    public func isContentPending(_ role: Role) -> Bool {
+        state.withLock { $0.endpoints[role]!.contentPending }
+    }
+
     /// Sets (or with `nil` removes) the socket-activation handler for `role`.
     ///
     /// When a connect reaches `role` while it is installed but not serving, the network runs `handler` in
@@ -139,7 +156,9 @@ public final class InMemoryNetwork: Sendable {
     func presence(of role: Role) -> PeerPresence {
         state.withLock { state in
             let endpoint = state.endpoints[role]!
-            return PeerPresence(installed: endpoint.installed || endpoint.server != nil, running: endpoint.server != nil)
+            return PeerPresence(
+                installed: endpoint.installed || endpoint.server != nil, running: endpoint.server != nil,
+                contentPending: endpoint.contentPending)
         }
     }
 

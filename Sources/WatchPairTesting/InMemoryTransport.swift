@@ -64,4 +64,10 @@ public final class InMemoryTransport: Transport {
     public func peerChanges() -> AsyncStream<Void> {
         network.changes(of: role.peer)
     }
+
+    /// Records the announcement on the network (it outlives this transport, as the marker file beside a
+    /// socket outlives its daemon) and tells the peer's `peerChanges()`.
+    public func announceContentPending(_ pending: Bool) async {
+        network.setContentPending(role, pending)
+    }
 }

@@ -227,8 +227,27 @@ public final class UnixSocketTransport: Transport {
     public func peerPresence() async -> PeerPresence {
         PeerPresence(
             installed: UnixSocketProbe.streamBinding(of: self.configuration.peerLinkPath) == .live,
-            running: UnixSocketProbe.connect(to: self.configuration.peerControlPath) == .listening
+            running: UnixSocketProbe.connect(to: self.configuration.peerControlPath) == .listening,
+            contentPending: access(self.configuration.peerContentMarkerPath, F_OK) == 0
         )
+    }
+
+    /// Creates or removes ``UnixSocketTransportConfiguration/contentMarkerPath`` (nothing when it is
+    /// nil). The marker is a regular file beside the link socket, so it outlives this process and the
+    /// peer's inotify watch sees it come and go. A failure is logged: the content itself is safe in the
+    /// store, only a peer starting while this app is stopped would not launch it to deliver.
+    public func announceContentPending(_ pending: Bool) async {
+        guard let path = self.configuration.contentMarkerPath else { return }
+        if pending {
+            let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                close(fd)
+            } else {
+                self.logger.warning("could not announce pending content", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            }
+        } else if unlink(path) != 0, errno != ENOENT {
+            self.logger.warning("could not withdraw the pending-content announcement", metadata: ["path": "\(path)", "errno": "\(errno)"])
+        }
     }
 
     /// Yields whenever the peer's link or control socket file may have appeared, vanished or changed.
@@ -238,7 +257,7 @@ public final class UnixSocketTransport: Transport {
     /// coalesce. Finishes when the consuming task is cancelled; the inotify descriptor is closed then.
     public func peerChanges() -> AsyncStream<Void> {
         PeerChangeWatcher.changes(
-            of: [self.configuration.peerLinkPath, self.configuration.peerControlPath],
+            of: [self.configuration.peerLinkPath, self.configuration.peerControlPath, self.configuration.peerContentMarkerPath],
             logger: self.logger
         )
     }

@@ -48,6 +48,14 @@ public struct UnixSocketTransportConfiguration: Sendable {
     /// Overflow: a connection accepted while this many are open is closed at once (logged as a
     /// warning) and never reaches the handler.
     public var maximumConnections: Int
+    /// The file that announces this side's content waiting for the peer (``UnixSocketTransport/announceContentPending(_:)``):
+    /// present while there is some. Nil: this side announces nothing (a control socket). The host sets
+    /// it beside the link socket, `<paths.link>.pending`, where the peer looks for it.
+    public var contentMarkerPath: String?
+    /// Where the peer announces its content waiting for this side: beside its link socket.
+    public var peerContentMarkerPath: String { peerLinkPath + Self.contentMarkerSuffix }
+    /// What a link socket's content marker adds to its path.
+    public static let contentMarkerSuffix = ".pending"
     /// Whether accepted connections are checked against ``allowedUIDs``. Default true.
     ///
     /// False for a control socket: its file mode and group decide who may connect (DESIGN.md §5).

@@ -218,4 +218,5 @@ final class FailingTransport: Transport {
     func connect() async throws -> any TransportConnection { try await base.connect() }
     func peerPresence() async -> PeerPresence { await base.peerPresence() }
     func peerChanges() -> AsyncStream<Void> { base.peerChanges() }
+    func announceContentPending(_ pending: Bool) async { await base.announceContentPending(pending) }
 }

@@ -6,18 +6,23 @@ import Darwin
 #endif
 
 /// A JSON file replaced atomically and durably, read back or set aside: what the request queue and the
-/// recorded responses are stored in.
+/// recorded responses are stored in (public for the libraries above the layer, e.g. keyed sync's ledger).
 ///
 /// `write` writes a temporary file, fsyncs it, renames it over the file and fsyncs the directory, so
 /// after a kill -9 the file is the old content or the new, never a mix. `read` returns nil for a
 /// missing file; a file that does not decode is renamed to `<file>.corrupt-<suffix>` (kept for a person
 /// to look at) and reported, never trapped on.
-struct DurableFile<Content: Codable>: Sendable {
+public struct DurableFile<Content: Codable>: Sendable {
     /// The file.
-    let url: URL
+    public let url: URL
+
+    /// The file at `url` (its directory must exist).
+    public init(url: URL) {
+        self.url = url
+    }
 
     /// What `read` found.
-    enum ReadResult {
+    public enum ReadResult {
         /// The decoded content (nil: no file).
         case content(Content?)
         /// The file did not decode: where it was moved, and why.
@@ -25,7 +30,7 @@ struct DurableFile<Content: Codable>: Sendable {
     }
 
     /// Reads and decodes the file.
-    func read(setAsideSuffix: String) -> ReadResult {
+    public func read(setAsideSuffix: String) -> ReadResult {
         guard let data = try? Data(contentsOf: url) else { return .content(nil) }
         do {
             return .content(try JSONDecoder().decode(Content.self, from: data))
@@ -38,7 +43,7 @@ struct DurableFile<Content: Codable>: Sendable {
     }
 
     /// Replaces the file with `content`, atomically and durably.
-    func write(_ content: Content) throws(WatchConnectionError) {
+    public func write(_ content: Content) throws(WatchConnectionError) {
         let data: Data
         do {
             let encoder = JSONEncoder()

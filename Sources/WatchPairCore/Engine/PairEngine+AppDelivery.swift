@@ -21,8 +21,8 @@ extension PairEngine {
         } catch {
             throw error.failure
         }
-        // Space in the inbox may let a sender that was refused resume: link back at once, no backoff.
-        if owesRoom, hasInboxRoom { driver.holdOff = nil }
+        // Space in the inbox may let a sender that was refused resume: the driver links back at once,
+        // without backoff (``LinkPolicy/holdOff(_:peerRefusing:owesRoomNow:)``).
         contentSignal.fire()
     }
 

@@ -52,6 +52,8 @@ public actor PairEngine {
     var spawner: AsyncStream<Link>.Continuation?
     /// Makes the links this side needs, with presence and backoff.
     let driver: LinkDriver
+    /// Tells the peer whether content waits for it, so it can launch this app to deliver.
+    let announcer = ContentAnnouncer()
     /// What the transport last said of the peer app.
     var peerPresence: PeerPresence { driver.presence }
     /// The userInfo channel: its machines and its outbox pump.
@@ -123,6 +125,7 @@ public actor PairEngine {
                 group.addTask { await self.pumpOutbox() }
                 group.addTask { await self.pumpContext() }
                 group.addTask { await self.pumpFiles() }
+                group.addTask { await self.announceContent() }
                 // Links this side opens run here, as children of run(), so cancellation reaches them.
                 group.addTask {
                     await withDiscardingTaskGroup { links in
@@ -144,6 +147,10 @@ public actor PairEngine {
     private func pumpContext() async { await context.pump(self) }
     private func pumpFiles() async { await files.pump(self) }
     private func watchPeer() async { await driver.watchPeer(self) }
+    private func announceContent() async {
+        contentPendingMayHaveChanged()
+        await announcer.run(self)
+    }
     private func driveLink() async { await driver.drive(self) }
     func refreshPeerPresence() async { await driver.refreshPresence(self) }
 
@@ -196,9 +203,15 @@ public actor PairEngine {
         messages.handler = handler
     }
 
-    /// Whether the peer has something waiting from this side, or is owed a link for presence or room.
+    /// Whether the peer has something waiting from this side, is owed a link for presence or room, or
+    /// has content of its own to deliver here.
     var needsLink: Bool {
-        hasContentForPeer || wantsPresenceLink || owesRoomNow
+        hasContentForPeer || wantsPresenceLink || owesRoomNow || wantsDeliveryLink
+    }
+
+    /// See ``LinkPolicy/wantsDeliveryLink(presence:refusingForSpace:)``.
+    var wantsDeliveryLink: Bool {
+        LinkPolicy.wantsDeliveryLink(presence: peerPresence, refusingForSpace: owesRoom && !hasInboxRoom)
     }
 
     /// Whether background content waits for the peer (such content may launch it).
@@ -243,7 +256,13 @@ public actor PairEngine {
     /// New content was accepted: after a give-up, content is a reason to try the peer again at once.
     func contentArrived() {
         driver.contentArrived()
+        contentPendingMayHaveChanged()
         contentSignal.fire()
+    }
+
+    /// Content for the peer was accepted, finished or cancelled: the announcement may need to change.
+    func contentPendingMayHaveChanged() {
+        announcer.note(hasContentForPeer)
     }
 
     /// Emits `reachabilityChanged` when `isReachable` flipped since the last call.

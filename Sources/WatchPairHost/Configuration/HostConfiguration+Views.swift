@@ -23,6 +23,7 @@ extension HostConfiguration {
         }
         set {
             transport.listener = .bind(path: newValue.link)
+            transport.contentMarkerPath = newValue.link + UnixSocketTransportConfiguration.contentMarkerSuffix
             transport.peerLinkPath = newValue.peerLink
             transport.peerControlPath = newValue.peerControl
             control.path = newValue.control

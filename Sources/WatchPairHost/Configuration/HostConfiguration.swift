@@ -39,6 +39,7 @@ public struct HostConfiguration: Sendable {
         self.transport = UnixSocketTransportConfiguration(
             listener: .bind(path: paths.link), peerLinkPath: paths.peerLink, peerControlPath: paths.peerControl,
             allowedUIDs: UnixSocketTransportConfiguration.defaultAllowedUIDs)
+        transport.contentMarkerPath = paths.link + UnixSocketTransportConfiguration.contentMarkerSuffix
         self.control = ControlServerConfiguration(path: paths.control)
         self.store = StoreConfiguration(directory: paths.state)
         self.launch = .auto

@@ -37,5 +37,6 @@ extension UnixSocketTransportConfiguration {
             allowed = Set(uids.map { UInt32($0) }).union([UInt32(getuid())])
         }
         self.init(listener: .bind(path: link), peerLinkPath: peerLink, peerControlPath: peerControl, allowedUIDs: allowed)
+        contentMarkerPath = link + Self.contentMarkerSuffix
     }
 }

@@ -23,6 +23,7 @@ final class ByteCountingTransport: Transport {
 
     func peerPresence() async -> PeerPresence { await base.peerPresence() }
     func peerChanges() -> AsyncStream<Void> { base.peerChanges() }
+    func announceContentPending(_ pending: Bool) async { await base.announceContentPending(pending) }
 }
 
 /// Bytes written through one or more `ByteCountingTransport`s (it outlives a restarted engine).

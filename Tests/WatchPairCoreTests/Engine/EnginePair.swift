@@ -62,14 +62,13 @@ final class EnginePair: Sendable {
         case .inMemory:
             return network.transport(for: role)
         case .unixSocket:
-            return UnixSocketTransport(
-                configuration: UnixSocketTransportConfiguration(
-                    listener: .bind(path: path(role, "sock")),
-                    peerLinkPath: path(role.peer, "sock"),
-                    peerControlPath: path(role.peer, "ctl")
-                ),
-                logger: quietLogger
+            var configuration = UnixSocketTransportConfiguration(
+                listener: .bind(path: path(role, "sock")),
+                peerLinkPath: path(role.peer, "sock"),
+                peerControlPath: path(role.peer, "ctl")
             )
+            configuration.contentMarkerPath = path(role, "sock") + UnixSocketTransportConfiguration.contentMarkerSuffix
+            return UnixSocketTransport(configuration: configuration, logger: quietLogger)
         }
     }
 

@@ -35,6 +35,8 @@ final class ScriptedPeerTransport: Transport {
     func peerPresence() async -> PeerPresence { presence }
 
     func peerChanges() -> AsyncStream<Void> { AsyncStream { _ in } }
+
+    func announceContentPending(_ pending: Bool) async {}
 }
 
 /// One engine with a real store in a temporary directory, over a given transport.

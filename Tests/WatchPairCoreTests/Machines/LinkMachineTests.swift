@@ -50,6 +50,34 @@ struct LinkMachineTests {
                 "a phone refusing the watch's transfers for room makes no presence links")
     }
 
+    @Test("a stopped peer announcing content for this side is linked to when installed, unless this side refuses for room", arguments: [
+        // (installed, running, content pending, refusing for space) → link
+        (true, false, true, false, true),
+        (true, true, true, false, false),
+        (false, false, true, false, false),
+        (true, false, false, false, false),
+        (true, false, true, true, false),
+    ])
+    func deliveryLink(installed: Bool, running: Bool, pending: Bool, refusing: Bool, expected: Bool) {
+        let presence = PeerPresence(installed: installed, running: running, contentPending: pending)
+        #expect(LinkPolicy.wantsDeliveryLink(presence: presence, refusingForSpace: refusing) == expected)
+    }
+
+    @Test("the wait before the next attempt", arguments: [
+        // (delay booked at the close, the peer refuses for space, this side owes room now) → the wait
+        (nil, false, false, LinkPolicy.HoldOff.none),
+        (nil, true, true, .none),
+        (Duration.seconds(3600), false, false, .untilContent(.seconds(3600))),
+        (.seconds(3600), true, false, .untilPeerChanges(.seconds(3600))),
+        // The app made room while the refusing link was still closing: the link back is owed now, and a
+        // backoff booked after the room was made must not delay it (a CI run waited out its half hour).
+        (.seconds(3600), false, true, .none),
+        (.seconds(3600), true, true, .none),
+    ] as [(Duration?, Bool, Bool, LinkPolicy.HoldOff)])
+    func holdOff(delay: Duration?, peerRefusing: Bool, owesRoomNow: Bool, expected: LinkPolicy.HoldOff) {
+        #expect(LinkPolicy.holdOff(delay, peerRefusing: peerRefusing, owesRoomNow: owesRoomNow) == expected)
+    }
+
     @Test("link state keeps the strings users see")
     func state() {
         #expect(LinkState(established: true, opening: true, gaveUp: true).description == "connected")

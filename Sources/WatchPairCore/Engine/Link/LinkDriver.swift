@@ -65,20 +65,22 @@ final class LinkDriver {
                 await engine.contentSignal.wait(after: seen)
                 continue
             }
-            if let delay = holdOff {
-                holdOff = nil
-                if reconnect.isRefused {
-                    // Back pressure: new content must not cut the wait short, or a full peer is hammered.
-                    await Self.waitForChange(of: retrySignal, after: retrySignal.generation, atMost: delay, clock: engine.clock)
-                } else {
-                    await Self.waitForChange(of: engine.contentSignal, after: seen, atMost: delay, clock: engine.clock)
-                }
+            let wait = LinkPolicy.holdOff(holdOff, peerRefusing: reconnect.isRefused, owesRoomNow: engine.owesRoomNow)
+            holdOff = nil
+            switch wait {
+            case .none: break
+            case .untilPeerChanges(let delay):
+                await Self.waitForChange(of: retrySignal, after: retrySignal.generation, atMost: delay, clock: engine.clock)
+                continue
+            case .untilContent(let delay):
+                await Self.waitForChange(of: engine.contentSignal, after: seen, atMost: delay, clock: engine.clock)
                 continue
             }
-            // Presence (or room) alone never justifies launching the peer: check it is still running.
+            // Presence (or room) alone never justifies launching the peer: check it is still running, or
+            // that it still announces content to deliver.
             if !engine.hasContentForPeer {
                 await refreshPresence(engine)
-                guard engine.wantsPresenceLink || engine.owesRoomNow, engine.current == nil else { continue }
+                guard engine.wantsPresenceLink || engine.owesRoomNow || engine.wantsDeliveryLink, engine.current == nil else { continue }
             }
             if await attempt(engine) { continue }
             switch reconnect.attemptFailed(jitter: engine.jitter()) {

@@ -45,6 +45,36 @@ enum LinkPolicy {
     static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence, refusingForSpace: Bool = false) -> Bool {
         role == .phone && launch == .foreground && presence.running && !refusingForSpace
     }
+
+    /// Content outlives its sender (DESIGN §3): a peer app that is installed but not running and
+    /// announced content for this side is linked to, which launches it in the background, so it delivers.
+    /// Either side, any launch mode. Not when it runs (it links by itself: a second link would only
+    /// race it), not while this side refuses the peer's transfers for room (the link would bring them
+    /// again), and not when nothing listens (device off: the content waits).
+    static func wantsDeliveryLink(presence: PeerPresence, refusingForSpace: Bool) -> Bool {
+        presence.contentPending && presence.installed && !presence.running && !refusingForSpace
+    }
+}
+
+extension LinkPolicy {
+    /// How the driver waits before its next attempt once a close left it a delay.
+    enum HoldOff: Sendable, Hashable {
+        /// Attempt now.
+        case none
+        /// The peer pushes back: only a change at the peer (its endpoints, or it linking back) or the delay
+        /// ends the wait; new content must not, or a full peer is hammered.
+        case untilPeerChanges(Duration)
+        /// After a failure: new content or the delay ends the wait.
+        case untilContent(Duration)
+    }
+
+    /// The wait before the next attempt, decided when the driver is about to wait (not when the link
+    /// closed): this side's app may have made room while the link it refused on was still closing, and
+    /// then the link back it owes must not wait out a backoff booked after the room was made.
+    static func holdOff(_ delay: Duration?, peerRefusing: Bool, owesRoomNow: Bool) -> HoldOff {
+        guard let delay, !owesRoomNow else { return .none }
+        return peerRefusing ? .untilPeerChanges(delay) : .untilContent(delay)
+    }
 }
 
 extension ReconnectStateMachine {

@@ -101,6 +101,7 @@ final class ContextChannel {
         case .recordHeld(let version):
             try await engine.store.setPeerContextAck(version)
             engine.driver.madeProgress()
+            engine.contentPendingMayHaveChanged()
             engine.contentSignal.fire()
             return true
         }

@@ -183,6 +183,7 @@ final class FileChannel {
                 return false
             }
             engine.driver.madeProgress()
+            engine.contentPendingMayHaveChanged()
             engine.appSignal.fire()
             engine.contentSignal.fire()
             return true
@@ -195,6 +196,7 @@ final class FileChannel {
     func cancelled(_ file: OutgoingFile, _ engine: isolated PairEngine) {
         cancels += 1
         apply(sender.event(.cancelled(seq: file.seq)), engine)
+        engine.contentPendingMayHaveChanged()
         engine.contentSignal.fire()
     }
 

@@ -112,6 +112,7 @@ final class UserInfoChannel {
         let finished = try await engine.store.acknowledge(upTo: seq)
         guard !finished.isEmpty else { return }
         engine.driver.madeProgress()
+        engine.contentPendingMayHaveChanged()
         for transfer in finished {
             engine.emit(.userInfoFinished, "userInfo \(transfer.seq) finished", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }

@@ -1,0 +1,121 @@
+import Foundation
+import KeyedSync
+import Testing
+
+@Suite("keyed sync: the ledger machine")
+struct SyncLedgerTests {
+    static func json(_ text: String) -> Data { Data(text.utf8) }
+
+    static func ledger(_ keys: [String: SyncKeyOptions], side: SyncSide = .phone) -> SyncLedger {
+        var ledger = SyncLedger(side: side, maxAutoSyncSize: 8)
+        for (key, options) in keys.sorted(by: { $0.key < $1.key }) { _ = ledger.event(.register(key, options)) }
+        return ledger
+    }
+
+    @Test("an automatic change is sent at once, with every published key, and confirmed")
+    func automatic() {
+        var ledger = Self.ledger(["a": SyncKeyOptions(), "b": SyncKeyOptions()])
+        let first = ledger.event(.set("a", Self.json("1")))
+        #expect(first.send?.map(\.key) == ["a"])
+        #expect(first.persist)
+        let second = ledger.event(.set("b", Self.json("2")))
+        #expect(second.send?.map(\.key) == ["a", "b"], "the context replaces the last one: a snapshot holds every key")
+        #expect(ledger.records["a"]?.needSync == true)
+        let confirmed = ledger.event(.confirmed(second.send!, at: 42))
+        #expect(ledger.records["a"]?.needSync == false)
+        #expect(ledger.records["b"]?.lastSyncTime == 42)
+        #expect(confirmed.notes.count == 2)
+    }
+
+    @Test("a confirmation of an older revision leaves a newer change needing a sync")
+    func staleConfirmation() {
+        var ledger = Self.ledger(["a": SyncKeyOptions()])
+        let old = ledger.event(.set("a", Self.json("1"))).send!
+        _ = ledger.event(.set("a", Self.json("2")))
+        _ = ledger.event(.confirmed(old, at: 1))
+        #expect(ledger.records["a"]?.needSync == true)
+        #expect(ledger.records["a"]?.lastSyncTime == nil)
+    }
+
+    @Test("a manual change waits until the app asks")
+    func manual() {
+        var ledger = Self.ledger(["m": SyncKeyOptions(policy: .manual), "a": SyncKeyOptions()])
+        #expect(ledger.event(.set("m", Self.json("\"big value\""))).send == nil)
+        #expect(ledger.records["m"]?.needSync == true)
+        let other = ledger.event(.set("a", Self.json("1")))
+        #expect(other.send?.map(\.key) == ["a"], "an unasked manual change is not published by another key's push")
+        let asked = ledger.event(.syncRequested(.key("m")))
+        #expect(asked.send?.map(\.key) == ["a", "m"])
+        _ = ledger.event(.confirmed(asked.send!, at: 5))
+        #expect(ledger.event(.syncRequested(.key("m"))).send == nil, "nothing needs a sync: nothing is sent")
+        #expect(ledger.event(.syncRequested(.snapshot)).send?.map(\.key) == ["a", "m"], "a snapshot sends all")
+    }
+
+    @Test("a value over maxAutoSyncSize under automaticSmall is not sent, and says why")
+    func tooLarge() {
+        var ledger = Self.ledger(["a": SyncKeyOptions()])
+        _ = ledger.event(.set("a", Self.json("1")))
+        let action = ledger.event(.set("a", Self.json("\"123456789\"")))
+        #expect(action.send == nil)
+        #expect(action.notes == [.notSent(key: "a", .tooLarge(size: 11, limit: 8))])
+        #expect(ledger.records["a"]?.blocked == .tooLarge(size: 11, limit: 8))
+        #expect(ledger.event(.syncRequested(.snapshot)).send == nil, "the held value may not go")
+    }
+
+    @Test("received values: newer wins, older and equal are ignored, the counter moves past them")
+    func ordering() {
+        var watch = Self.ledger(["k": SyncKeyOptions(availability: .phoneWithWatchSync)], side: .watch)
+        let v3 = SyncEntry(key: "k", revision: SyncRevision(counter: 3, writer: .phone), value: Self.json("3"))
+        let v2 = SyncEntry(key: "k", revision: SyncRevision(counter: 2, writer: .phone), value: Self.json("2"))
+        #expect(watch.event(.received([v3], at: 1)).applied == [v3])
+        let late = watch.event(.received([v2], at: 2))
+        #expect(late.applied.isEmpty)
+        #expect(late.notes == [.ignoredOlder(key: "k", received: v2.revision, held: v3.revision)])
+        #expect(watch.event(.received([v3], at: 3)).applied.isEmpty, "a repeat changes nothing")
+        #expect(watch.records["k"]?.value == Self.json("3"))
+        // The watch's own change of a phone-owned key stays local, with a revision after what it saw.
+        let local = watch.event(.set("k", Self.json("9")))
+        #expect(local.send == nil)
+        #expect(watch.records["k"]?.revision == SyncRevision(counter: 4, writer: .watch))
+    }
+
+    @Test("setting a key back to an earlier value still makes a new revision")
+    func setBack() {
+        var ledger = Self.ledger(["a": SyncKeyOptions()])
+        let first = ledger.event(.set("a", Self.json("1"))).send!
+        _ = ledger.event(.set("a", Self.json("2")))
+        let back = ledger.event(.set("a", Self.json("1"))).send!
+        #expect(back[0].value == first[0].value)
+        #expect(back != first, "the context differs, so the identical-context rule cannot swallow it")
+    }
+
+    @Test("a key the receiver has not registered is kept and reported, then held once registered")
+    func unknownKey() {
+        var watch = Self.ledger([:], side: .watch)
+        let entry = SyncEntry(key: "new", revision: SyncRevision(counter: 1, writer: .phone), value: Self.json("1"))
+        let action = watch.event(.received([entry], at: 1))
+        #expect(action.applied.isEmpty)
+        #expect(action.notes == [.unknownKey(key: "new", revision: entry.revision)])
+        _ = watch.event(.register("new", SyncKeyOptions()))
+        #expect(watch.records["new"]?.value == Self.json("1"))
+    }
+
+    @Test("a key this app does not share ignores the peer's value")
+    func notShared() {
+        var watch = Self.ledger(["w": SyncKeyOptions(availability: .watchOnly)], side: .watch)
+        let entry = SyncEntry(key: "w", revision: SyncRevision(counter: 1, writer: .phone), value: Self.json("1"))
+        #expect(watch.event(.received([entry], at: 1)).notes == [.notShared(key: "w")])
+        #expect(watch.records["w"]?.value == nil)
+    }
+
+    @Test("keys needing a sync are sent together; a received value is republished")
+    func needing() {
+        var phone = Self.ledger(["a": SyncKeyOptions(), "m": SyncKeyOptions(policy: .manual)])
+        _ = phone.event(.set("a", Self.json("1")))
+        _ = phone.event(.set("m", Self.json("2")))
+        #expect(phone.event(.syncRequested(.needing)).send?.map(\.key) == ["a", "m"])
+        let fromWatch = SyncEntry(key: "a", revision: SyncRevision(counter: 7, writer: .watch), value: Self.json("7"))
+        _ = phone.event(.received([fromWatch], at: 1))
+        #expect(phone.event(.syncRequested(.snapshot)).send?.first == fromWatch)
+    }
+}
