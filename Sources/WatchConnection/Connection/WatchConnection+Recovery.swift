@@ -25,7 +25,7 @@ extension WatchConnection {
         session.activate(reportingTo: sessionEventReceiver)
         do {
             try await waitForConnection(timeout: configuration.recoveryTimeout)
-            try await probe()
+            try await session.probe(timeout: configuration.recoveryTimeout, sleep: time.sleep)
         } catch {
             let failure = error as? WatchConnectionError ?? .sessionError(code: 7001, description: String(describing: error))
             emit(.recoveryFailed(error: failure))
@@ -35,25 +35,5 @@ extension WatchConnection {
         recordAttempt(succeeded: true)
         emit(.recoverySucceeded)
         queueRunner.flush()
-    }
-
-    /// One ping message, answered by the peer's connection with a pong.
-    private func probe() async throws(WatchConnectionError) {
-        let ping = WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID()))
-        let (session, sleep, timeout) = (self.session, time.sleep, configuration.recoveryTimeout)
-        let result = await withTaskGroup(of: Result<String, WatchConnectionError>.self) { group in
-            group.addTask { await session.sendRequestMessage(ping) }
-            group.addTask {
-                do { try await sleep(timeout) } catch { return .failure(.cancelled) }
-                return .failure(.timeout)
-            }
-            let first = await group.next() ?? .failure(.cancelled)
-            group.cancelAll()
-            return first
-        }
-        let reply = try result.get()
-        guard (try? WireEnvelope.header(of: reply))?.kind == .pong else {
-            throw .decodingFailed(description: "the probe's answer is not a pong")
-        }
     }
 }

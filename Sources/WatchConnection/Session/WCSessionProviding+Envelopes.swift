@@ -1,3 +1,5 @@
+import Foundation
+
 extension WCSessionProviding {
     /// Hands a request envelope to a background channel (a `.message` that fell back goes by userInfo).
     func transfer(_ envelope: String, on method: DeliveryMethod) throws {
@@ -27,6 +29,27 @@ extension WCSessionProviding {
             }
         } onCancel: {
             slot.resume(.failure(.cancelled))
+        }
+    }
+
+    /// One ping message, answered by the peer's connection with a pong within `timeout` (slept with
+    /// `sleep`, the connection's clock).
+    /// - Throws: `.timeout`, the message's failure, or `.decodingFailed` for an answer that is not a pong.
+    func probe(timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async throws(WatchConnectionError) {
+        let ping = WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID()))
+        let result = await withTaskGroup(of: Result<String, WatchConnectionError>.self) { group in
+            group.addTask { await self.sendRequestMessage(ping) }
+            group.addTask {
+                do { try await sleep(timeout) } catch { return .failure(.cancelled) }
+                return .failure(.timeout)
+            }
+            let first = await group.next() ?? .failure(.cancelled)
+            group.cancelAll()
+            return first
+        }
+        let reply = try result.get()
+        guard (try? WireEnvelope.header(of: reply))?.kind == .pong else {
+            throw .decodingFailed(description: "the probe's answer is not a pong")
         }
     }
 }
