@@ -135,7 +135,9 @@ final class RequestQueueRunner {
         if !action.send.isEmpty { connection.emit(.queueFlushed(count: action.send.count)) }
         connection.tasks.start { [weak self] in
             for request in action.send {
-                guard let connection = self?.connection else { return }
+                guard let self, let connection = self.connection else { return }
+                // Cancelled, expired or disconnected since the flush began: it is not sent.
+                guard queue.requests.contains(where: { $0.id == request.id }) else { continue }
                 let outgoing = Outgoing(id: request.id, type: request.requestType, envelope: request.envelope, expectsResponse: true)
                 if connection.pending[request.id] == nil {
                     // Restored from disk: nobody waits, but the response still ends it.
@@ -145,7 +147,6 @@ final class RequestQueueRunner {
                 connection.armTimer(request.id, after: policy.timeout) { $0.finish(request.id, .failure(.timeout)) }
                 await connection.drive(outgoing, strategy: request.strategy, mode: .queued, policy: policy)
                 // Off the disk only now: a kill -9 before this line sends it again (answered once).
-                guard let self else { return }
                 if requeued.remove(request.id) == nil, !connection.tasks.isClosed {
                     apply(queue.event(.handedOn(id: request.id)))
                 }

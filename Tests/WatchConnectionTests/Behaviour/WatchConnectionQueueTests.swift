@@ -94,6 +94,34 @@ struct WatchConnectionQueueTests {
         #expect(persistedQueue(directory).isEmpty)
     }
 
+    @Test("a request cancelled while its flush runs is not sent")
+    func cancelledDuringFlush() async throws {
+        let link = try await unreachableLink()
+        let phone = link.phone
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, announce) = AsyncStream.makeStream(of: String.self)
+        link.watch.register(Greet.self) { request in
+            announce.yield(request.name)
+            if request.name == "one" { for await _ in gate { break } }
+            return Greeting(text: request.name)
+        }
+        let events = phone.diagnosticEvents
+        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
+        await phone.connect()
+        link.flaky?.phone.setReachable(true)
+        var starts = started.makeAsyncIterator()
+        #expect(await starts.next() == "one")
+        phone.cancelQueuedRequest(id: try #require(phone.queuedRequests.last?.id))
+        await #expect(throws: WatchConnectionError.cancelled) { try await two.value }
+        open.yield()
+        #expect(try await one.value.text == "one")
+        #expect(try await phone.send(Greet(name: "three"), strategy: .messageOnly).text == "three")
+        #expect(await starts.next() == "three", "the cancelled request was sent")
+    }
+
     @Test("the queue survives the app's death: the file holds it once queued; a new process sends it once")
     func survivesRestart() async throws {
         let directory = try temporaryDirectory()
