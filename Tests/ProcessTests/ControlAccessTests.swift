@@ -32,7 +32,7 @@ struct ControlAccessTests {
         try await PairSandbox.with { pair in
             // The daemon runs as its own user and owns its directory; others may only traverse it.
             #expect(chown(pair.dir, 4242, 4242) == 0 && chmod(pair.dir, 0o755) == 0)
-            try pair.spawn(
+            _ = try pair.spawn(
                 name: "phoned as \(Self.daemonUID)", executable: "/usr/bin/setpriv",
                 arguments: ["--reuid=\(Self.daemonUID)", "--regid=\(Self.daemonUID)", "--clear-groups",
                             pair.bin + "/phoned", "--config", pair.configPath(.phone)],
