@@ -103,6 +103,7 @@ let package = Package(
             name: "WatchPairDaemon",
             dependencies: [
                 "WatchPairHost",
+                "WatchConnection",
                 "WatchPairWire",
                 "WatchPairCore",
                 "WatchPairTransport",
@@ -120,6 +121,7 @@ let package = Package(
             name: "WatchPairCLI",
             dependencies: [
                 "WatchPairVersion",
+                "WatchConnection",
                 "WatchPairWire",
                 "WatchPairTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -188,6 +190,7 @@ let package = Package(
             name: "WatchPairDaemonTests",
             dependencies: [
                 "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
+                "WatchConnection",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -23,6 +23,12 @@ public struct Wcctl: ParsableCommand {
             EventsCommand.self,
             TimelineCommand.self,
             WaitCommand.self,
+            RequestCommand.self,
+            ServeCommand.self,
+            HealthCommand.self,
+            QueueCommand.self,
+            ConnectCommand.self,
+            DisconnectCommand.self,
             FrameCommand.self,
         ]
     )

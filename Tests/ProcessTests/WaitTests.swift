@@ -69,8 +69,28 @@ struct WaitTests {
         }
     }
 
+    @Test("wait handler TYPE: exit 4 until a serve of TYPE attaches (not a receive client, not another type), 0 after, 4 once it left")
+    func handlerOfType() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            _ = try pair.startWcctl(["receive", "--follow", "--reply", "{}"], side: .phone)
+            _ = try pair.startWcctl(["serve", "Other", "--reply", "{}"], side: .phone)
+            let none = try await pair.wcctl(["wait", "handler", "Ping", "--timeout", "0.3"], side: .phone)
+            #expect(none.status == 4 && none.stderr.contains("handler Ping"), "\(none)")
+            let app = try pair.startWcctl(["serve", "Ping", "--reply", #"{"pong":1}"#], side: .phone)
+            try await pair.ok(["wait", "handler", "Ping", "--timeout", "20"], side: .phone)
+            let reply = try await pair.ok(["request", "Ping", "{}", "--mode", "immediate"], side: .watch)
+            #expect(reply.stdout == [#"{"pong":1}"#], "\(reply)")
+            app.signal(SIGINT)
+            _ = await app.waitForExit(timeout: .seconds(20))
+            let gone = try await pair.wcctl(["wait", "handler", "Ping", "--timeout", "0.3"], side: .phone)
+            #expect(gone.status == 4, "\(gone)")
+        }
+    }
+
     @Test("wait: a bad condition or timeout is a usage error (exit 2)", arguments: [
-        ["wait", "sleepy"], ["wait", "ready", "--timeout", "-1"], ["wait"],
+        ["wait", "sleepy"], ["wait", "ready", "--timeout", "-1"], ["wait"], ["wait", "ready", "Ping"], ["wait", "handler", ""],
     ])
     func usage(arguments: [String]) async throws {
         try await PairSandbox.with { pair in

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import Systemd
 import Testing
@@ -196,7 +197,10 @@ struct DaemonPairTests {
         let context = HostContext(
             engine: pair.watch.engine, store: pair.watch.store, events: EventLog(), clock: ContinuousClock(), pid: 1,
             clientCount: { 0 })
-        return (ControlHandler(context: context, router: router), router)
+        // The layer is never started here (no `request`/`serve`), so its directory is not touched.
+        let connection = AppConnection(
+            context: context, router: router, storageDirectory: NSTemporaryDirectory(), logger: Logger(label: "test"))
+        return (ControlHandler(context: context, router: router, connection: connection), router)
     }
 
     /// `receive --follow` attaches the message handler before it writes its success, so no message can

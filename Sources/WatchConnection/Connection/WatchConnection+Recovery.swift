@@ -6,13 +6,13 @@ extension WatchConnection {
     public func connect() async {
         connectionMode = .active
         refreshStatus()
-        flushQueue()
+        queueRunner.flush()
     }
 
     /// Switches to `.passive` and ends every pending request (in flight or queued) with `.cancelled`.
     public func disconnect() {
         connectionMode = .passive
-        apply(queue.event(.cancelAll))
+        queueRunner.cancelAll()
         for id in Array(pending.keys) { finish(id, .failure(.cancelled)) }
     }
 
@@ -25,7 +25,7 @@ extension WatchConnection {
         session.activate(reportingTo: sessionEventReceiver)
         do {
             try await waitForConnection(timeout: configuration.recoveryTimeout)
-            try await probe()
+            try await session.probe(timeout: configuration.recoveryTimeout, sleep: time.sleep)
         } catch {
             let failure = error as? WatchConnectionError ?? .sessionError(code: 7001, description: String(describing: error))
             emit(.recoveryFailed(error: failure))
@@ -34,30 +34,6 @@ extension WatchConnection {
         }
         recordAttempt(succeeded: true)
         emit(.recoverySucceeded)
-        flushQueue()
-    }
-
-    /// One ping message, answered by the peer's connection with a pong.
-    private func probe() async throws(WatchConnectionError) {
-        let ping = Outgoing(
-            id: UUID(), type: "ping",
-            envelope: WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID())),
-            expectsResponse: true)
-        let sleep = self.sleep
-        let timeout = configuration.recoveryTimeout
-        let result = await withTaskGroup(of: Result<String, WatchConnectionError>.self) { group in
-            group.addTask { await self.sendMessageOnce(ping) }
-            group.addTask {
-                do { try await sleep(timeout) } catch { return .failure(.cancelled) }
-                return .failure(.timeout)
-            }
-            let first = await group.next() ?? .failure(.cancelled)
-            group.cancelAll()
-            return first
-        }
-        let reply = try result.get()
-        guard (try? WireEnvelope.header(of: reply))?.kind == .pong else {
-            throw .decodingFailed(description: "the probe's answer is not a pong")
-        }
+        queueRunner.flush()
     }
 }

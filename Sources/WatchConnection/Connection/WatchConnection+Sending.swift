@@ -22,7 +22,7 @@ extension WatchConnection {
         delivery: DeliveryMode = .queued,
         retryPolicy: RetryPolicy = .default
     ) async throws -> R.Response {
-        let outgoing = try encode(request, expectsResponse: true)
+        let outgoing = try encode(type: R.requestType, body: request, expectsResponse: true)
         let response = try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy)
         return try WireEnvelope.body(of: response, as: R.Response.self)
     }
@@ -31,7 +31,7 @@ extension WatchConnection {
     /// channel or queued. Failures are reported only through `diagnosticEvents` (`deliveryFailed`).
     public func send<R: FireAndForgetRequest>(_ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback) async {
         do {
-            let outgoing = try encode(request, expectsResponse: false)
+            let outgoing = try encode(type: R.requestType, body: request, expectsResponse: false)
             _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default)
         } catch let error as WatchConnectionError {
             logger.debug("fire-and-forget request ended without delivery", metadata: ["WC_REQUEST_TYPE": "\(R.requestType)", "error": "\(error)"])
@@ -40,36 +40,38 @@ extension WatchConnection {
         }
     }
 
-    /// Encodes `request` once; refuses it (7009) when over the payload limit.
-    func encode<R: WatchRequest>(_ request: R, expectsResponse: Bool) throws(WatchConnectionError) -> Outgoing {
+    /// Encodes a request of wire type `type` once; refuses it (7009) when over the payload limit.
+    func encode(type: String, body: some Encodable, expectsResponse: Bool) throws(WatchConnectionError) -> Outgoing {
         let id = UUID()
-        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: id, type: R.requestType, reply: expectsResponse)
-        let envelope = try WireEnvelope.encode(header, body: request)
+        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: id, type: type, reply: expectsResponse)
+        let envelope = try WireEnvelope.encode(header, body: body)
         let size = envelope.utf8.count
         guard size <= configuration.payloadLimit else {
             let error = WatchConnectionError.payloadTooLarge(size: size, limit: configuration.payloadLimit)
-            emit(.deliveryFailed(type: R.requestType, error: error, willRetry: false))
+            emit(.deliveryFailed(type: type, error: error, willRetry: false))
             throw error
         }
-        return Outgoing(id: id, type: R.requestType, envelope: envelope, expectsResponse: expectsResponse)
+        return Outgoing(id: id, type: type, envelope: envelope, expectsResponse: expectsResponse)
     }
 
     /// Registers the send, arms its timeout, starts its driver; returns the response envelope.
     func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
         let id = outgoing.id
+        guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
         // The session may have changed before its event reached us: decide on its state now.
         refreshStatus()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                pending[id] = PendingRequest(type: outgoing.type, startedAt: elapsed(), continuation: continuation)
+                pending[id] = PendingRequest(type: outgoing.type, startedAt: time.elapsed(), continuation: continuation)
                 armTimer(id, after: policy.timeout) { $0.finish(id, .failure(.timeout)) }
-                pending[id]?.driver = Task { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
+                pending[id]?.driver = tasks.start { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
             }
         } onCancel: {
             // The caller gave up: the request is cancelled, also where it waits in the queue.
             Task { @MainActor [weak self] in
-                guard let self else { return }
-                self.apply(self.queue.event(.cancel(id: id)))
+                // After close() the queue stays as it is on disk (its sender was ended already).
+                guard let self, !self.tasks.isClosed else { return }
+                self.queueRunner.cancel(id: id)
                 self.finish(id, .failure(.cancelled))
             }
         }
@@ -78,8 +80,8 @@ extension WatchConnection {
     /// Replaces the request's timer with one that runs `body` after `delay`.
     func armTimer(_ id: UUID, after delay: Duration, _ body: @escaping @MainActor (WatchConnection) -> Void) {
         pending[id]?.timer?.cancel()
-        let sleep = self.sleep
-        pending[id]?.timer = Task { [weak self] in
+        let sleep = time.sleep
+        pending[id]?.timer = tasks.start { [weak self] in
             do { try await sleep(delay) } catch { return }
             guard let self else { return }
             body(self)
@@ -92,7 +94,7 @@ extension WatchConnection {
         request.timer?.cancel()
         request.driver?.cancel()
         if case .success = result {
-            emit(.messageSent(type: request.type, duration: elapsed() - request.startedAt))
+            emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt))
         }
         request.continuation?.resume(with: result.mapError { $0 as any Error })
     }
@@ -111,17 +113,17 @@ extension WatchConnection {
                 finish(outgoing.id, .failure(error))
                 return
             case .queue:
-                enqueue(outgoing, strategy: strategy)
+                queueRunner.enqueue(outgoing, strategy: strategy)
                 return
             case .fallback(let method):
                 emit(.fallbackUsed(from: .message, to: method))
                 step = .send(method)
             case .send(.message):
                 attempt += 1
-                switch await sendMessageOnce(outgoing) {
+                switch await session.sendRequestMessage(outgoing.envelope) {
                 case .success(let reply):
                     recordAttempt(succeeded: true)
-                    finish(outgoing.id, Self.result(ofResponse: reply))
+                    finish(outgoing.id, WireEnvelope.result(ofResponse: reply))
                     return
                 case .failure(let error):
                     recordAttempt(succeeded: false)
@@ -134,15 +136,15 @@ extension WatchConnection {
                         emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry))
                     }
                     if retry, let delay = delays.next() {
-                        do { try await sleep(delay) } catch { return }
+                        do { try await time.sleep(delay) } catch { return }
                     }
                 }
             case .send(let method):
                 do {
-                    try transfer(outgoing.envelope, on: method)
+                    try session.transfer(outgoing.envelope, on: method)
                     // A fire-and-forget request is done once a durable channel holds it; a request
                     // waits for its response (a userInfo transfer back) within its timeout.
-                    if !outgoing.expectsResponse { finish(outgoing.id, .success(Self.voidResponse(outgoing))) }
+                    if !outgoing.expectsResponse { finish(outgoing.id, .success(outgoing.voidResponse)) }
                 } catch {
                     let failure = WatchConnectionError(sessionError: error)
                     emit(.deliveryFailed(type: outgoing.type, error: failure, willRetry: false))
@@ -151,56 +153,6 @@ extension WatchConnection {
                 return
             }
         }
-    }
-
-    /// Hands an envelope to a background channel.
-    func transfer(_ envelope: String, on method: DeliveryMethod) throws {
-        switch method {
-        case .userInfo, .message: try session.transferUserInfo([WireEnvelope.key: envelope])
-        case .context: try session.updateApplicationContext([WireEnvelope.key: envelope])
-        }
-    }
-
-    /// One live message; its reply's envelope, or why it failed. Ends early (`.cancelled`) when the
-    /// driving task is cancelled.
-    func sendMessageOnce(_ outgoing: Outgoing) async -> Result<String, WatchConnectionError> {
-        let session = self.session
-        let slot = ResultSlot()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                guard slot.install(continuation) else { return }
-                session.sendMessage(
-                    [WireEnvelope.key: outgoing.envelope],
-                    replyHandler: { reply in
-                        guard let envelope = reply[WireEnvelope.key] else {
-                            slot.resume(.failure(.decodingFailed(description: "the reply has no '\(WireEnvelope.key)' key")))
-                            return
-                        }
-                        slot.resume(.success(envelope))
-                    },
-                    errorHandler: { error in slot.resume(.failure(WatchConnectionError(sessionError: error))) })
-            }
-        } onCancel: {
-            slot.resume(.failure(.cancelled))
-        }
-    }
-
-    /// A response envelope as the send's result: its body, or the error it carries.
-    static func result(ofResponse envelope: String) -> Result<String, WatchConnectionError> {
-        do {
-            let header = try WireEnvelope.header(of: envelope)
-            if let error = header.error { return .failure(error.connectionError) }
-            return .success(envelope)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The response a fire-and-forget request ends with.
-    static func voidResponse(_ outgoing: Outgoing) -> String {
-        (try? WireEnvelope.encode(
-            WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: outgoing.id, type: outgoing.type),
-            body: VoidResponse())) ?? "{\"body\":{}}"
     }
 }
 

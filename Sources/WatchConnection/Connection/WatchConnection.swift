@@ -40,14 +40,12 @@ public final class WatchConnection {
     @ObservationIgnored let session: any WCSessionProviding
     @ObservationIgnored let configuration: WatchConnectionConfiguration
     @ObservationIgnored let logger: Logger
-    /// Time since the connection started, on the injected clock.
-    @ObservationIgnored let elapsed: @Sendable () -> Duration
-    /// Sleeps for a duration on the injected clock.
-    @ObservationIgnored let sleep: @Sendable (Duration) async throws -> Void
+    /// Elapsed time, sleeps and wall time, on the injected clock.
+    @ObservationIgnored let time: ConnectionTime
     @ObservationIgnored var health: HealthMachine
     @ObservationIgnored var suggestionRules: SuggestionRules
-    @ObservationIgnored var queue: RequestQueue
-    @ObservationIgnored let queueFile: RequestQueueFile?
+    /// The persisted request queue and its flush.
+    @ObservationIgnored let queueRunner: RequestQueueRunner
     /// The receiving side: handlers and exactly-once execution.
     @ObservationIgnored let receiver: RequestReceiver
     @ObservationIgnored var jitter: SeededRandom
@@ -55,14 +53,15 @@ public final class WatchConnection {
     @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
     /// `waitForActivation`/`waitForConnection` callers.
     @ObservationIgnored let statusWaiters: StatusWaiters
-    @ObservationIgnored var isFlushing = false
-    @ObservationIgnored var flushRequested = false
     @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
     @ObservationIgnored let eventBroadcast = Broadcast<DiagnosticEvent>(limit: 256, keepsBacklog: true)
     @ObservationIgnored let suggestionBroadcast = Broadcast<RecoverySuggestion>(limit: 16, keepsBacklog: true)
     /// The session's events, in order; ends in `deinit`.
-    @ObservationIgnored let sessionEvents: AsyncStream<SessionEvent>.Continuation
+    @ObservationIgnored let sessionEvents: AsyncStream<SessionInput>.Continuation
+    @ObservationIgnored let barriers = SessionBarriers()
     @ObservationIgnored let sessionEventReceiver: @Sendable (SessionEvent) -> Void
+    /// Every task the connection starts, so `close()` ends them all.
+    @ObservationIgnored let tasks: TaskSet
 
     /// A connection over `session`; activates it.
     ///
@@ -72,10 +71,11 @@ public final class WatchConnection {
     ///   - clock: The clock of every timer (a `ManualClock` in tests).
     ///   - logger: Where diagnostic events are logged (never bootstrapped here).
     ///
-    /// The persisted queue and recorded responses are read here; an unreadable file is renamed and
-    /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are consumed by a task that holds the connection
-    /// weakly and ends when the connection is released: WatchConnectivitySwift's API activates on
-    /// creation, so there is no `run()` to call.
+    /// The persisted queue, recorded responses and held requests are read here; an unreadable file is renamed and
+    /// reported as a `storageFileSetAside` event (kept for the first subscriber). Session events are
+    /// consumed by a task that holds the connection weakly and ends when the connection is released or
+    /// closed: WatchConnectivitySwift's API activates on creation, so there is no `run()` to call; a host
+    /// that owns the connection's lifetime calls `close()`.
     public init(
         session: any WCSessionProviding,
         configuration: WatchConnectionConfiguration = WatchConnectionConfiguration(),
@@ -85,37 +85,35 @@ public final class WatchConnection {
         self.session = session
         self.configuration = configuration
         self.logger = logger
-        (elapsed, sleep) = Self.timeline(of: clock)
-        statusWaiters = StatusWaiters(sleep: sleep)
+        time = ConnectionTime(clock: clock, origin: configuration.wallClockOrigin)
+        let tasks = TaskSet()
+        self.tasks = tasks
+        statusWaiters = StatusWaiters(sleep: time.sleep, tasks: tasks)
         health = HealthMachine(thresholds: configuration.healthThresholds)
         suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
         jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
-        let setAsideSuffix = "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))"
-        let ledgerFile = configuration.storageDirectory.map(ResponseLedgerFile.init(directory:))
-        let records = ledgerFile?.load(setAsideSuffix: setAsideSuffix)
-        let (elapsed, origin) = (self.elapsed, configuration.wallClockOrigin)
-        receiver = RequestReceiver(
-            ledger: ResponseLedger(
-                capacity: configuration.recordedResponseCapacity, window: configuration.queueExpiry, records: records?.records ?? []),
-            ledgerFile: ledgerFile, session: session, logger: logger,
-            now: { Self.wallTime(origin: origin, elapsed: elapsed()) })
-        queueFile = configuration.storageDirectory.map(RequestQueueFile.init(directory:))
-        let loaded = queueFile?.load(setAsideSuffix: setAsideSuffix)
-        queue = RequestQueue(capacity: configuration.queueCapacity, expiry: configuration.queueExpiry, requests: loaded?.requests ?? [])
-        pendingRequestCount = queue.requests.count
+        let receiverSetAside: [StorageSetAside]
+        (receiver, receiverSetAside) = RequestReceiver.load(configuration, session: session, tasks: tasks, time: time, logger: logger)
+        let queueSetAside: StorageSetAside?
+        (queueRunner, queueSetAside) = RequestQueueRunner.load(configuration, logger: logger)
+        pendingRequestCount = queueRunner.requests.count
         // Bound: a session reports events one at a time; 10,000 unprocessed ones means the main actor
         // is stuck, and the newest are dropped (a dropped message's sender times out and retries).
-        let (events, input) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingOldest(10_000))
+        let (events, input) = AsyncStream.makeStream(of: SessionInput.self, bufferingPolicy: .bufferingOldest(10_000))
         sessionEvents = input
-        sessionEventReceiver = { event in input.yield(event) }
+        sessionEventReceiver = { event in input.yield(.event(event)) }
         receiver.emit = { [weak self] event in self?.emit(event) }
-        for setAside in [loaded?.setAside, records?.setAside].compactMap({ $0 }) {
+        queueRunner.connection = self
+        for setAside in [queueSetAside].compactMap({ $0 }) + receiverSetAside {
             emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
         }
-        Task { [weak self] in
-            for await event in events {
+        tasks.start { [weak self] in
+            for await input in events {
                 guard let self else { return }
-                self.handle(event)
+                switch input {
+                case .event(let event): self.handle(event)
+                case .barrier(let id): self.barriers.passed(id)
+                }
             }
         }
         session.activate(reportingTo: sessionEventReceiver)
@@ -126,19 +124,6 @@ public final class WatchConnection {
         statusBroadcast.finish()
         eventBroadcast.finish()
         suggestionBroadcast.finish()
-    }
-
-    /// Elapsed-time and sleep functions of `clock` (opened once, so the rest uses plain durations).
-    private static func timeline<C: Clock<Duration>>(of clock: C) -> (@Sendable () -> Duration, @Sendable (Duration) async throws -> Void) {
-        let start = clock.now
-        return ({ start.duration(to: clock.now) }, { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) })
-    }
-
-    /// Now on the wall timeline (since 1970): the configured origin plus the clock's elapsed time.
-    var wallNow: Duration { Self.wallTime(origin: configuration.wallClockOrigin, elapsed: elapsed()) }
-
-    private static func wallTime(origin: Date, elapsed: Duration) -> Duration {
-        .milliseconds(Int64((origin.timeIntervalSince1970 * 1000).rounded())) + elapsed
     }
 
     // MARK: Streams
@@ -169,7 +154,7 @@ public final class WatchConnection {
 
     /// Feeds the suggestion rules; makes the suggestion they return.
     func suggest(_ event: SuggestionRules.Event) {
-        guard case .suggest(let suggestion) = suggestionRules.event(event, at: elapsed()) else { return }
+        guard case .suggest(let suggestion) = suggestionRules.event(event, at: time.elapsed()) else { return }
         emit(.recoverySuggested(suggestion))
         suggestionBroadcast.publish(suggestion)
     }
@@ -190,11 +175,11 @@ public final class WatchConnection {
         case .deactivated, .stateChanged:
             refreshStatus()
         case .message(let message, let reply):
-            receive(message, route: reply.map(ResponseRoute.reply) ?? .none)
+            receive(message, route: reply.map(ResponseRoute.reply) ?? .none, durable: false)
         case .userInfo(let userInfo):
-            receive(userInfo, route: .userInfo)
+            receive(userInfo, route: .userInfo, durable: true)
         case .applicationContext(let context):
-            receive(context, route: .userInfo)
+            receive(context, route: .userInfo, durable: true)
         }
     }
 
@@ -216,6 +201,6 @@ public final class WatchConnection {
         }
         statusBroadcast.publish(status)
         statusWaiters.resolve(with: status)
-        if connectionMode == .active { flushQueue() }
+        if connectionMode == .active { queueRunner.flush() }
     }
 }

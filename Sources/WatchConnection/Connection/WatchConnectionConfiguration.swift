@@ -2,13 +2,19 @@ import Foundation
 
 /// The settings of a `WatchConnection`, with the defaults of DESIGN §9.
 public struct WatchConnectionConfiguration: Sendable {
-    /// Where the request queue (`watchconnection-queue.json`) and the receiver's recorded responses
-    /// (`watchconnection-responses.json`) are persisted; nil: in memory only (lost with the process).
+    /// Where the request queue (`watchconnection-queue.json`), the receiver's recorded responses
+    /// (`watchconnection-responses.json`) and the requests it holds for a handler
+    /// (`watchconnection-held.json`) are persisted; nil: in memory only (lost with the process).
     public var storageDirectory: URL?
     /// The most queued requests (100); past it the oldest is dropped with `requestDropped`.
     public var queueCapacity = 100
-    /// How long a queued request may wait (1 h); then it expires with `requestExpired`.
+    /// How long a queued request may wait (1 h); then it expires with `requestExpired`. Also how long
+    /// the receiver holds a request for a handler that has not registered.
     public var queueExpiry: Duration = .seconds(3600)
+    /// The most requests the receiver holds for handlers that have not registered (100): requests that
+    /// arrived by userInfo or context; past it the oldest is answered `handlerNotRegistered` with
+    /// `requestDropped`.
+    public var heldRequestCapacity = 100
     /// The health thresholds (3 → degraded, 10 → unhealthy).
     public var healthThresholds = HealthMachine.Thresholds()
     /// The window in which one recovery suggestion is made at most once (30 s).

@@ -23,8 +23,9 @@ extension DiagnosticEvent {
         case .fallbackUsed(let from, let to): "Request fell back from \(from.rawValue) to \(to.rawValue)"
         case .requestQueued(let type, let size): "Request \(type) queued (\(size) waiting)"
         case .queueFlushed(let count): "Flushed \(count) queued requests"
-        case .requestExpired(let type, _): "Queued request \(type) expired"
-        case .requestDropped(let type, _): "Queue full: dropped the oldest request (\(type))"
+        case .requestExpired(let type, _): "Request \(type) expired while waiting (queued, or held for a handler)"
+        case .requestDropped(let type, _): "Full: dropped the oldest waiting request (\(type))"
+        case .requestHeld(let type, _): "Request \(type) held until a handler for it registers"
         case .duplicateSuppressed(let type, _): "Repeat of request \(type) answered from its recorded response"
         case .healthChanged(let from, let to): "Session health \(from.rawValue) -> \(to.rawValue)"
         case .recoverySuggested(let suggestion): "Suggested: \(suggestion.title)"
@@ -48,7 +49,8 @@ extension DiagnosticEvent {
             fields["WC_ERROR_CODE"] = "\(error.code)"
         case .fallbackUsed(_, let to): fields["WC_STRATEGY"] = "\(to.rawValue)"
         case .requestQueued(let type, _): fields["WC_REQUEST_TYPE"] = "\(type)"
-        case .requestExpired(let type, let id), .requestDropped(let type, let id), .duplicateSuppressed(let type, let id):
+        case .requestExpired(let type, let id), .requestDropped(let type, let id), .duplicateSuppressed(let type, let id),
+            .requestHeld(let type, let id):
             fields["WC_REQUEST_TYPE"] = "\(type)"
             fields["WC_REQUEST_ID"] = "\(id.uuidString)"
         case .healthChanged(_, let to): fields["WC_HEALTH"] = "\(to.rawValue)"

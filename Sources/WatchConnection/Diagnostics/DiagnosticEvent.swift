@@ -26,6 +26,9 @@ public enum DiagnosticEvent: Sendable, Hashable {
     case requestExpired(type: String, id: UUID)
     /// The queue was full: the oldest request (of `type`) was dropped.
     case requestDropped(type: String, id: UUID)
+    /// A request of `type` arrived by userInfo or context before its handler registered: it is held
+    /// (persisted) and runs once a handler for `type` registers.
+    case requestHeld(type: String, id: UUID)
     /// A repeat of request `id` was answered with its recorded response, not run again.
     case duplicateSuppressed(type: String, id: UUID)
     /// The health changed.
@@ -55,6 +58,7 @@ public enum DiagnosticEvent: Sendable, Hashable {
         case .queueFlushed: "queueFlushed"
         case .requestExpired: "requestExpired"
         case .requestDropped: "requestDropped"
+        case .requestHeld: "requestHeld"
         case .duplicateSuppressed: "duplicateSuppressed"
         case .healthChanged: "healthChanged"
         case .recoverySuggested: "recoverySuggested"

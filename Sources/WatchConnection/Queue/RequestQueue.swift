@@ -4,7 +4,11 @@
 ///   owner fails its sender with `.dropped` and emits `requestDropped`: never silently.
 /// - A request older than `expiry` (1 h) is removed by the next `expire` or `flush` and returned as
 ///   expired (`requestExpired`).
-/// - `flush` takes every unexpired request, oldest first; the owner sends them in that order.
+/// - `flush` returns every unexpired request, oldest first; the owner sends them in that order. They
+///   stay queued (and on disk) until `handedOn`: a kill -9 during a flush loses none (a request that
+///   did arrive is answered from the receiver's recorded response when sent again).
+/// - Queuing a request that is already queued (one that failed during its flush) keeps it where it is,
+///   with its first `enqueuedAt`: it still expires an hour after it was first queued.
 /// - Every change sets `Action.changed`, so the owner persists the queue then.
 public struct RequestQueue: Sendable, Hashable {
     /// What happens to the queue.
@@ -17,8 +21,11 @@ public struct RequestQueue: Sendable, Hashable {
         case cancel(id: UUID)
         /// Cancel every request.
         case cancelAll
-        /// Take every request to send, oldest first (expired ones are removed first).
+        /// Every request to send, oldest first (expired ones are removed first); they stay queued.
         case flush(now: Duration)
+        /// The request `id` was handed on (answered, failed for good, or given to a durable channel):
+        /// it leaves the queue.
+        case handedOn(id: UUID)
     }
 
     /// What the owner does.
@@ -54,6 +61,7 @@ public struct RequestQueue: Sendable, Hashable {
         var action = Action()
         switch event {
         case .enqueue(let request):
+            guard !requests.contains(where: { $0.id == request.id }) else { break }
             requests.append(request)
             if requests.count > capacity {
                 action.dropped = Array(requests.prefix(requests.count - capacity))
@@ -75,8 +83,11 @@ public struct RequestQueue: Sendable, Hashable {
         case .flush(let now):
             action.expired = removeExpired(now: now)
             action.send = requests
-            action.changed = !requests.isEmpty || !action.expired.isEmpty
-            requests = []
+            action.changed = !action.expired.isEmpty
+        case .handedOn(let id):
+            let before = requests.count
+            requests.removeAll { $0.id == id }
+            action.changed = requests.count != before
         }
         return action
     }

@@ -112,3 +112,11 @@ extension Duration {
         self = .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }
+
+/// A persisted file that could not be read: where it was moved, and why.
+typealias StorageSetAside = (path: String, reason: String)
+
+extension WatchConnectionConfiguration {
+    /// The suffix an unreadable file gets when set aside (`.corrupt-<seconds since 1970>`).
+    var setAsideSuffix: String { "\(Int(wallClockOrigin.timeIntervalSince1970))" }
+}

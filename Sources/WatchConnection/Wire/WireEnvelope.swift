@@ -149,3 +149,25 @@ public struct WireError: Codable, Sendable, Hashable, Error {
         }
     }
 }
+
+extension WireEnvelope {
+    /// A response envelope as a send's result: the envelope, or the error it carries.
+    static func result(ofResponse envelope: String) -> Result<String, WatchConnectionError> {
+        do {
+            let header = try header(of: envelope)
+            if let error = header.error { return .failure(error.connectionError) }
+            return .success(envelope)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension Outgoing {
+    /// The response a fire-and-forget request ends with.
+    var voidResponse: String {
+        (try? WireEnvelope.encode(
+            WireEnvelope.Header(v: WireEnvelope.version, kind: .response, id: id, type: type),
+            body: VoidResponse())) ?? "{\"body\":{}}"
+    }
+}

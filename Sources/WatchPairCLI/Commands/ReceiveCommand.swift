@@ -93,10 +93,7 @@ struct ReceiveCommand: WcctlSubcommand {
         if reply != nil && error != nil {
             throw ValidationError("--reply and --error exclude each other: a message gets a reply or an error")
         }
-        if let error, WCErrorCode(rawValue: error) == nil {
-            let codes = WCErrorCode.allCases.map { String($0.rawValue) }.joined(separator: ", ")
-            throw ValidationError("--error must be a WCError code (\(codes)), not \(error)")
-        }
+        try validateErrorCode(error)
         if let delay, !(delay >= 0 && delay.isFinite) {
             throw ValidationError("--delay must be a non-negative number of seconds, not \(delay)")
         }
@@ -123,5 +120,13 @@ struct ReceiveCommand: WcctlSubcommand {
     private static func unique(_ channels: [ReceiveChannel]) -> [ReceiveChannel] {
         var seen: Swift.Set<ReceiveChannel> = []
         return channels.filter { seen.insert($0).inserted }
+    }
+}
+
+/// `--error` (an app-level fault) must be a WCError code.
+func validateErrorCode(_ code: Int?) throws {
+    if let code, WCErrorCode(rawValue: code) == nil {
+        let codes = WCErrorCode.allCases.map { String($0.rawValue) }.joined(separator: ", ")
+        throw ValidationError("--error must be a WCError code (\(codes)), not \(code)")
     }
 }

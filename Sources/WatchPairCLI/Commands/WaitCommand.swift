@@ -3,7 +3,8 @@ import WatchPairWire
 
 extension WaitCondition: ExpressibleByArgument {}
 
-/// `wcctl wait ready|reachable|drained|idle|handler [--timeout S]`: block until the app's state allows the next step.
+/// `wcctl wait ready|reachable|drained|idle|handler [TYPE] [--timeout S]`: block until the app's state allows
+/// the next step.
 struct WaitCommand: WcctlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "wait",
@@ -18,6 +19,9 @@ struct WaitCommand: WcctlSubcommand {
               idle       drained, no live message in flight, no link being opened
               handler    a `receive --follow` app handles messages: one sent
                          now is delivered to it (not 7014)
+              handler TYPE
+                         a `serve TYPE` app handles typed requests of TYPE: one
+                         sent now runs its handler (not 7014)
 
             Every condition first waits for the app's control socket to appear, so
             `wait ready` right after starting a daemon is safe. The daemon checks
@@ -28,6 +32,8 @@ struct WaitCommand: WcctlSubcommand {
               wcctl --side watch wait ready --timeout 10
               wcctl transfer '{"n":1}'
               wcctl wait drained --timeout 30    # the watch has it
+              wcctl serve Ping --reply '{}' &
+              wcctl wait handler Ping --timeout 10
             """
     )
 
@@ -36,11 +42,18 @@ struct WaitCommand: WcctlSubcommand {
     @Argument(help: ArgumentHelp("ready, reachable, drained, idle or handler.", valueName: "condition"))
     var condition: WaitCondition
 
+    @Argument(help: ArgumentHelp("With handler: the request type a `serve` app must handle.", valueName: "type"))
+    var requestType: String?
+
     @Option(help: ArgumentHelp("Give up after this many seconds (exit 4). Default: wait as long as it takes.", valueName: "seconds"))
     var timeout: Double?
 
     func validate() throws {
         try validateTimeout(timeout)
+        if let requestType {
+            guard condition == .handler else { throw ValidationError("a request type is for 'wait handler TYPE' only") }
+            guard !requestType.isEmpty else { throw ValidationError("the request type must not be empty") }
+        }
     }
 
     func execute(_ context: CommandContext) throws(CLIError) {
@@ -57,6 +70,7 @@ struct WaitCommand: WcctlSubcommand {
         guard let client = connected else { throw timedOut(after: timeout) }
         var request = client.makeRequest(.wait)
         request.condition = condition
+        request.requestType = requestType
         let remaining = deadline.map { ContinuousClock.now.duration(to: $0) }
         request.timeout = remaining.map { max(0, Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
         // The daemon answers at the timeout; the margin only guards against a daemon that never does.
@@ -67,6 +81,7 @@ struct WaitCommand: WcctlSubcommand {
 
     private func timedOut(after timeout: Double?) -> CLIError {
         let limit = timeout.map { Duration.seconds($0).formattedSeconds } ?? "the timeout"
-        return CLIError(.timedOut, "\(condition.rawValue): not reached within \(limit)")
+        let what = requestType.map { "\(condition.rawValue) \($0)" } ?? condition.rawValue
+        return CLIError(.timedOut, "\(what): not reached within \(limit)")
     }
 }

@@ -8,7 +8,7 @@ public enum OutputFormatter {
     /// The `status` keys in the order people read them (docs/ControlProtocol.md); others follow, sorted.
     public static let statusKeyOrder = [
         "role", "activated", "launch", "reachable", "paired", "peerInstalled", "peerRunning", "link",
-        "peerLaunch", "outstandingTransfers", "inboxPending", "contextSentVersion", "contextAckedVersion",
+        "peerLaunch", "outstandingTransfers", "inboxPending", "messagesInFlight", "contextSentVersion", "contextAckedVersion",
         "contextReceivedVersion", "pid", "controlClients",
     ]
 

@@ -47,6 +47,36 @@ extension DiagnosticEvent {
         case peerUnresponsive
         /// A control client was refused: not root, the daemon's user or a member of the socket's group.
         case controlClientRefused
+        /// A typed request of the reliability layer was answered (WC_REQUEST_TYPE, WC_DURATION_US).
+        case requestSent
+        /// An attempt of a typed request failed; the message says whether it is retried.
+        case deliveryFailed
+        /// A typed request took its strategy's fallback channel (WC_STRATEGY).
+        case fallbackUsed
+        /// A typed request waits in the persisted request queue.
+        case requestQueued
+        /// Queued typed requests were sent, oldest first.
+        case queueFlushed
+        /// A queued typed request waited past the queue's expiry and was removed.
+        case requestExpired
+        /// The request queue was full: its oldest request was dropped.
+        case requestDropped
+        /// A repeat of a typed request was answered from its recorded response, not run again.
+        case duplicateSuppressed
+        /// A typed request came by userInfo or context before its handler registered: it is held.
+        case requestHeld
+        /// The reliability layer's health changed (WC_HEALTH).
+        case healthChanged
+        /// The reliability layer made a recovery suggestion.
+        case recoverySuggested
+        /// The reliability layer started a recovery.
+        case recoveryAttempted
+        /// A recovery reached the peer.
+        case recoverySucceeded
+        /// A recovery did not reach the peer.
+        case recoveryFailed
+        /// An unreadable file of the reliability layer was set aside; it started empty.
+        case storageFileSetAside
 
         /// The journald `MESSAGE_ID` of this kind.
         public var messageID: String {
@@ -74,6 +104,21 @@ extension DiagnosticEvent {
             case .peerUnresponsive: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b215"
             case .payloadRejected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b216"
             case .controlClientRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b217"
+            case .requestSent: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b218"
+            case .deliveryFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b219"
+            case .fallbackUsed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b21a"
+            case .requestQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b21b"
+            case .queueFlushed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b21c"
+            case .requestExpired: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b21d"
+            case .requestDropped: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b21e"
+            case .duplicateSuppressed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b21f"
+            case .healthChanged: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b220"
+            case .recoverySuggested: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b221"
+            case .recoveryAttempted: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b222"
+            case .recoverySucceeded: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b223"
+            case .recoveryFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b224"
+            case .storageFileSetAside: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b225"
+            case .requestHeld: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b226"
             }
         }
 
@@ -81,8 +126,11 @@ extension DiagnosticEvent {
         public var defaultSeverity: Severity {
             switch self {
             case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
+            case .requestExpired, .requestDropped, .recoveryFailed, .storageFileSetAside: .warning
             case .messageFailed, .peerUnavailable, .payloadRejected: .notice
+            case .deliveryFailed, .healthChanged, .recoverySuggested: .notice
             case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug
+            case .requestSent, .duplicateSuppressed: .debug
             default: .info
             }
         }

@@ -24,6 +24,8 @@ public struct DiagnosticEvent: Sendable, Hashable {
     public var errorCode: WCErrorCode?
     /// How long the reported operation took (`WC_DURATION_US`).
     public var duration: Duration?
+    /// The reliability layer's fields, for its events.
+    public var request: RequestFields?
     /// When it happened (wall clock; for display only).
     public var timestamp: Date
 
@@ -37,6 +39,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
         duration: Duration? = nil,
+        request: RequestFields? = nil,
         timestamp: Date = Date()
     ) {
         self.kind = kind
@@ -48,7 +51,29 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.seq = seq
         self.errorCode = errorCode
         self.duration = duration
+        self.request = request
         self.timestamp = timestamp
+    }
+
+    /// The reliability layer's fields (`WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH`),
+    /// each where it applies.
+    public struct RequestFields: Sendable, Hashable {
+        /// The typed request's wire name.
+        public var type: String?
+        /// The request's id.
+        public var id: UUID?
+        /// A delivery strategy or channel.
+        public var strategy: String?
+        /// The layer's health after the event.
+        public var health: String?
+
+        /// The fields given.
+        public init(type: String? = nil, id: UUID? = nil, strategy: String? = nil, health: String? = nil) {
+            self.type = type
+            self.id = id
+            self.strategy = strategy
+            self.health = health
+        }
     }
 
     /// The three channels, as named in `WC_CHANNEL`.

@@ -13,7 +13,7 @@ extension ControlHandler {
     func wait(_ request: ControlRequest, on connection: ControlConnection) async throws(WCFailure) -> JSONValue {
         // ControlRequestParser checked both fields.
         guard let condition = request.condition else { throw WCFailure(.invalidParameter, "'wait' needs 'condition'") }
-        let state = WaitState(engine: engine, router: router)
+        let state = WaitState(engine: engine, router: router, connection: self.connection, requestType: request.requestType)
         let clock = context.clock
         let met = await withTaskGroup(of: Bool?.self) { group in
             group.addTask { await Self.waitUntil(condition, state: state, connection: connection) }
@@ -44,14 +44,21 @@ extension ControlHandler {
     }
 }
 
-/// What the wait conditions read: the engine's status and the app's message handlers.
+/// What the wait conditions read: the engine's status, the app's message handlers and the request types
+/// its `serve` clients handle.
 struct WaitState: Sendable {
     let engine: PairEngine
     let router: MessageRouter
+    let connection: AppConnection
+    /// With `handler`: the request type a `serve` client must handle (nil: a `receive` client).
+    let requestType: String?
 
     /// Whether `condition` holds now.
     func holds(_ condition: WaitCondition) async -> Bool {
-        if condition == .handler { return router.handlerCount > 0 }
+        if condition == .handler {
+            guard let requestType else { return router.handlerCount > 0 }
+            return await connection.isServing(requestType)
+        }
         return condition.isMet(by: await engine.status())
     }
 
@@ -62,7 +69,7 @@ struct WaitState: Sendable {
         case .reachable: [engine.stateSignal]
         case .drained: [engine.contentSignal, engine.stateSignal]
         case .idle: [engine.contentSignal, engine.stateSignal, engine.messageSignal]
-        case .handler: [router.changed]
+        case .handler: requestType == nil ? [router.changed] : [connection.servingChanged]
         }
     }
 }

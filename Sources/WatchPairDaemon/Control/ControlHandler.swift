@@ -1,4 +1,5 @@
 import Foundation
+import WatchConnection
 import WatchPairCore
 import WatchPairHost
 import WatchPairWire
@@ -6,13 +7,15 @@ import WatchPairWire
 /// Runs control requests against the engine (docs/ControlProtocol.md, one method per operation).
 ///
 /// Every failure becomes a response with its `WCError` code; nothing a request contains can throw out
-/// of here. Streaming requests (`receive`/`events` with `follow`) are in the `+Receive` and `+Events`
-/// extensions.
+/// of here. Streaming requests (`receive`/`events` with `follow`, `serve`) are in the `+Receive`,
+/// `+Events` and `+Request` extensions.
 struct ControlHandler: ControlRequestHandler {
     /// The host served: engine, store, recent events, status.
     let context: HostContext
     /// Routes live messages to the `receive --follow` clients acting as the app's handler.
     let router: MessageRouter
+    /// The app's reliability layer: `request` and `serve`.
+    let connection: AppConnection
 
     var engine: PairEngine { context.engine }
     var store: PairStore { context.store }
@@ -24,6 +27,7 @@ struct ControlHandler: ControlRequestHandler {
     /// A connection that stopped reading no longer handles messages; its unanswered ones fail with 7014.
     func connectionStopped(id: UInt64) async {
         await router.detach(clientId: id)
+        await connection.stopServing(clientId: id)
     }
 
     /// Runs `request` and writes its response (and, for streams, its events) to `connection`.
@@ -33,6 +37,8 @@ struct ControlHandler: ControlRequestHandler {
             await followReceive(request, on: connection)
         case .events where request.follow == true:
             await followEvents(request, on: connection)
+        case .serve:
+            await followServe(request, on: connection)
         default:
             await connection.writer.send(await respond(to: request, on: connection))
         }
@@ -62,6 +68,14 @@ struct ControlHandler: ControlRequestHandler {
         case .answer: return try answer(request)
         case .events: return .object(["events": .array(events.recent.map(\.controlJSON))])
         case .wait: return try await wait(request, on: connection)
+        case .request: return try await self.request(request)
+        case .respond: return try await respond(request)
+        case .health: return await self.connection.health()
+        case .queue: return await self.connection.queue()
+        case .queueCancel: return await self.connection.cancelQueued(request.requestId.flatMap(UUID.init(uuidString:)))
+        case .connect: return await self.connection.setMode(ConnectionMode.active)
+        case .disconnect: return await self.connection.setMode(ConnectionMode.passive)
+        case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
     }
 

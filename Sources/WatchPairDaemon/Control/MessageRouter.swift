@@ -1,4 +1,5 @@
 import Synchronization
+import WatchConnection
 import WatchPairCore
 import WatchPairHost
 import WatchPairWire
@@ -7,7 +8,8 @@ import WatchPairWire
 /// `receive --follow` client that attached last for its variant, and carries the client's `answer` back.
 ///
 /// While at least one client is attached, the engine has a `MessageHandler` for the union of their
-/// variants; with none, `setMessageHandler(nil)`, so senders get 7014 as on Apple's devices. A message
+/// variants; with none, `setMessageHandler(nil)`, so senders get 7014 as on Apple's devices. Once the
+/// reliability layer runs (``AppConnection``), dictionary messages carrying its key go to it instead. A message
 /// that wants a reply gets a token; the owning client answers it (`answer`), or its `autoReply` (or
 /// `autoError`) answers it, after `autoDelay` when one is set. A client that goes away fails its
 /// unanswered messages with 7014.
@@ -50,6 +52,8 @@ final class MessageRouter: Sendable {
         var nextToken: UInt64 = 0
         /// Bumped on every attach/detach, so concurrent re-installs converge on the newest set.
         var generation: UInt64 = 0
+        /// The reliability layer's handler of messages carrying its key (``AppConnection``), once started.
+        var layer: (@Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>)?
     }
 
     private let state = Mutex(State())
@@ -102,6 +106,17 @@ final class MessageRouter: Sendable {
         return true
     }
 
+    /// Hands every dictionary message carrying the layer's key (`watchConnection`) to `layer` from now
+    /// on (nil: no more, the layer stopped); the layer handles dictionary messages even while no
+    /// `receive` client is attached.
+    func setLayer(_ layer: (@Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>)?) async {
+        state.withLock { state in
+            state.layer = layer
+            state.generation += 1
+        }
+        await installHandler()
+    }
+
     /// How many clients are attached as handlers.
     var handlerCount: Int { state.withLock { $0.registrations.count } }
 
@@ -110,7 +125,8 @@ final class MessageRouter: Sendable {
     private func installHandler() async {
         while true {
             let (variants, generation) = state.withLock { state in
-                (state.registrations.reduce(into: Set<MessageVariant>()) { $0.formUnion($1.variants) }, state.generation)
+                let layerVariants: Set<MessageVariant> = state.layer == nil ? [] : [.dictionary, .dictionaryWithReply]
+                return (state.registrations.reduce(into: layerVariants) { $0.formUnion($1.variants) }, state.generation)
             }
             if variants.isEmpty {
                 await engine.setMessageHandler(nil)
@@ -125,6 +141,11 @@ final class MessageRouter: Sendable {
 
     /// The engine's handler: delivers `message` to the newest matching client and waits for its answer.
     func handle(_ message: IncomingMessage) async -> Result<MessageBody?, WCFailure> {
+        if case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil,
+            let layer = state.withLock({ $0.layer })
+        {
+            return await layer(message)
+        }
         let variant = message.variant
         let picked = state.withLock { state -> (Registration, UInt64)? in
             guard let registration = state.registrations.last(where: { $0.variants.contains(variant) }) else { return nil }

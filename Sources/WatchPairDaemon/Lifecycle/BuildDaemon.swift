@@ -11,13 +11,17 @@ public typealias DaemonError = HostError
 public typealias Daemon = PairHost
 
 /// Builds a daemon: the host of `configuration` whose control socket serves every wcctl request
-/// (``ControlHandler``, docs/ControlProtocol.md). See `buildHost(configuration:logger:environment:controlHandler:)`.
+/// (``ControlHandler``, docs/ControlProtocol.md), with the app's reliability layer (``AppConnection``) as
+/// the host's face service. See `buildHost(configuration:logger:environment:face:)`.
 public func buildDaemon(
     configuration: DaemonConfiguration,
     logger: Logger,
     environment: DaemonEnvironment = DaemonEnvironment()
 ) async throws(DaemonError) -> Daemon {
-    try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
-        ControlHandler(context: context, router: MessageRouter(engine: context.engine, clock: context.clock))
+    let directory = configuration.store.directory
+    return try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
+        let router = MessageRouter(engine: context.engine, clock: context.clock)
+        let connection = AppConnection(context: context, router: router, storageDirectory: directory, logger: logger)
+        return HostFace(controlHandler: ControlHandler(context: context, router: router, connection: connection), service: connection)
     }
 }

@@ -65,8 +65,21 @@ public enum ControlRequestParser {
             guard seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw wrong("timeout", "a number of seconds in (0, 86400]") }
         }
 
+        // `receive`'s and `serve`'s automatic answers.
+        func autoAnswer() throws(WCFailure) {
+            if let code = request.autoError, WCErrorCode(rawValue: code) == nil {
+                throw wrong("autoError", "a WCError code (7001…7018)")
+            }
+            if let delay = request.autoDelay, !(delay.isFinite && delay >= 0 && delay <= 86_400) {
+                throw wrong("autoDelay", "a number of seconds in [0, 86400]")
+            }
+            if request.autoReply != nil, request.autoError != nil {
+                throw WCFailure(.invalidParameter, "'autoReply' and 'autoError' exclude each other")
+            }
+        }
+
         switch op {
-        case .status, .transfers, .contextGet, .events:
+        case .status, .transfers, .contextGet, .events, .health, .queue, .connect, .disconnect:
             break
         case .send:
             try object("message", need("message", request.message))
@@ -89,18 +102,10 @@ public enum ControlRequestParser {
                 throw wrong("handle", "a list of \(variants.sorted().joined(separator: ", ")) (got '\(bad)')")
             }
             try object("autoReply", request.autoReply)
-            if let code = request.autoError, WCErrorCode(rawValue: code) == nil {
-                throw wrong("autoError", "a WCError code (7001…7018)")
-            }
-            if let delay = request.autoDelay, !(delay.isFinite && delay >= 0 && delay <= 86_400) {
-                throw wrong("autoDelay", "a number of seconds in [0, 86400]")
-            }
+            try autoAnswer()
             let handles = request.handle != nil || request.autoReply != nil || request.autoError != nil || request.autoDelay != nil
             if handles, request.follow != true {
                 throw WCFailure(.invalidParameter, "'handle', 'autoReply', 'autoError' and 'autoDelay' need 'follow': true")
-            }
-            if request.autoReply != nil, request.autoError != nil {
-                throw WCFailure(.invalidParameter, "'autoReply' and 'autoError' exclude each other")
             }
         case .ack:
             for transferId in request.finished ?? [] { try uuid("finished", transferId) }
@@ -108,17 +113,34 @@ public enum ControlRequestParser {
                 throw WCFailure(.invalidParameter, "'ack' needs 'deliveryId', 'finished' or 'contextVersion'")
             }
         case .wait:
-            _ = try need("condition", request.condition)
+            let condition = try need("condition", request.condition)
+            if let type = request.requestType {
+                guard condition == .handler else { throw WCFailure(.invalidParameter, "'requestType' is for the 'handler' condition only") }
+                guard !type.isEmpty else { throw wrong("requestType", "a non-empty string") }
+            }
             if let seconds = request.timeout, !(seconds.isFinite && seconds >= 0) {
                 throw wrong("timeout", "a non-negative number of seconds")
             }
-        case .answer:
+        case .request:
+            guard try !need("requestType", request.requestType).isEmpty else { throw wrong("requestType", "a non-empty string") }
+        case .serve:
+            guard try !need("requestType", request.requestType).isEmpty else { throw wrong("requestType", "a non-empty string") }
+            try autoAnswer()
+            if request.answers == true, request.autoReply != nil || request.autoError != nil || request.autoDelay != nil {
+                throw WCFailure(.invalidParameter, "'answers' excludes 'autoReply', 'autoError' and 'autoDelay'")
+            }
+        case .queueCancel:
+            if let requestId = request.requestId { guard UUID(uuidString: requestId) != nil else { throw wrong("requestId", "a request id (UUID)") } }
+            guard (request.requestId != nil) != (request.all == true) else {
+                throw WCFailure(.invalidParameter, "'queueCancel' needs exactly one of 'requestId' and 'all': true")
+            }
+        case .answer, .respond:
             _ = try need("token", request.token)
             if let code = request.errorCode, WCErrorCode(rawValue: code) == nil {
                 throw wrong("errorCode", "a WCError code (7001…7018)")
             }
             guard (request.reply == nil) != (request.errorCode == nil) else {
-                throw WCFailure(.invalidParameter, "'answer' needs exactly one of 'reply' and 'errorCode'")
+                throw WCFailure(.invalidParameter, "'\(op.rawValue)' needs exactly one of 'reply' and 'errorCode'")
             }
         }
     }

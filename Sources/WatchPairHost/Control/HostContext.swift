@@ -45,6 +45,7 @@ public struct HostContext: Sendable {
             "peerLaunch": status.peerLaunch.map { .string($0.rawValue) } ?? .null,
             "outstandingTransfers": .integer(Int64(status.outstandingTransfers)),
             "inboxPending": .integer(Int64(status.inboxPending)),
+            "messagesInFlight": .integer(Int64(status.messagesInFlight)),
             "contextSentVersion": ControlJSON.integer(status.contextSentVersion),
             "contextAckedVersion": ControlJSON.integer(status.contextAckedVersion),
             "contextReceivedVersion": ControlJSON.integer(status.contextReceivedVersion),

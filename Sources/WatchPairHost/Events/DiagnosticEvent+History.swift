@@ -19,6 +19,15 @@ extension DiagnosticEvent {
             seq: json["seq"]?.integerValue.flatMap { UInt64(exactly: $0) },
             errorCode: json["errorCode"]?.integerValue.flatMap { WCErrorCode(rawValue: Int($0)) },
             duration: json["durationUs"]?.integerValue.map { .microseconds($0) },
+            request: Self.requestFields(json),
             timestamp: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000))
+    }
+
+    /// The layer's fields of a ``controlJSON`` object, or nil when it has none.
+    private static func requestFields(_ json: JSONValue) -> RequestFields? {
+        let fields = RequestFields(
+            type: json["requestType"]?.stringValue, id: json["requestId"]?.stringValue.flatMap(UUID.init(uuidString:)),
+            strategy: json["strategy"]?.stringValue, health: json["health"]?.stringValue)
+        return fields == RequestFields() ? nil : fields
     }
 }

@@ -20,11 +20,16 @@ extension DiagnosticEvent {
         if let seq { fields.append(("SEQ", "seq", String(seq))) }
         if let errorCode { fields.append(("ERROR_CODE", "errorCode", String(errorCode.rawValue))) }
         if let durationMicroseconds { fields.append(("DURATION_US", "durationUs", String(durationMicroseconds))) }
+        if let type = request?.type { fields.append(("REQUEST_TYPE", "requestType", type)) }
+        if let id = request?.id { fields.append(("REQUEST_ID", "requestId", id.uuidString)) }
+        if let strategy = request?.strategy { fields.append(("STRATEGY", "strategy", strategy)) }
+        if let health = request?.health { fields.append(("HEALTH", "health", health)) }
         return fields
     }
 
     /// The journald entry: `MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_EVENT`, `WC_ROLE`,
-    /// then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US` where set. Never `UNIT=`.
+    /// then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US`, and the layer's
+    /// `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH` where set. Never `UNIT=`.
     func journalFields(identifier: String) -> [(String, String)] {
         var fields: [(String, String)] = [
             ("MESSAGE", message),
@@ -52,7 +57,7 @@ extension DiagnosticEvent {
 
     /// The JSON object `wcctl events` prints: `timestamp` (``EventTimestamp``, UTC, microseconds),
     /// `event`, `role`, `message`, `priority`, `messageId`, and `channel`, `transferId`, `seq`,
-    /// `errorCode`, `durationUs` where set.
+    /// `errorCode`, `durationUs`, `requestType`, `requestId`, `strategy`, `health` where set.
     public var controlJSON: JSONValue {
         var object: [String: JSONValue] = [
             "timestamp": .string(EventTimestamp.format(timestamp)),
@@ -67,6 +72,10 @@ extension DiagnosticEvent {
         if let seq { object["seq"] = ControlJSON.integer(seq) }
         if let errorCode { object["errorCode"] = .integer(Int64(errorCode.rawValue)) }
         if let durationMicroseconds { object["durationUs"] = .integer(durationMicroseconds) }
+        if let type = request?.type { object["requestType"] = .string(type) }
+        if let id = request?.id { object["requestId"] = .string(id.uuidString) }
+        if let strategy = request?.strategy { object["strategy"] = .string(strategy) }
+        if let health = request?.health { object["health"] = .string(health) }
         return .object(object)
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import ServiceLifecycle
+import Synchronization
 import Systemd
 import WatchPairCore
 import WatchPairTransport
@@ -50,13 +51,26 @@ public struct HostEnvironment: Sendable {
     }
 }
 
+/// Builds the host of one app whose control socket `controlHandler` serves; see
+/// ``buildHost(configuration:logger:environment:face:)``.
+public func buildHost(
+    configuration: HostConfiguration,
+    logger: Logger,
+    environment: HostEnvironment = HostEnvironment(),
+    controlHandler: @escaping @Sendable (HostContext) -> any ControlRequestHandler
+) async throws(HostError) -> PairHost {
+    try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
+        HostFace(controlHandler: controlHandler(context))
+    }
+}
+
 /// Builds the host of one app from its configuration: what `phoned`, `watchd` and the tests run.
 ///
 /// In order: opens the store; takes the link listener (``LinkListener/open(_:passed:logger:)``);
 /// decides the launch mode (``LinkListener/launchMode(_:)``); builds the transport and the engine;
 /// emits `backgroundLaunch` or `foregroundLaunch`; binds the control socket (`paths.control`, mode
 /// 0660 in the daemon's group, a stale file removed; refused clients become `controlClientRefused`) served
-/// by the handler `controlHandler` makes; loads the event history of earlier runs (``EventHistory``, in the
+/// by the handler of the ``HostFace`` that `face` makes (once, with the host's context); loads the event history of earlier runs (``EventHistory``, in the
 /// store's directory); and assembles the services.
 /// With `environment.transport` set (an in-memory link), neither socket is bound and the launch is as
 /// configured (`auto`: foreground).
@@ -66,7 +80,7 @@ public func buildHost(
     configuration: HostConfiguration,
     logger: Logger,
     environment: HostEnvironment = HostEnvironment(),
-    controlHandler: @escaping @Sendable (HostContext) -> any ControlRequestHandler
+    face makeFace: @escaping @Sendable (HostContext) -> HostFace
 ) async throws(HostError) -> PairHost {
     let name = configuration.daemonName
     let store: PairStore
@@ -131,19 +145,22 @@ public func buildHost(
     for event in earlier { eventLog.append(event) }
     let pid = environment.pid
     let clock = environment.clock
+    // The face exists before the server it serves; it reads the server's client count through this.
+    let serverReference = ControlServerReference()
+    let face = makeFace(
+        HostContext(
+            engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
+            clientCount: { serverReference.server.withLock { $0?.attachedClients ?? 0 } }))
     var controlServer: ControlServer?
     if environment.transport == nil {
         do {
             let role = configuration.role
             let diagnostics = engine.diagnostics
-            controlServer = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: { peer, reason in
+            let server = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: { peer, reason in
                 diagnostics.emit(DiagnosticEvent(.controlClientRefused, role: role, "control client refused (\(peer)): \(reason)"))
-            }) { server in
-                controlHandler(
-                    HostContext(
-                        engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
-                        clientCount: { server.attachedClients }))
-            }
+            }) { _ in face.controlHandler }
+            serverReference.server.withLock { $0 = server }
+            controlServer = server
         } catch {
             history?.close()
             throw await abandon(error)
@@ -157,12 +174,15 @@ public func buildHost(
 
     return PairHost(
         configuration: configuration, launch: launch, engine: engine, store: store, transport: transport,
-        controlServer: controlServer, link: link, logger: logger
+        controlServer: controlServer, link: link, faceService: face.service, logger: logger
     ) { [controlServer] host in
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: EventSink(events: subscription, log: eventLog, writer: writer, history: history), serviceName: "events"),
             .init(service: EngineService(engine: engine, executor: executor), serviceName: "engine"),
         ]
+        if let service = face.service {
+            services.append(.init(service: service, serviceName: "face"))
+        }
         if launch == .background, exitsWhenIdle {
             let monitor = IdleExitMonitor(engine: engine, server: controlServer, idleExit: idleExit, clock: clock) { [weak host] in
                 await host?.shutdown()
@@ -179,4 +199,9 @@ public func buildHost(
                 serviceName: "systemd"))
         return services
     }
+}
+
+/// The control server, once bound, for a face made before it.
+private final class ControlServerReference: Sendable {
+    let server = Mutex<ControlServer?>(nil)
 }

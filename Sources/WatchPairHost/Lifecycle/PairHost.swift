@@ -12,9 +12,11 @@ import WatchPairWire
 /// Made by ``buildHost(configuration:logger:environment:controlHandler:)``. ``run(handlingSignals:)`` runs its
 /// services in a `ServiceGroup` until SIGTERM/SIGINT (or ``shutdown()``, or the idle exit of a background
 /// launch), then closes the store. Services, in start order (graceful shutdown runs in reverse): the
-/// event sink, the engine, the idle-exit monitor (background launches only), the control server, the
-/// systemd notifier. So at shutdown systemd hears `STOPPING=1` first, then the control socket is
-/// unlinked and its clients closed, then the link stops, and the last events are still written.
+/// event sink, the engine, the face's service (``HostFace``, e.g. the daemons' reliability layer), the
+/// idle-exit monitor (background launches only), the control server, the systemd notifier. So at
+/// shutdown systemd hears `STOPPING=1` first, then the control socket is unlinked and its clients
+/// closed, then the face's service stops (while the engine and the store still serve it), then the
+/// link stops, and the last events are still written.
 public final class PairHost: Sendable {
     /// The configuration it was built with.
     public let configuration: HostConfiguration
@@ -32,6 +34,8 @@ public final class PairHost: Sendable {
     let controlServer: ControlServer?
     /// The link listener: a self-bound one is unlinked and closed at exit (nil with an in-memory transport).
     let link: LinkListener?
+    /// The face's service (``HostFace/service``), run in the group after the engine.
+    let faceService: (any Service)?
     let logger: Logger
     let makeServices: @Sendable (PairHost) -> [ServiceGroupConfiguration.ServiceConfiguration]
 
@@ -52,6 +56,7 @@ public final class PairHost: Sendable {
         transport: any Transport,
         controlServer: ControlServer?,
         link: LinkListener?,
+        faceService: (any Service)? = nil,
         logger: Logger,
         makeServices: @escaping @Sendable (PairHost) -> [ServiceGroupConfiguration.ServiceConfiguration]
     ) {
@@ -62,6 +67,7 @@ public final class PairHost: Sendable {
         self.transport = transport
         self.controlServer = controlServer
         self.link = link
+        self.faceService = faceService
         self.logger = logger
         self.makeServices = makeServices
     }

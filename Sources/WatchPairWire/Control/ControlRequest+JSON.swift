@@ -29,6 +29,14 @@ extension ControlRequest: ControlLine {
         o["autoDelay"] = autoDelay.map(JSONValue.double)
         o["autoError"] = autoError.map { .integer(Int64($0)) }
         o["condition"] = condition.map { .string($0.rawValue) }
+        o["requestType"] = requestType.map(JSONValue.string)
+        o["body"] = body
+        o["strategy"] = strategy.map(JSONValue.string)
+        o["mode"] = mode.map(JSONValue.string)
+        o["retry"] = retry.map(JSONValue.string)
+        o["answers"] = answers.map(JSONValue.bool)
+        o["requestId"] = requestId.map(JSONValue.string)
+        o["all"] = all.map(JSONValue.bool)
         return .object(o)
     }
 
@@ -76,6 +84,14 @@ extension ControlRequest: ControlLine {
             errorCode = try fields.integer("errorCode").map { Int($0) }
             autoDelay = try fields.number("autoDelay")
             autoError = try fields.integer("autoError").map { Int($0) }
+            requestType = try fields.string("requestType")
+            body = object["body"]
+            strategy = try fields.string("strategy")
+            mode = try fields.string("mode")
+            retry = try fields.string("retry")
+            answers = try fields.bool("answers")
+            requestId = try fields.string("requestId")
+            all = try fields.bool("all")
             if let name = try fields.string("condition") {
                 guard let known = WaitCondition(rawValue: name) else {
                     let names = WaitCondition.allCases.map(\.rawValue).joined(separator: ", ")

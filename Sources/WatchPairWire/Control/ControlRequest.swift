@@ -51,6 +51,23 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var autoError: Int?
     /// `wait`: the condition to wait for.
     public var condition: WaitCondition?
+    /// `request`, `serve`: the typed request's wire name (docs/WatchConnection.md); `wait` with the
+    /// `handler` condition: wait for a `serve` client of this type instead of a `receive` client.
+    public var requestType: String?
+    /// `request`: the request's body, any JSON (default `{}`); sent as it is, without `$data`/`$date`.
+    public var body: JSONValue?
+    /// `request`: the delivery strategy (`messageWithUserInfoFallback`, the default, …).
+    public var strategy: String?
+    /// `request`: `queued` (the default) or `immediate`.
+    public var mode: String?
+    /// `request`: the retry policy: `default`, `patient`, `none` or `N/SECONDS`.
+    public var retry: String?
+    /// `serve`: the client answers each request itself, with `respond` and the request's `token`.
+    public var answers: Bool?
+    /// `queueCancel`: the queued request to cancel (UUID string).
+    public var requestId: String?
+    /// `queueCancel`: cancel every queued request.
+    public var all: Bool?
 
     /// A request with only `id` and `op`; set the fields the operation reads.
     public init(id: Int64, op: ControlOperation) {
@@ -87,4 +104,20 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case events
     /// Block until a condition on the app's state holds (or a timeout passes).
     case wait
+    /// A typed request through the reliability layer; its response.
+    case request
+    /// Act as the app's handler of one request type (a stream of the requests it answers).
+    case serve
+    /// Answer a request shown to a `serve` stream with `answers`.
+    case respond
+    /// The reliability layer's health, connection mode and recent recovery suggestions.
+    case health
+    /// The layer's persisted request queue.
+    case queue
+    /// Cancel one queued request, or all.
+    case queueCancel
+    /// Switch the layer to active mode (queued requests flush when the peer is reachable).
+    case connect
+    /// Switch the layer to passive mode, cancelling every pending request.
+    case disconnect
 }

@@ -42,6 +42,86 @@ struct WatchConnectionQueueTests {
         #expect(persistedQueue(directory).isEmpty)
     }
 
+    @Test("close(): every send and waiter ends with .cancelled, a queued request stays on disk, no task runs, later sends fail")
+    func closeEndsEverything() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = try await unreachableLink(directory)
+        let phone = link.phone
+        let queued = Task { try await phone.send(Greet(name: "kept"), strategy: .messageOnly) }
+        _ = await first(phone.diagnosticEvents) { if case .requestQueued = $0 { true } else { false } }
+        let waiting = Task { try await phone.waitForConnection() }
+        #expect(phone.runningTaskCount > 0)
+
+        await phone.close()
+        #expect(phone.runningTaskCount == 0)
+        await #expect(throws: WatchConnectionError.cancelled) { try await queued.value }
+        await #expect(throws: WatchConnectionError.cancelled) { try await waiting.value }
+        #expect(persistedQueue(directory).map(\.requestType) == ["Greet"], "a queued request outlives its connection, as after a kill")
+        await #expect(throws: WatchConnectionError.cancelled) { try await phone.send(Greet(name: "late")) }
+        #expect(phone.runningTaskCount == 0)
+    }
+
+    @Test("during a flush the requests stay on disk until each is answered: a kill -9 mid-flush loses none")
+    func flushKeepsTheFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = try await unreachableLink(directory)
+        let phone = link.phone
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, announce) = AsyncStream.makeStream(of: String.self)
+        link.watch.register(Greet.self) { request in
+            announce.yield(request.name)
+            for await _ in gate { break }
+            return Greeting(text: request.name)
+        }
+        let events = phone.diagnosticEvents
+        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
+        await phone.connect()
+        link.flaky?.phone.setReachable(true)
+        var starts = started.makeAsyncIterator()
+        #expect(await starts.next() == "one")
+        #expect(persistedQueue(directory).count == 2, "the flush took the requests off the disk before they went")
+        open.yield()
+        #expect(try await one.value.text == "one")
+        #expect(persistedQueue(directory).map(\.requestType) == ["Greet"], "the answered one left, the other waits")
+        #expect(await starts.next() == "two")
+        open.yield()
+        #expect(try await two.value.text == "two")
+        #expect(persistedQueue(directory).isEmpty)
+    }
+
+    @Test("a request cancelled while its flush runs is not sent")
+    func cancelledDuringFlush() async throws {
+        let link = try await unreachableLink()
+        let phone = link.phone
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, announce) = AsyncStream.makeStream(of: String.self)
+        link.watch.register(Greet.self) { request in
+            announce.yield(request.name)
+            if request.name == "one" { for await _ in gate { break } }
+            return Greeting(text: request.name)
+        }
+        let events = phone.diagnosticEvents
+        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
+        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
+        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
+        await phone.connect()
+        link.flaky?.phone.setReachable(true)
+        var starts = started.makeAsyncIterator()
+        #expect(await starts.next() == "one")
+        phone.cancelQueuedRequest(id: try #require(phone.queuedRequests.last?.id))
+        await #expect(throws: WatchConnectionError.cancelled) { try await two.value }
+        open.yield()
+        #expect(try await one.value.text == "one")
+        #expect(try await phone.send(Greet(name: "three"), strategy: .messageOnly).text == "three")
+        #expect(await starts.next() == "three", "the cancelled request was sent")
+    }
+
     @Test("the queue survives the app's death: the file holds it once queued; a new process sends it once")
     func survivesRestart() async throws {
         let directory = try temporaryDirectory()
@@ -88,9 +168,12 @@ struct WatchConnectionQueueTests {
         let names = watch.registerNameRecorder()
         #expect(phone.pendingRequestCount == 1)
         try await phone.waitForConnection()
+        let events = phone.diagnosticEvents
         await phone.connect()
         var iterator = names.makeAsyncIterator()
         #expect(await iterator.next() == "restored")
+        // It leaves the queue (and the file) once answered, not when the flush starts.
+        _ = await first(events) { if case .messageSent = $0 { true } else { false } }
         #expect(phone.pendingRequestCount == 0)
         #expect(persistedQueue(directory).isEmpty)
     }

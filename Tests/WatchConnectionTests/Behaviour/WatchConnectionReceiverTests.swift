@@ -107,6 +107,90 @@ struct WatchConnectionReceiverTests {
         _ = await first(events) { if case .duplicateSuppressed = $0 { true } else { false } }
     }
 
+    @Test("a request by userInfo before its handler registers is held, and runs once when it registers", arguments: LinkMode.allCases)
+    func heldUntilRegistered(mode: LinkMode) async throws {
+        let link = try await TestLink(mode)
+        defer { Task { await link.stop() } }
+        let phone = link.phone
+        let watchEvents = link.watch.diagnosticEvents
+        let reply = Task { try await phone.send(Greet(name: "early"), strategy: .userInfoOnly) }
+        _ = await first(watchEvents) { $0.name == "requestHeld" }
+        #expect(link.watch.heldRequestCount == 1)
+        let runs = Counter()
+        link.watch.registerGreeter(runs)
+        #expect(try await reply.value.text == "Hello, early")
+        #expect(runs.count == 1)
+        #expect(link.watch.heldRequestCount == 0)
+    }
+
+    @Test("a live message of a type with no handler is refused at once, not held")
+    func liveIsNotHeld() async throws {
+        let session = FlakySession()
+        let connection = WatchConnection(session: session)
+        try await connection.waitForActivation()
+        let reply = try #require(await exchange(session, #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"Greet","reply":true,"body":{"name":"x"}}"#))
+        #expect(try WireEnvelope.header(of: reply).error?.code == "handlerNotRegistered")
+        #expect(connection.heldRequestCount == 0)
+    }
+
+    @Test("held requests survive the app's death: a new process runs each once, in arrival order, when it registers")
+    func heldSurvivesRestart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: configuration)
+        try await connection.waitForActivation()
+        let events = connection.diagnosticEvents
+        for name in ["one", "two"] {
+            let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: UUID(), type: "Greet", reply: false)
+            try session.transferUserInfo([WireEnvelope.key: try WireEnvelope.encode(header, body: Greet(name: name))])
+            _ = await first(events) { $0.name == "requestHeld" }
+        }
+        #expect(connection.heldRequestCount == 2)
+
+        // What a process killed now leaves: the file. A new process on the same directory.
+        let restarted = WatchConnection(session: FlakySession(), configuration: configuration)
+        #expect(restarted.heldRequestCount == 2)
+        var names = restarted.registerNameRecorder().makeAsyncIterator()
+        #expect(await names.next() == "one")
+        #expect(await names.next() == "two")
+        #expect(restarted.heldRequestCount == 0)
+        // Each leaves the file once its response is recorded; close() waits for both runs.
+        await restarted.close()
+        let reopened = WatchConnection(session: FlakySession(), configuration: configuration)
+        #expect(reopened.heldRequestCount == 0, "answered requests left the file")
+    }
+
+    @Test("a durable request is on disk while its handler runs: a process killed mid-run runs it in the next one")
+    func runningSurvivesRestart() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        let session = FlakySession()
+        let connection = WatchConnection(session: session, configuration: configuration)
+        let (started, announce) = AsyncStream.makeStream(of: Void.self)
+        connection.register(Greet.self) { _ in
+            announce.yield()
+            // Never answers: the process "dies" while it runs.
+            for await _ in AsyncStream<Void> { _ in } {}
+            throw CancellationError()
+        }
+        try await connection.waitForActivation()
+        let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: UUID(), type: "Greet", reply: false)
+        try session.transferUserInfo([WireEnvelope.key: try WireEnvelope.encode(header, body: Greet(name: "cut short"))])
+        var starts = started.makeAsyncIterator()
+        await starts.next()
+        // What a host waits for before acknowledging the item to its transport.
+        await connection.waitUntilSessionEventsHandled()
+
+        let restarted = WatchConnection(session: FlakySession(), configuration: configuration)
+        #expect(restarted.heldRequestCount == 1, "the running request was not on disk")
+        var names = restarted.registerNameRecorder().makeAsyncIterator()
+        #expect(await names.next() == "cut short")
+        await connection.close()
+    }
+
     @Test("an unreadable file of recorded responses is set aside and reported; requests still run")
     func corruptRecords() async throws {
         let directory = try temporaryDirectory()

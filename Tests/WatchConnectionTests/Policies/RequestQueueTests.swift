@@ -47,16 +47,30 @@ struct RequestQueueTests {
         #expect(!queue.event(.cancelAll).changed)
     }
 
-    @Test("flush: expired ones removed first, the rest returned oldest first, queue emptied")
+    @Test("flush: expired ones removed first, the rest returned oldest first and kept until handed on")
     func flush() {
         var queue = RequestQueue(capacity: 10, expiry: .seconds(60))
         _ = queue.event(.enqueue(queued(1, at: .seconds(0))))
         _ = queue.event(.enqueue(queued(2, at: .seconds(30))))
         _ = queue.event(.enqueue(queued(3, at: .seconds(40))))
         let action = queue.event(.flush(now: .seconds(60)))
-        #expect(action.expired.map(\.requestType) == ["R1"])
+        #expect(action.expired.map(\.requestType) == ["R1"] && action.changed)
         #expect(action.send.map(\.requestType) == ["R2", "R3"])
-        #expect(queue.requests.isEmpty)
+        #expect(queue.requests.map(\.requestType) == ["R2", "R3"], "still queued (on disk) while they go")
+        #expect(queue.event(.handedOn(id: queued(2).id)).changed)
+        #expect(queue.requests.map(\.requestType) == ["R3"])
+        #expect(!queue.event(.handedOn(id: queued(2).id)).changed)
+        #expect(!queue.event(.flush(now: .seconds(61))).changed, "a flush with nothing expired changes nothing")
+    }
+
+    @Test("queuing a request that is queued already (it failed in its flush) keeps its place and first time")
+    func requeue() {
+        var queue = RequestQueue(capacity: 10, expiry: .seconds(60))
+        _ = queue.event(.enqueue(queued(1, at: .seconds(0))))
+        _ = queue.event(.enqueue(queued(2, at: .seconds(5))))
+        let again = queue.event(.enqueue(queued(1, at: .seconds(50))))
+        #expect(!again.changed && again.dropped.isEmpty)
+        #expect(queue.requests == [queued(1, at: .seconds(0)), queued(2, at: .seconds(5))])
     }
 
     @Test("a loaded queue keeps the newest `capacity` requests")
