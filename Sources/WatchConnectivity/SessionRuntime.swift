@@ -14,6 +14,8 @@ struct SessionRuntime: Sendable {
     var engine: PairEngine { host.engine }
     var transport: any Transport { host.transport }
     var launch: LaunchMode { host.launch }
+    /// The app's `files/` directory, where received files are handed to the delegate.
+    var files: AppFilesDirectory { AppFilesDirectory(stateDirectory: configuration.stateDirectory) }
 
     /// Builds the host of one activation (not yet running) from the app's configuration and the test
     /// overrides; its blocking work runs on the host's executor. The logger gets the role as metadata.

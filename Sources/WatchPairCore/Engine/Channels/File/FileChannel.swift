@@ -121,6 +121,15 @@ final class FileChannel {
         return engine.current === link
     }
 
+    /// The file in flight and what the receiver acknowledged of it; nil before the receiver answered the
+    /// offer on this link.
+    var progress: FileTransferProgress? {
+        guard let file = sending, let current = sender.current, current.seq == file.seq, let acked = current.acked else {
+            return nil
+        }
+        return FileTransferProgress(transferId: file.transferId, seq: file.seq, acknowledged: acked, size: file.size)
+    }
+
     /// Carries out a sender action that needs no store work; the rest is handled by the callers.
     private func apply(_ action: FileSender.Action, _ engine: isolated PairEngine) {
         switch action {

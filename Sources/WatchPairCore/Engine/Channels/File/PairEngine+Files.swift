@@ -38,6 +38,12 @@ extension PairEngine {
         }
     }
 
+    /// The outgoing file in flight and the bytes the receiver has durably acknowledged; nil when no file is
+    /// in flight or the receiver has not answered its offer yet. `contentSignal` fires on every change.
+    public func outgoingFileProgress() -> FileTransferProgress? {
+        files.progress
+    }
+
     /// Cancels an outstanding file; false when it is no longer outstanding. A file in flight is dropped at
     /// the receiver too (`fileEnd(cancelled)`), leaving no partial file there.
     public func cancelFileTransfer(_ transferId: UUID) async throws(WCFailure) -> Bool {
