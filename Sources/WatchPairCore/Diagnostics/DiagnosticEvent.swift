@@ -24,6 +24,8 @@ public struct DiagnosticEvent: Sendable, Hashable {
     public var errorCode: WCErrorCode?
     /// How long the reported operation took (`WC_DURATION_US`).
     public var duration: Duration?
+    /// The file transfer's name, size and offset, for file events.
+    public var file: FileFields?
     /// When it happened (wall clock; for display only).
     public var timestamp: Date
 
@@ -37,6 +39,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
         duration: Duration? = nil,
+        file: FileFields? = nil,
         timestamp: Date = Date()
     ) {
         self.kind = kind
@@ -48,12 +51,13 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.seq = seq
         self.errorCode = errorCode
         self.duration = duration
+        self.file = file
         self.timestamp = timestamp
     }
 
-    /// The three channels, as named in `WC_CHANNEL`.
+    /// The channels, as named in `WC_CHANNEL`.
     public enum Channel: String, Sendable, Hashable, CaseIterable, Codable {
-        case message, userInfo, applicationContext
+        case message, userInfo, applicationContext, file
     }
 
     /// journald priorities used by events.

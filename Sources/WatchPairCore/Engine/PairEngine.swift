@@ -231,11 +231,12 @@ public actor PairEngine {
         transferId: UUID? = nil,
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
-        duration: Duration? = nil
+        duration: Duration? = nil,
+        file: DiagnosticEvent.FileFields? = nil
     ) {
         let event = DiagnosticEvent(
             kind, role: role, message, channel: channel, transferId: transferId,
-            seq: seq, errorCode: errorCode, duration: duration
+            seq: seq, errorCode: errorCode, duration: duration, file: file
         )
         diagnostics.emit(event)
     }

@@ -19,6 +19,16 @@ extension DiagnosticEvent {
             seq: json["seq"]?.integerValue.flatMap { UInt64(exactly: $0) },
             errorCode: json["errorCode"]?.integerValue.flatMap { WCErrorCode(rawValue: Int($0)) },
             duration: json["durationUs"]?.integerValue.map { .microseconds($0) },
+            file: Self.fileFields(json),
             timestamp: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000))
+    }
+
+    /// The file fields of a ``controlJSON`` object, nil when it has none.
+    private static func fileFields(_ json: JSONValue) -> FileFields? {
+        let fields = FileFields(
+            name: json["fileName"]?.stringValue,
+            bytes: json["fileBytes"]?.integerValue.flatMap { UInt64(exactly: $0) },
+            offset: json["fileOffset"]?.integerValue.flatMap { UInt64(exactly: $0) })
+        return fields == FileFields() ? nil : fields
     }
 }

@@ -22,9 +22,12 @@ extension PairEngine {
         do {
             file = try await store.files.enqueueFile(source: path, metadata: encoded)
         } catch {
-            emit(.queueFull, "file refused: \(error.message)", errorCode: error.wcCode)
+            // A bad file is the caller's mistake (7008); a full queue or disk is this side's bound (7015).
+            let kind: DiagnosticEvent.Kind = error.kind == .unreadableFile ? .fileFailed : .queueFull
+            emit(kind, "file refused: \(error.message)", channel: .file, errorCode: error.wcCode)
             throw error.failure
         }
+        emitFile(.fileQueued, "file \(file.fileName) queued (\(file.size) bytes)", file.described)
         contentArrived()
         return file
     }
@@ -54,6 +57,7 @@ extension PairEngine {
             throw error.failure
         }
         guard let cancelled else { return false }
+        emitFile(.fileCancelled, "file \(cancelled.fileName) cancelled by the app", cancelled.described)
         files.cancelled(cancelled, self)
         return true
     }
