@@ -62,10 +62,11 @@ extension PairEngine {
         return true
     }
 
-    /// Files the receiver ended whose didFinish the app has not been told about (`outcome` says how).
-    public func pendingFinishedFiles(limit: Int = 256) async throws(WCFailure) -> [OutgoingFile] {
+    /// Files the receiver ended whose didFinish the app has not been told about (`outcome` says how), in
+    /// seq order after `seq`.
+    public func pendingFinishedFiles(after seq: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [OutgoingFile] {
         do {
-            return try await store.files.unreportedFinishedFiles(limit: limit)
+            return try await store.files.unreportedFinishedFiles(after: seq, limit: limit)
         } catch {
             throw error.failure
         }
