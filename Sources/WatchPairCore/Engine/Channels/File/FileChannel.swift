@@ -201,19 +201,22 @@ final class FileChannel {
                 await link.close(.endOfStream)
                 return false
             }
+            if let file = ended, file.seq == seq { reportEnd(of: file, outcome, engine) }
             engine.driver.madeProgress()
-            if let file = ended, file.seq == seq {
-                if outcome == .received {
-                    engine.emitFile(.fileFinished, "file \(file.fileName) finished: the peer holds it, verified", file.described, offset: file.size)
-                } else {
-                    engine.emitFile(.fileFailed, "file \(file.fileName) failed: the peer found it corrupt and dropped it", file.described, errorCode: .deliveryFailed)
-                }
-            }
             engine.appSignal.fire()
             engine.contentSignal.fire()
             return true
         default:
             return true
+        }
+    }
+
+    /// Emits how the receiver ended this side's file: `fileFinished`, or `fileFailed` with 7014.
+    private func reportEnd(of file: OutgoingFile, _ outcome: FileOutcome, _ engine: isolated PairEngine) {
+        if outcome == .received {
+            engine.emitFile(.fileFinished, "file \(file.fileName) finished: the peer holds it, verified", file.described, offset: file.size)
+        } else {
+            engine.emitFile(.fileFailed, "file \(file.fileName) failed: the peer found it corrupt and dropped it", file.described, errorCode: .deliveryFailed)
         }
     }
 
