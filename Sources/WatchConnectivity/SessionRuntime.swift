@@ -25,12 +25,12 @@ struct SessionRuntime: Sendable {
         let clock = overrides.clock ?? ContinuousClock()
         var hostConfiguration = configuration.hostConfiguration
         if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
-        let host = try await buildHost(
-            configuration: hostConfiguration, logger: logger,
-            environment: HostEnvironment(
-                clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
-                taskExecutor: EngineExecutor.shared)
-        ) { context in
+        var environment = HostEnvironment(
+            clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
+            taskExecutor: EngineExecutor.shared)
+        // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
+        environment.landsReceivedFiles = false
+        let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in
             StatusControlHandler(context: context)
         }
         return SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)

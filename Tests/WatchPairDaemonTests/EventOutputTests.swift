@@ -60,7 +60,7 @@ struct EventOutputTests {
         #expect(fields["WC_CHANNEL"] == "file" && fields["WC_FILE_NAME"] == "a b.bin")
         #expect(fields["WC_FILE_BYTES"] == "1000" && fields["WC_FILE_OFFSET"] == "300")
         #expect(fields["MESSAGE_ID"] == "5e1d0a3c6f7b4b2a9c1e8d7f60a1b231")
-        #expect(event.stderrLine(identifier: "phoned", pid: 7).hasSuffix("fileName=\"a b.bin\" fileBytes=1000 fileOffset=300"))
+        #expect(event.stderrLine(identifier: "phoned", pid: 7).contains(" fileName=\"a b.bin\" fileBytes=1000 fileOffset=300 seq=4"))
         guard case .object(let object) = event.controlJSON else {
             Issue.record("not an object")
             return

@@ -18,14 +18,14 @@ public struct DiagnosticEvent: Sendable, Hashable {
     public var channel: Channel?
     /// The userInfo transfer concerned (`WC_TRANSFER_ID`).
     public var transferId: UUID?
+    /// The file transfer's name, size and offset, for file events.
+    public var file: FileFields?
     /// A sequence number: userInfo seq, context version or message id (`WC_SEQ`).
     public var seq: UInt64?
     /// The error reported (`WC_ERROR_CODE`).
     public var errorCode: WCErrorCode?
     /// How long the reported operation took (`WC_DURATION_US`).
     public var duration: Duration?
-    /// The file transfer's name, size and offset, for file events.
-    public var file: FileFields?
     /// When it happened (wall clock; for display only).
     public var timestamp: Date
 
@@ -36,10 +36,10 @@ public struct DiagnosticEvent: Sendable, Hashable {
         severity: Severity? = nil,
         channel: Channel? = nil,
         transferId: UUID? = nil,
+        file: FileFields? = nil,
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
         duration: Duration? = nil,
-        file: FileFields? = nil,
         timestamp: Date = Date()
     ) {
         self.kind = kind
@@ -48,10 +48,10 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.severity = severity ?? kind.defaultSeverity
         self.channel = channel
         self.transferId = transferId
+        self.file = file
         self.seq = seq
         self.errorCode = errorCode
         self.duration = duration
-        self.file = file
         self.timestamp = timestamp
     }
 

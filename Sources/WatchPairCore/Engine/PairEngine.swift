@@ -235,8 +235,8 @@ public actor PairEngine {
         file: DiagnosticEvent.FileFields? = nil
     ) {
         let event = DiagnosticEvent(
-            kind, role: role, message, channel: channel, transferId: transferId,
-            seq: seq, errorCode: errorCode, duration: duration, file: file
+            kind, role: role, message, channel: channel, transferId: transferId, file: file,
+            seq: seq, errorCode: errorCode, duration: duration
         )
         diagnostics.emit(event)
     }

@@ -29,12 +29,12 @@ struct ControlHandler: ControlRequestHandler {
     /// Runs `request` and writes its response (and, for streams, its events) to `connection`.
     func perform(_ request: ControlRequest, on connection: ControlConnection) async {
         switch request.op {
+        case .transferFile where request.follow == true:
+            await followTransferFile(request, on: connection)
         case .receive where request.follow == true:
             await followReceive(request, on: connection)
         case .events where request.follow == true:
             await followEvents(request, on: connection)
-        case .transferFile where request.follow == true:
-            await followTransferFile(request, on: connection)
         default:
             await connection.writer.send(await respond(to: request, on: connection))
         }

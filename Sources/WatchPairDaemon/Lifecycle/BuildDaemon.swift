@@ -11,16 +11,13 @@ public typealias DaemonError = HostError
 public typealias Daemon = PairHost
 
 /// Builds a daemon: the host of `configuration` whose control socket serves every wcctl request
-/// (``ControlHandler``, docs/ControlProtocol.md) and that puts received files in the app's `files/`
-/// directory. See `buildHost(configuration:logger:environment:controlHandler:)`.
+/// (``ControlHandler``, docs/ControlProtocol.md). See `buildHost(configuration:logger:environment:controlHandler:)`.
 public func buildDaemon(
     configuration: DaemonConfiguration,
     logger: Logger,
     environment: DaemonEnvironment = DaemonEnvironment()
 ) async throws(DaemonError) -> Daemon {
-    var environment = environment
-    environment.landsReceivedFiles = true
-    return try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
+    try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
         ControlHandler(context: context, router: MessageRouter(engine: context.engine, clock: context.clock))
     }
 }

@@ -28,8 +28,8 @@ public struct HostEnvironment: Sendable {
     /// ``EngineExecutor/shared`` so callers blocked in Apple's synchronous calls never starve it.
     public var taskExecutor: (any TaskExecutor)?
     /// Whether received files are put in the app's `files/` directory as they arrive
-    /// (``FileLandingService``): the daemons; false for a `WCSession` app, whose delegate gets them.
-    public var landsReceivedFiles = false
+    /// (``FileLandingService``), as the daemons do; a `WCSession` app sets it false: its delegate gets them.
+    public var landsReceivedFiles = true
 
     /// The real surroundings, or parts of them replaced.
     public init(
