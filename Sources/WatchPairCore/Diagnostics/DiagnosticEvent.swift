@@ -55,9 +55,11 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.timestamp = timestamp
     }
 
-    /// The channels, as named in `WC_CHANNEL`.
+    /// The three channels, as named in `WC_CHANNEL`.
     public enum Channel: String, Sendable, Hashable, CaseIterable, Codable {
-        case message, userInfo, applicationContext, file
+        case message, userInfo, applicationContext
+        /// File transfers (DESIGN.md §11): a channel of their own beside the three.
+        case file
     }
 
     /// journald priorities used by events.

@@ -31,5 +31,4 @@ extension DiagnosticEvent {
             duration: json["durationUs"]?.integerValue.map { .microseconds($0) },
             timestamp: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000))
     }
-
 }
