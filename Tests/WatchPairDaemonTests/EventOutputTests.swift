@@ -54,8 +54,9 @@ struct EventOutputTests {
 
     @Test func fileEventsCarryNameSizeAndOffset() {
         let event = DiagnosticEvent(
-            .fileProgress, role: .phone, "file a.bin at 30%", channel: .file, transferId: UUID(), seq: 4,
-            file: DiagnosticEvent.FileFields(name: "a b.bin", bytes: 1000, offset: 300), timestamp: Date(timeIntervalSince1970: 1_700_000_000))
+            .fileProgress, role: .phone, "file a.bin at 30%", channel: .file, transferId: UUID(),
+            file: DiagnosticEvent.FileFields(name: "a b.bin", bytes: 1000, offset: 300), seq: 4,
+            timestamp: Date(timeIntervalSince1970: 1_700_000_000))
         let fields = Dictionary(uniqueKeysWithValues: event.journalFields(identifier: "phoned"))
         #expect(fields["WC_CHANNEL"] == "file" && fields["WC_FILE_NAME"] == "a b.bin")
         #expect(fields["WC_FILE_BYTES"] == "1000" && fields["WC_FILE_OFFSET"] == "300")
