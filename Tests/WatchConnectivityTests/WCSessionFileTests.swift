@@ -34,6 +34,24 @@ final class FileDelegate: EventRecorder, WCSessionDelegate, @unchecked Sendable 
     }
 }
 
+/// A file delegate whose `didReceive file` records the file, then blocks until `gate` is signalled (an
+/// app still inside its callback).
+final class BlockingFileDelegate: EventRecorder, WCSessionDelegate, @unchecked Sendable {
+    let gate = DispatchSemaphore(value: 0)
+    let receivedPaths = Mutex<[String]>([])
+
+    init() { super.init(recordsStateChanges: false) }
+
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        record(.activated(activationState, errorCode: errorCode(error)))
+    }
+    func session(_ session: WCSession, didReceive file: WCSessionFile) {
+        receivedPaths.withLock { $0.append(file.fileURL.path) }
+        record(.file(name: file.fileURL.lastPathComponent, metadata: nil, bytes: (try? Data(contentsOf: file.fileURL)) ?? Data()))
+        gate.wait()
+    }
+}
+
 @Suite("WCSession file transfers", .timeLimit(.minutes(2)))
 struct WCSessionFileTests {
     /// `size` pseudo-random bytes written to `name` in `directory`.
@@ -153,6 +171,34 @@ struct WCSessionFileTests {
         pair.phone.transferFile(url, metadata: ["big": String(repeating: "x", count: 70_000)])
         #expect(await phoneDelegate.next() == .fileFinished(name: "ok.bin", errorCode: 7009))
         #expect(pair.phone.outstandingFileTransfers.isEmpty)
+        await pair.shutdown()
+    }
+
+    @Test("a file whose didReceive had not returned when the app stopped is delivered again at its next activation, from the same path")
+    func redeliveredAfterStop() async throws {
+        let (pair, phoneDelegate, _) = try await Self.activatedPair(startWatch: false)
+        let blocking = BlockingFileDelegate()
+        pair.watch.delegate = blocking
+        pair.watch.activate()
+        #expect(await blocking.next() == .activated(.activated, errorCode: nil))
+        let (url, bytes) = try Self.makeFile(in: pair.directory, "log.txt", size: 70_000)
+        let transfer = pair.phone.transferFile(url, metadata: nil)
+        #expect(await blocking.next() == .file(name: "log.txt", metadata: nil, bytes: bytes))
+        // The app stops while still inside the callback.
+        let stopping = pair.watch.beginShutdown()
+        blocking.gate.signal()
+        await stopping?.value
+
+        let delegate = FileDelegate()
+        pair.watch.delegate = delegate
+        pair.watch.activate()
+        #expect(await delegate.next() == .activated(.activated, errorCode: nil))
+        #expect(await delegate.next() == .file(name: "log.txt", metadata: nil, bytes: bytes))
+        #expect(delegate.receivedPaths.withLock { $0 } == blocking.receivedPaths.withLock { $0 }, "landed once, at the same path")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pair.directory + "/watchd/files").allSatisfy { $0 == "log.txt" })
+        // The sender was told once, when the watch had the file (before its app did), with the object it holds.
+        #expect(await phoneDelegate.next() == .fileFinished(name: "log.txt", errorCode: nil))
+        #expect(phoneDelegate.finishedObjects.withLock { $0 }.map(ObjectIdentifier.init) == [ObjectIdentifier(transfer)])
         await pair.shutdown()
     }
 
