@@ -44,10 +44,18 @@ struct FileTransferProcessTests {
             #expect(listed.json.compactMap { $0["received"]?["path"]?.stringValue } == [landed], "\(listed)")
             #expect(listed.json.compactMap { $0["received"]?["size"]?.integerValue } == [Int64(size)])
             #expect(try await pair.ok(["files"]).stdout == ["no outstanding or received files"])
+            // Without --wait, `wait drained` waits for the file too.
+            let second = try Self.makeFile(pair.path("second.gpx"), size: 3 << 20)
+            try await pair.ok(["transfer-file", pair.path("second.gpx")])
+            try await pair.ok(["wait", "drained", "--timeout", "30"])
+            #expect(try await pair.status(.phone)["outstandingFiles"]?.integerValue == 0)
+            try await pair.pollUntil("the second file in the watch's files/ directory") {
+                (try? Data(contentsOf: URL(fileURLWithPath: pair.path("watchd/files/second.gpx")))) == second
+            }
             // The phone's app is told it finished.
             let finished = try await pair.receivePending(.phone, channels: ["didFinish"])
-            #expect(finished.compactMap { $0["transferId"]?.stringValue } == [id], "\(finished)")
-            #expect(finished.compactMap { $0["file"]?["fileName"]?.stringValue } == ["track.gpx"])
+            #expect(finished.compactMap { $0["transferId"]?.stringValue }.first == id, "\(finished)")
+            #expect(finished.compactMap { $0["file"]?["fileName"]?.stringValue } == ["track.gpx", "second.gpx"])
         }
     }
 

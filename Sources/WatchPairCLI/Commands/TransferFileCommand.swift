@@ -21,7 +21,8 @@ struct TransferFileCommand: WcctlSubcommand {
             --wait then waits until the other app holds the file: a progress line on
             standard error (rewritten in place on a terminal, one line per 10% otherwise),
             exit 0 when it arrived verified, 114 (7014) when it arrived corrupt, 1 when it
-            was cancelled. Interrupting the wait leaves the transfer queued.
+            was cancelled. Interrupting the wait leaves the transfer queued. Without
+            --wait, `wcctl wait drained` waits for every outstanding file too.
 
             Errors: 108 (7008) missing or unreadable file, naming it; 110 (7010) metadata
             that is not a property list; 109 (7009) metadata over 64 KiB; 115 (7015) the

@@ -176,7 +176,9 @@ public actor PairEngine {
             inboxPending: inbox,
             contextSentVersion: context.sender.sentVersion,
             contextAckedVersion: context.sender.peerAck,
-            contextReceivedVersion: context.receivedVersion
+            contextReceivedVersion: context.receivedVersion,
+            outstandingFiles: store.files.outstandingFileCount,
+            receivingFile: files.isReceiving
         )
     }
 

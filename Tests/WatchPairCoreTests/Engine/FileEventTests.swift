@@ -79,11 +79,17 @@ struct FileEventTests {
         let (path, _) = try FileChannelTests.makeFile(pair, "huge.bin", size: 8 << 20)
         let file = try await phone.transferFile(at: path, metadata: nil)
         #expect(await applied.next()?.fault == .delay(.seconds(60)))  // the watch answered the offer
+        // Both sides count the file in their status: outstanding at the phone, arriving at the watch.
+        let phoneStatus = await phone.status()
+        #expect(phoneStatus.outstandingFiles == 1 && !phoneStatus.isDrained)
+        #expect(await watch.status().receivingFile)
         #expect(try await phone.cancelFileTransfer(file.transferId))
         let sender = try await phoneEvents.first(.fileCancelled)
         #expect(sender.transferId == file.transferId && sender.file?.name == "huge.bin")
         let receiver = try await watchEvents.first(.fileCancelled)
         #expect(receiver.transferId == file.transferId && receiver.file?.bytes == 8 << 20 && receiver.file?.offset == 0)
+        #expect(await phone.status().outstandingFiles == 0)
+        #expect(await !watch.status().receivingFile)
         await pair.tearDown()
     }
 }

@@ -123,6 +123,11 @@ final class FileChannel {
         return engine.current === link
     }
 
+    /// Whether a file from the peer is partly held and its link is open (a daemon does not idle-exit then).
+    var isReceiving: Bool {
+        receiving != nil && receiverLink?.isOpen == true
+    }
+
     /// The file in flight and what the receiver acknowledged of it; nil before the receiver answered the
     /// offer on this link.
     var progress: FileTransferProgress? {
