@@ -61,13 +61,15 @@ extension ControlHandler {
         let outstanding = try await engine.outstandingFileTransfers()
         if outstanding.contains(where: { $0.transferId == transferId }) { return nil }
         let id = JSONValue.string(transferId.uuidString)
-        // Not yet reported to a `receive` client: its outcome is still there (a reported one is received).
-        let finished = try await engine.pendingFinishedFiles(limit: 1000).first { $0.transferId == transferId }
-        switch finished?.outcome {
+        // Not yet reported to a `receive` client: its outcome is still there. Gone: cancelled.
+        guard let finished = try await engine.pendingFinishedFiles(limit: 1000).first(where: { $0.transferId == transferId }) else {
+            return ("cancelled", .object(["transferId": id]))
+        }
+        switch finished.outcome {
         case .received?:
-            return ("finished", .object(["transferId": id, "size": ControlJSON.integer(finished!.size)]))
+            return ("finished", .object(["transferId": id, "size": ControlJSON.integer(finished.size)]))
         case .corrupt?:
-            let failure = WCFailure(.deliveryFailed, "the peer received \(finished!.fileName) corrupt (checksum mismatch) and dropped it")
+            let failure = WCFailure(.deliveryFailed, "the peer received \(finished.fileName) corrupt (checksum mismatch) and dropped it")
             return ("failed", Self.errorData(failure, transferId: transferId))
         case .cancelled?, nil:
             return ("cancelled", .object(["transferId": id]))
@@ -82,7 +84,7 @@ extension ControlHandler {
         let directory = filesDirectory
         return .object([
             "outgoing": .array(outstanding.map { file in
-                Self.outgoingData(file, acknowledged: progress?.transferId == file.transferId ? progress!.acknowledged : 0)
+                Self.outgoingData(file, acknowledged: progress.flatMap { $0.transferId == file.transferId ? $0.acknowledged : nil } ?? 0)
             }),
             "received": .array(directory.list().map { landed in
                 .object([
