@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairWire
 
 /// The pump that hands what the engine holds for the app to the delegate — received userInfo, the
-/// received context, finished transfers — a page at a time, and acknowledges each page once its
+/// received context, finished transfers, received and finished files (`+Files`) — a page at a time, and acknowledges each page once its
 /// callbacks have returned on the delegate queue, so what the app had not finished handling when it
 /// stopped is delivered again at the next activation.
 struct SessionDelivery: Sendable {
@@ -13,7 +13,7 @@ struct SessionDelivery: Sendable {
     let session: WCSession
     let runtime: SessionRuntime
 
-    private var engine: PairEngine { runtime.engine }
+    var engine: PairEngine { runtime.engine }
 
     /// Delivers until cancelled, woken by the engine's app signal; never acknowledges after cancellation.
     func run() async {
@@ -23,6 +23,8 @@ struct SessionDelivery: Sendable {
                 var delivered = try await deliverUserInfo()
                 if try await deliverContext() { delivered = true }
                 if try await deliverFinished() { delivered = true }
+                if try await deliverFile() { delivered = true }
+                if try await deliverFinishedFiles() { delivered = true }
                 if delivered { continue }
             } catch {
                 runtime.logger.info("reading received content from the store failed", metadata: ["error": "\(error)"])

@@ -14,6 +14,8 @@ struct SessionRuntime: Sendable {
     var engine: PairEngine { host.engine }
     var transport: any Transport { host.transport }
     var launch: LaunchMode { host.launch }
+    /// The app's `files/` directory, where received files are handed to the delegate.
+    var files: AppFilesDirectory { AppFilesDirectory(stateDirectory: configuration.stateDirectory) }
 
     /// Builds the host of one activation (not yet running) from the app's configuration and the test
     /// overrides; its blocking work runs on the host's executor. The logger gets the role as metadata.
@@ -23,12 +25,12 @@ struct SessionRuntime: Sendable {
         let clock = overrides.clock ?? ContinuousClock()
         var hostConfiguration = configuration.hostConfiguration
         if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
-        let host = try await buildHost(
-            configuration: hostConfiguration, logger: logger,
-            environment: HostEnvironment(
-                clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
-                taskExecutor: EngineExecutor.shared)
-        ) { context in
+        var environment = HostEnvironment(
+            clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
+            taskExecutor: EngineExecutor.shared)
+        // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
+        environment.landsReceivedFiles = false
+        let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in
             StatusControlHandler(context: context)
         }
         return SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)

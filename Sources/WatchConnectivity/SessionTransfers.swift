@@ -3,22 +3,24 @@ import Synchronization
 import WatchPairCore
 import WatchPairHost
 
-/// The session's `WCSessionUserInfoTransfer` objects (`TransferRegistry`) and the `transferUserInfo`
-/// calls still registering theirs, so the object a call returns is the one later passed to `didFinish`.
+/// The session's transfer objects (`WCSessionUserInfoTransfer`, `WCSessionFileTransfer`, each kind in a
+/// `TransferRegistry`) and the `transferUserInfo`/`transferFile` calls still registering theirs, so the
+/// object a call returns is the one later passed to `didFinish`.
 ///
 /// Lives as long as the session, across activations.
 final class SessionTransfers: Sendable {
     private struct State {
-        var registry = TransferRegistry()
-        /// `transferUserInfo` calls whose transfer object is not registered yet.
+        var registry = TransferRegistry<WCSessionUserInfoTransfer>()
+        var files = TransferRegistry<WCSessionFileTransfer>()
+        /// `transferUserInfo`/`transferFile` calls whose transfer object is not registered yet.
         var registrationsInProgress = 0
     }
 
     private let state = Mutex(State())
-    /// Fires when a `transferUserInfo` call has registered its transfer object.
+    /// Fires when a `transferUserInfo`/`transferFile` call has registered its transfer object.
     private let registered = AsyncSignal()
 
-    /// Runs a `transferUserInfo` call's `body`, during which `waitForRegistrations()` waits.
+    /// Runs a `transferUserInfo`/`transferFile` call's `body`, during which `waitForRegistrations()` waits.
     func registering<T>(_ body: () -> T) -> T {
         state.withLock { $0.registrationsInProgress += 1 }
         defer {
@@ -28,7 +30,7 @@ final class SessionTransfers: Sendable {
         return body()
     }
 
-    /// Returns once no `transferUserInfo` call is registering its object (or when cancelled): a transfer
+    /// Returns once no `transferUserInfo`/`transferFile` call is registering its object (or when cancelled): a transfer
     /// can finish before its call has registered the object, and `didFinish` must get that object.
     func waitForRegistrations() async {
         while !Task.isCancelled {
@@ -55,8 +57,35 @@ final class SessionTransfers: Sendable {
         }
     }
 
-    /// Forgets `id` (finished or cancelled).
+    /// The app's object for a stored file transfer: the one it already holds, or a new one (remembered
+    /// while `isTransferring`) whose file is `url`, or the store's copy when nil. Its `cancel()` cancels
+    /// through `engine`, blocking on the host's executor.
+    func object(for stored: OutgoingFile, url: URL? = nil, engine: PairEngine, isTransferring: Bool) -> WCSessionFileTransfer {
+        state.withLock { state in
+            if let existing = state.files.object(for: stored.transferId) { return existing }
+            let file = WCSessionFile(fileURL: url ?? URL(fileURLWithPath: stored.spoolPath), metadata: stored.metadata?.dictionary)
+            let transfer = WCSessionFileTransfer(
+                transferId: stored.transferId, file: file, size: stored.size, isTransferring: isTransferring,
+                canceller: { [weak self] id in
+                    _ = EngineExecutor.shared.blockingCall { (try? await engine.cancelFileTransfer(id)) ?? false }
+                    self?.remove(id)
+                }
+            )
+            if isTransferring { state.files.insert(transfer, for: stored.transferId) }
+            return transfer
+        }
+    }
+
+    /// The live file transfer object for `id`, if the app holds one.
+    func fileObject(for id: UUID) -> WCSessionFileTransfer? {
+        state.withLock { $0.files.object(for: id) }
+    }
+
+    /// Forgets `id` (finished or cancelled), of either kind.
     func remove(_ id: UUID) {
-        _ = state.withLock { $0.registry.remove(id) }
+        state.withLock { state in
+            state.registry.remove(id)
+            state.files.remove(id)
+        }
     }
 }

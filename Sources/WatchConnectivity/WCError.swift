@@ -43,7 +43,7 @@ public struct WCError: CustomNSError, Hashable, Sendable {
         case messageReplyFailed = 7011
         /// No reply arrived in time.
         case messageReplyTimedOut = 7012
-        /// File access was denied (file transfers are not implemented here).
+        /// File access was denied (not reported here: a missing or unreadable file is 7008, naming the path).
         case fileAccessDenied = 7013
         /// The content could not be delivered (e.g. the receiver does not implement that message callback).
         case deliveryFailed = 7014

@@ -81,6 +81,10 @@ extension WCSession {
                     await SessionSnapshotRefresh(session: self, runtime: runtime).run()
                     return nil
                 }
+                group.addTask {
+                    await SessionDelivery(session: self, runtime: runtime).followFileProgress()
+                    return nil
+                }
             }
             // The first child to end (the host failing, or all of them on cancellation) ends the activation.
             let first = await group.next() ?? nil

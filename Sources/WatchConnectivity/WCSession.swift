@@ -69,6 +69,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
     let transfers = SessionTransfers()
     /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
     package let snapshotSignal = AsyncSignal()
+    /// Fires after each update of a file transfer's `progress`; for tests.
+    package let fileProgressSignal = AsyncSignal()
     /// Set by a default (not implemented) message callback while the session calls it.
     private let missingCallback = Mutex(false)
 
@@ -152,7 +154,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Always false: there is no device lock on Linux.
     public var iOSDeviceNeedsUnlockAfterRebootForReachability: Bool { false }
 
-    /// Whether received content (userInfo, a context, finished transfers) is waiting to be handed to the delegate.
+    /// Whether received content (userInfo, a context, files, finished transfers) is waiting to be handed to the delegate.
     public var hasContentPending: Bool { state.withLock { $0.hasContentPending } }
 
     /// The last application context this app sent; survives restarts. Empty before activation.

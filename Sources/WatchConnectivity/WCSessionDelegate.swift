@@ -63,6 +63,19 @@ public protocol WCSessionDelegate: NSObjectProtocol {
     ///
     /// Called at activation for transfers that finished while the app was not running.
     func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?)
+
+    /// A file arrived. Each file is delivered once, whole and verified, in the sender's order among files.
+    ///
+    /// `file.fileURL` is in the app's `files/` directory and is removed when this method returns: move or
+    /// copy it to keep it. Called at activation for files that arrived while the app was not running, or
+    /// whose callback had not returned when the app last stopped.
+    func session(_ session: WCSession, didReceive file: WCSessionFile)
+
+    /// A file transfer this app started finished (the counterpart holds it, verified), or failed with
+    /// `error` (7014 when the counterpart found the bytes corrupt; a refused transfer's error).
+    ///
+    /// Called at activation for transfers that finished while the app was not running.
+    func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?)
 }
 
 extension WCSessionDelegate {
@@ -111,4 +124,10 @@ extension WCSessionDelegate {
 
     /// Default: nothing.
     public func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {}
+
+    /// Default: nothing (the file counts as delivered and is removed).
+    public func session(_ session: WCSession, didReceive file: WCSessionFile) {}
+
+    /// Default: nothing.
+    public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {}
 }

@@ -18,6 +18,8 @@ public struct Wcctl: ParsableCommand {
             SendDataCommand.self,
             TransferCommand.self,
             TransfersCommand.self,
+            TransferFileCommand.self,
+            FilesCommand.self,
             ContextCommand.self,
             ReceiveCommand.self,
             EventsCommand.self,

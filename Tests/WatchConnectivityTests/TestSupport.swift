@@ -47,6 +47,10 @@ enum DelegateEvent: Sendable, Hashable, CustomStringConvertible {
     case context(PlistDictionary)
     case userInfo(PlistDictionary)
     case finished(PlistDictionary, errorCode: Int?)
+    /// `didReceive file`: its name, metadata and bytes, read while the callback ran.
+    case file(name: String, metadata: PlistDictionary?, bytes: Data)
+    /// `didFinish fileTransfer`: the file's name and the error's code.
+    case fileFinished(name: String, errorCode: Int?)
 
     /// Whether this reports a state change rather than content.
     var isStateChange: Bool {
@@ -71,6 +75,8 @@ enum DelegateEvent: Sendable, Hashable, CustomStringConvertible {
         case .context(let context): "context(\(PlistJSON.text(of: context)))"
         case .userInfo(let userInfo): "userInfo(\(PlistJSON.text(of: userInfo)))"
         case .finished(let userInfo, let code): "finished(\(PlistJSON.text(of: userInfo)), \(code.map(String.init) ?? "nil"))"
+        case .file(let name, let metadata, let bytes): "file(\(name), \(metadata.map(PlistJSON.text(of:)) ?? "nil"), \(bytes.count) bytes)"
+        case .fileFinished(let name, let code): "fileFinished(\(name), \(code.map(String.init) ?? "nil"))"
         }
     }
 }

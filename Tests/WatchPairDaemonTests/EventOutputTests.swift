@@ -52,6 +52,25 @@ struct EventOutputTests {
         #expect(Set(small.keys) == ["timestamp", "event", "role", "message", "priority", "messageId"])
     }
 
+    @Test func fileEventsCarryNameSizeAndOffset() {
+        let event = DiagnosticEvent(
+            .fileProgress, role: .phone, "file a.bin at 30%", channel: .file, transferId: UUID(),
+            file: DiagnosticEvent.FileFields(name: "a b.bin", bytes: 1000, offset: 300), seq: 4,
+            timestamp: Date(timeIntervalSince1970: 1_700_000_000))
+        let fields = Dictionary(uniqueKeysWithValues: event.journalFields(identifier: "phoned"))
+        #expect(fields["WC_CHANNEL"] == "file" && fields["WC_FILE_NAME"] == "a b.bin")
+        #expect(fields["WC_FILE_BYTES"] == "1000" && fields["WC_FILE_OFFSET"] == "300")
+        #expect(fields["MESSAGE_ID"] == "5e1d0a3c6f7b4b2a9c1e8d7f60a1b231")
+        #expect(event.stderrLine(identifier: "phoned", pid: 7).contains(" fileName=\"a b.bin\" fileBytes=1000 fileOffset=300 seq=4"))
+        guard case .object(let object) = event.controlJSON else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object["fileName"] == .string("a b.bin") && object["fileBytes"] == .integer(1000) && object["fileOffset"] == .integer(300))
+        // The history file reads it back whole.
+        #expect(DiagnosticEvent(controlJSON: event.controlJSON) == event)
+    }
+
     @Test func eventLogKeepsTheNewestAndCountsWhatAFollowerMissed() {
         let log = EventLog(capacity: 3)
         let start = log.oldestPosition

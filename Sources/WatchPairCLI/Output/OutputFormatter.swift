@@ -100,4 +100,9 @@ extension JSONValue {
         if case .array(let a) = self { return a }
         return nil
     }
+
+    /// The value when this is a non-negative integer (byte counts, offsets).
+    var unsignedValue: UInt64? {
+        integerValue.flatMap { UInt64(exactly: $0) }
+    }
 }

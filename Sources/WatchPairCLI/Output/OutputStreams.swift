@@ -12,9 +12,14 @@ public protocol OutputStreams: AnyObject {
     func writeOut(_ bytes: [UInt8]) throws(CLIError)
     /// Writes text to standard error; failures are ignored (there is nowhere left to report them).
     func writeErr(_ text: String)
+    /// Whether standard error is a terminal (progress is then shown in place).
+    var errorIsTerminal: Bool { get }
 }
 
 extension OutputStreams {
+    /// Default: not a terminal (captured streams, pipes).
+    public var errorIsTerminal: Bool { false }
+
     /// Writes `text` and a newline to standard output.
     public func printLine(_ text: String) throws(CLIError) {
         try writeOut(Array(text.utf8) + [UInt8(ascii: "\n")])
@@ -32,6 +37,9 @@ public final class StandardStreams: OutputStreams {
             throw CLIError.writingOutput(errno: code)
         }
     }
+
+    /// Whether file descriptor 2 is a terminal.
+    public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Writes to file descriptor 2, ignoring failures.
     public func writeErr(_ text: String) {

@@ -25,6 +25,19 @@ extension DiagnosticEvent {
         case userInfoFinished
         /// An outstanding userInfo transfer was cancelled.
         case userInfoCancelled
+        /// A file transfer was accepted: the sender's store holds its own durable copy (WC_FILE_NAME, WC_FILE_BYTES).
+        case fileQueued
+        /// The receiver acknowledged another tenth (at least a MiB) of the file in flight (WC_FILE_OFFSET).
+        case fileProgress
+        /// A whole file arrived and its checksum matched (receiver side); it waits for the app.
+        case fileReceived
+        /// The receiver has the whole, verified file; the sender's didFinish fires.
+        case fileFinished
+        /// An outstanding file transfer was cancelled by the sending app (both sides report it).
+        case fileCancelled
+        /// A file transfer was refused or failed, with its code: 7008 unreadable, 7014 corrupt at the end,
+        /// 7015 no room at the receiver (the sender resumes later).
+        case fileFailed
         /// A payload was refused before anything was queued: too large (7009) or not a property list (7010).
         case payloadRejected
         /// A transfer was refused because a bounded queue is full.
@@ -93,6 +106,12 @@ extension DiagnosticEvent {
             case .userInfoDelivered: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20a"
             case .userInfoFinished: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20b"
             case .userInfoCancelled: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20c"
+            case .fileQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b230"
+            case .fileProgress: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b231"
+            case .fileReceived: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b232"
+            case .fileFinished: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b233"
+            case .fileCancelled: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b234"
+            case .fileFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b235"
             case .queueFull: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20d"
             case .contextUpdated: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20e"
             case .contextReceived: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20f"
@@ -125,6 +144,7 @@ extension DiagnosticEvent {
         /// The priority an event of this kind is logged at unless the producer says otherwise.
         public var defaultSeverity: Severity {
             switch self {
+            case .fileFailed: .warning
             case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
             case .requestExpired, .requestDropped, .recoveryFailed, .storageFileSetAside: .warning
             case .messageFailed, .peerUnavailable, .payloadRejected: .notice

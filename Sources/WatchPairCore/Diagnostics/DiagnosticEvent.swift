@@ -18,6 +18,8 @@ public struct DiagnosticEvent: Sendable, Hashable {
     public var channel: Channel?
     /// The userInfo transfer concerned (`WC_TRANSFER_ID`).
     public var transferId: UUID?
+    /// The file transfer's name, size and offset, for file events.
+    public var file: FileFields?
     /// A sequence number: userInfo seq, context version or message id (`WC_SEQ`).
     public var seq: UInt64?
     /// The error reported (`WC_ERROR_CODE`).
@@ -36,6 +38,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
         severity: Severity? = nil,
         channel: Channel? = nil,
         transferId: UUID? = nil,
+        file: FileFields? = nil,
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
         duration: Duration? = nil,
@@ -48,6 +51,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.severity = severity ?? kind.defaultSeverity
         self.channel = channel
         self.transferId = transferId
+        self.file = file
         self.seq = seq
         self.errorCode = errorCode
         self.duration = duration
@@ -79,6 +83,8 @@ public struct DiagnosticEvent: Sendable, Hashable {
     /// The three channels, as named in `WC_CHANNEL`.
     public enum Channel: String, Sendable, Hashable, CaseIterable, Codable {
         case message, userInfo, applicationContext
+        /// File transfers (DESIGN.md §11): a channel of their own beside the three.
+        case file
     }
 
     /// journald priorities used by events.

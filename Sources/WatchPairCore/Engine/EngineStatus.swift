@@ -31,10 +31,15 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var contextAckedVersion: UInt64
     /// Version of the context last received from the peer (0: none).
     public var contextReceivedVersion: UInt64
+    /// File transfers accepted and not yet ended by the peer.
+    public var outstandingFiles = 0
+    /// A file from the peer is arriving on an open link (partly held here).
+    public var receivingFile = false
 
-    /// Nothing outstanding: no userInfo transfer waits for the peer, and the peer holds the newest context sent.
+    /// Nothing outstanding: no userInfo transfer or file waits for the peer, and the peer holds the newest
+    /// context sent.
     public var isDrained: Bool {
-        outstandingTransfers == 0 && contextSentVersion <= contextAckedVersion
+        outstandingTransfers == 0 && outstandingFiles == 0 && contextSentVersion <= contextAckedVersion
     }
 
     /// No link activity: drained, no live message in flight, and no link being opened.

@@ -183,7 +183,9 @@ public actor PairEngine {
             inboxPending: inbox,
             contextSentVersion: context.sender.sentVersion,
             contextAckedVersion: context.sender.peerAck,
-            contextReceivedVersion: context.receivedVersion
+            contextReceivedVersion: context.receivedVersion,
+            outstandingFiles: store.files.outstandingFileCount,
+            receivingFile: files.isReceiving
         )
     }
 
@@ -244,10 +246,11 @@ public actor PairEngine {
         transferId: UUID? = nil,
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
-        duration: Duration? = nil
+        duration: Duration? = nil,
+        file: DiagnosticEvent.FileFields? = nil
     ) {
         let event = DiagnosticEvent(
-            kind, role: role, message, channel: channel, transferId: transferId,
+            kind, role: role, message, channel: channel, transferId: transferId, file: file,
             seq: seq, errorCode: errorCode, duration: duration
         )
         diagnostics.emit(event)

@@ -49,6 +49,11 @@ extension ControlHandler {
             for transfer in page {
                 items.append(item("didFinish", Self.finishedData(transfer)))
             }
+            let files = try await engine.pendingFinishedFiles(limit: Self.receivePageSize)
+            more = more || files.count == Self.receivePageSize
+            for file in files {
+                items.append(item("didFinish", Self.finishedFileData(file)))
+            }
         }
         return .object(["items": .array(items), "more": .bool(more)])
     }
@@ -81,6 +86,7 @@ extension ControlHandler {
 
         var cursor: UInt64 = 0
         var finishedCursor: UInt64 = 0
+        var finishedFileCursor: UInt64 = 0
         var shownContext: StoredContext?
         let appSignal = engine.appSignal
         while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
@@ -107,6 +113,13 @@ extension ControlHandler {
                         await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer)))
                     }
                     guard shown else { return }
+                    // Files have a seq order of their own.
+                    let shownFiles = try await Self.showPages(after: &finishedFileCursor, position: \.seq) { after throws(WCFailure) in
+                        try await engine.pendingFinishedFiles(after: after, limit: Self.receivePageSize)
+                    } show: { file in
+                        await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedFileData(file)))
+                    }
+                    guard shownFiles else { return }
                 }
             } catch {
                 // A store failure: tell the client, then try again on the next change.
@@ -181,6 +194,17 @@ extension ControlHandler {
             "userInfo": ControlJSON.json(transfer.payload),
             "receivedAt": ControlJSON.timestamp(transfer.receivedAt),
         ])
+    }
+
+    /// A finished file transfer's didFinish: `file` names it; `errorCode` 7014 when the peer found it corrupt.
+    static func finishedFileData(_ file: OutgoingFile) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "transferId": .string(file.transferId.uuidString),
+            "seq": ControlJSON.integer(file.seq),
+            "file": .object(["fileName": .string(file.fileName), "size": ControlJSON.integer(file.size)]),
+        ]
+        if file.outcome == .corrupt { object["errorCode"] = .integer(Int64(WCErrorCode.deliveryFailed.rawValue)) }
+        return .object(object)
     }
 
     static func contextData(_ context: StoredContext) -> JSONValue {

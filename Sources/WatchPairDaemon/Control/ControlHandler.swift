@@ -33,6 +33,8 @@ struct ControlHandler: ControlRequestHandler {
     /// Runs `request` and writes its response (and, for streams, its events) to `connection`.
     func perform(_ request: ControlRequest, on connection: ControlConnection) async {
         switch request.op {
+        case .transferFile where request.follow == true:
+            await followTransferFile(request, on: connection)
         case .receive where request.follow == true:
             await followReceive(request, on: connection)
         case .events where request.follow == true:
@@ -61,6 +63,9 @@ struct ControlHandler: ControlRequestHandler {
         case .transfer: return try await transfer(request)
         case .transfers: return try await transfers()
         case .cancel: return try await cancel(request)
+        case .transferFile: return try await transferFile(request)
+        case .files: return try await files()
+        case .cancelFile: return try await cancelFile(request)
         case .contextSet: return try await contextSet(request)
         case .contextGet: return try await contextGet(request)
         case .receive: return try await receiveSnapshot(request)
@@ -173,7 +178,10 @@ struct ControlHandler: ControlRequestHandler {
             try await engine.acknowledgeUserInfo(upTo: deliveryId)
         }
         if let finished = request.finished {
-            try await engine.acknowledgeFinished(finished.compactMap(UUID.init(uuidString:)))
+            // The ids of userInfo and file transfers are distinct; each store ignores the other's.
+            let ids = finished.compactMap(UUID.init(uuidString:))
+            try await engine.acknowledgeFinished(ids)
+            try await engine.acknowledgeFinishedFiles(ids)
         }
         if let version = request.contextVersion {
             try await engine.acknowledgeContext(version: version)

@@ -47,6 +47,7 @@ public enum ControlRequestParser {
         request.context = absentIfNull(request.context)
         request.autoReply = absentIfNull(request.autoReply)
         request.reply = absentIfNull(request.reply)
+        request.metadata = absentIfNull(request.metadata)
 
         let op = request.op
         func need<T>(_ name: String, _ value: T?) throws(WCFailure) -> T {
@@ -89,8 +90,13 @@ public enum ControlRequestParser {
             try timeout()
         case .transfer:
             try object("userInfo", need("userInfo", request.userInfo))
-        case .cancel:
+        case .cancel, .cancelFile:
             try uuid("transferId", need("transferId", request.transferId))
+        case .transferFile:
+            guard try need("path", request.path).hasPrefix("/") else { throw wrong("path", "an absolute path") }
+            try object("metadata", request.metadata)
+        case .files:
+            break
         case .contextSet:
             try object("context", need("context", request.context))
         case .receive:

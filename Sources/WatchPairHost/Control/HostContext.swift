@@ -49,6 +49,8 @@ public struct HostContext: Sendable {
             "contextSentVersion": ControlJSON.integer(status.contextSentVersion),
             "contextAckedVersion": ControlJSON.integer(status.contextAckedVersion),
             "contextReceivedVersion": ControlJSON.integer(status.contextReceivedVersion),
+            "outstandingFiles": .integer(Int64(status.outstandingFiles)),
+            "receivingFile": .bool(status.receivingFile),
             "pid": .integer(Int64(pid)),
             "controlClients": .integer(Int64(clientCount())),
         ])

@@ -3,6 +3,15 @@ import WatchPairCore
 import WatchPairWire
 
 extension DiagnosticEvent {
+    /// The file fields of a ``controlJSON`` object, nil when it has none.
+    private static func fileFields(_ json: JSONValue) -> FileFields? {
+        let fields = FileFields(
+            name: json["fileName"]?.stringValue,
+            bytes: json["fileBytes"]?.integerValue.flatMap { UInt64(exactly: $0) },
+            offset: json["fileOffset"]?.integerValue.flatMap { UInt64(exactly: $0) })
+        return fields == FileFields() ? nil : fields
+    }
+
     /// The event a ``controlJSON`` object describes, or nil when `json` is not one (a line of the history
     /// file cut short by a crash, or written by a version with kinds this one does not know).
     init?(controlJSON json: JSONValue) {
@@ -16,6 +25,7 @@ extension DiagnosticEvent {
             severity: json["priority"]?.integerValue.flatMap { Severity(rawValue: Int($0)) },
             channel: json["channel"]?.stringValue.flatMap(Channel.init(rawValue:)),
             transferId: json["transferId"]?.stringValue.flatMap(UUID.init(uuidString:)),
+            file: Self.fileFields(json),
             seq: json["seq"]?.integerValue.flatMap { UInt64(exactly: $0) },
             errorCode: json["errorCode"]?.integerValue.flatMap { WCErrorCode(rawValue: Int($0)) },
             duration: json["durationUs"]?.integerValue.map { .microseconds($0) },

@@ -12,11 +12,16 @@ extension DiagnosticEvent {
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 
-    /// The `WC_*` fields that apply, in a fixed order, as (field suffix, JSON key, value).
+    /// The `WC_*` fields that apply, in a fixed order, as (field suffix, JSON key, value). File events add
+    /// `WC_FILE_NAME`, `WC_FILE_BYTES` (the size) and `WC_FILE_OFFSET` (JSON `fileName`, `fileBytes`,
+    /// `fileOffset`) after the transfer id.
     private var optionalFields: [(journal: String, json: String, value: String)] {
         var fields: [(String, String, String)] = []
         if let channel { fields.append(("CHANNEL", "channel", channel.rawValue)) }
         if let transferId { fields.append(("TRANSFER_ID", "transferId", transferId.uuidString)) }
+        if let name = file?.name { fields.append(("FILE_NAME", "fileName", name)) }
+        if let bytes = file?.bytes { fields.append(("FILE_BYTES", "fileBytes", String(bytes))) }
+        if let offset = file?.offset { fields.append(("FILE_OFFSET", "fileOffset", String(offset))) }
         if let seq { fields.append(("SEQ", "seq", String(seq))) }
         if let errorCode { fields.append(("ERROR_CODE", "errorCode", String(errorCode.rawValue))) }
         if let durationMicroseconds { fields.append(("DURATION_US", "durationUs", String(durationMicroseconds))) }
@@ -69,6 +74,9 @@ extension DiagnosticEvent {
         ]
         if let channel { object["channel"] = .string(channel.rawValue) }
         if let transferId { object["transferId"] = .string(transferId.uuidString) }
+        if let name = file?.name { object["fileName"] = .string(name) }
+        if let bytes = file?.bytes { object["fileBytes"] = ControlJSON.integer(bytes) }
+        if let offset = file?.offset { object["fileOffset"] = ControlJSON.integer(offset) }
         if let seq { object["seq"] = ControlJSON.integer(seq) }
         if let errorCode { object["errorCode"] = .integer(Int64(errorCode.rawValue)) }
         if let durationMicroseconds { object["durationUs"] = .integer(durationMicroseconds) }

@@ -28,6 +28,9 @@ public struct HostEnvironment: Sendable {
     /// The executor the engine's task prefers (SE-0417); nil: the default. A `WCSession` app passes
     /// ``EngineExecutor/shared`` so callers blocked in Apple's synchronous calls never starve it.
     public var taskExecutor: (any TaskExecutor)?
+    /// Whether received files are put in the app's `files/` directory as they arrive
+    /// (``FileLandingService``), as the daemons do; a `WCSession` app sets it false: its delegate gets them.
+    public var landsReceivedFiles = true
 
     /// The real surroundings, or parts of them replaced.
     public init(
@@ -171,6 +174,7 @@ public func buildHost(
     let idleExit = configuration.idleExit
     let exitsWhenIdle = environment.exitsWhenIdle
     let executor = environment.taskExecutor
+    let landsReceivedFiles = environment.landsReceivedFiles
 
     return PairHost(
         configuration: configuration, launch: launch, engine: engine, store: store, transport: transport,
@@ -191,6 +195,10 @@ public func buildHost(
         }
         if let controlServer {
             services.append(.init(service: controlServer, serviceName: "control"))
+        }
+        if landsReceivedFiles {
+            let files = AppFilesDirectory(stateDirectory: configuration.paths.state)
+            services.append(.init(service: FileLandingService(engine: engine, files: files, logger: logger), serviceName: "files"))
         }
         services.append(
             .init(

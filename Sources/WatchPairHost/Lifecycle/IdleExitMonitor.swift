@@ -53,6 +53,8 @@ struct IdleExitMonitor: Service {
 
     private func isIdle() async -> Bool {
         guard (server?.attachedClients ?? 0) == 0 else { return false }
-        return await engine.status().isDrained
+        // A file arriving is activity too, though nothing of this side's is outstanding.
+        let status = await engine.status()
+        return status.isDrained && !status.receivingFile
     }
 }

@@ -15,6 +15,8 @@ extension ControlRequest: ControlLine {
         o["userInfo"] = userInfo
         o["context"] = context
         o["transferId"] = transferId.map(JSONValue.string)
+        o["path"] = path.map(JSONValue.string)
+        o["metadata"] = metadata
         o["received"] = received.map(JSONValue.bool)
         o["follow"] = follow.map(JSONValue.bool)
         o["channels"] = channels.map { .array($0.map(JSONValue.string)) }
@@ -71,6 +73,8 @@ extension ControlRequest: ControlLine {
             userInfo = object["userInfo"]
             context = object["context"]
             transferId = try fields.string("transferId")
+            path = try fields.string("path")
+            metadata = object["metadata"]
             received = try fields.bool("received")
             follow = try fields.bool("follow")
             channels = try fields.strings("channels")

@@ -21,11 +21,16 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var userInfo: JSONValue?
     /// `contextSet`: the new application context.
     public var context: JSONValue?
-    /// `cancel`: the transfer to cancel (UUID string).
+    /// `cancel`, `cancelFile`: the transfer to cancel (UUID string).
     public var transferId: String?
+    /// `transferFile`: the absolute path of the file, read by the daemon (as its own user).
+    public var path: String?
+    /// `transferFile`: the file's metadata dictionary (JSON with the `$data`/`$date` conventions).
+    public var metadata: JSONValue?
     /// `contextGet`: true for the last received context instead of the last sent one.
     public var received: Bool?
-    /// `receive`, `events`: keep the request open and stream events until the client closes.
+    /// `receive`, `events`: keep the request open and stream events until the client closes;
+    /// `transferFile`: stream the file's progress until the peer has it (or it fails or is cancelled).
     public var follow: Bool?
     /// `receive`: the channels to deliver (`message`, `userInfo`, `applicationContext`, `didFinish`); default all.
     public var channels: [String]?
@@ -90,6 +95,12 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case transfers
     /// Cancel an outstanding transfer.
     case cancel
+    /// `transferFile(_:metadata:)`; with `follow`, the file's progress until it ends.
+    case transferFile
+    /// Outstanding outgoing files with their progress, and the files in the app's `files/` directory.
+    case files
+    /// Cancel an outstanding file transfer.
+    case cancelFile
     /// `updateApplicationContext`.
     case contextSet
     /// `applicationContext` / `receivedApplicationContext`.

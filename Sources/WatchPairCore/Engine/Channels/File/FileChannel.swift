@@ -16,6 +16,8 @@ import WatchPairWire
 final class FileChannel {
     var sender: FileSender
     var receiver: FileReceiver
+    /// When an acknowledgement makes a `fileProgress` event.
+    private var progressEvents = FileProgressThrottle()
     /// Frames the sender's machine decided on a received frame, for the pump to write.
     private var queued: [Frame] = []
     /// Chunks the sender's machine released, for the pump to read and write.
@@ -121,6 +123,20 @@ final class FileChannel {
         return engine.current === link
     }
 
+    /// Whether a file from the peer is partly held and its link is open (a daemon does not idle-exit then).
+    var isReceiving: Bool {
+        receiving != nil && receiverLink?.isOpen == true
+    }
+
+    /// The file in flight and what the receiver acknowledged of it; nil before the receiver answered the
+    /// offer on this link.
+    var progress: FileTransferProgress? {
+        guard let file = sending, let current = sender.current, current.seq == file.seq, let acked = current.acked else {
+            return nil
+        }
+        return FileTransferProgress(transferId: file.transferId, seq: file.seq, acknowledged: acked, size: file.size)
+    }
+
     /// Carries out a sender action that needs no store work; the rest is handled by the callers.
     private func apply(_ action: FileSender.Action, _ engine: isolated PairEngine) {
         switch action {
@@ -150,6 +166,13 @@ final class FileChannel {
             return false
         }
         apply(action, engine)
+        if let progress, progress.seq == seq, let file = sending,
+            progressEvents.shouldReport(seq: seq, acknowledged: progress.acknowledged, size: progress.size)
+        {
+            let percent = Int(progress.fraction * 100)
+            engine.emitFile(.fileProgress, "file \(file.fileName) at \(percent)% (\(progress.acknowledged) of \(file.size) bytes acknowledged)",
+                            file.described, offset: progress.acknowledged)
+        }
         engine.contentSignal.fire()
         return true
     }
@@ -167,6 +190,7 @@ final class FileChannel {
             await LinkSession(link).reject(reason, code: .invalidParameter, engine)
             return false
         case .finish(let seq, let outcome):
+            let ended = sending
             sending = nil
             chunks = []
             wantsOffer = true
@@ -182,6 +206,7 @@ final class FileChannel {
                 await link.close(.endOfStream)
                 return false
             }
+            if let file = ended, file.seq == seq { reportEnd(of: file, outcome, engine) }
             engine.driver.madeProgress()
             engine.contentPendingMayHaveChanged()
             engine.appSignal.fire()
@@ -189,6 +214,15 @@ final class FileChannel {
             return true
         default:
             return true
+        }
+    }
+
+    /// Emits how the receiver ended this side's file: `fileFinished`, or `fileFailed` with 7014.
+    private func reportEnd(of file: OutgoingFile, _ outcome: FileOutcome, _ engine: isolated PairEngine) {
+        if outcome == .received {
+            engine.emitFile(.fileFinished, "file \(file.fileName) finished: the peer holds it, verified", file.described, offset: file.size)
+        } else {
+            engine.emitFile(.fileFailed, "file \(file.fileName) failed: the peer found it corrupt and dropped it", file.described, errorCode: .deliveryFailed)
         }
     }
 
@@ -284,7 +318,12 @@ final class FileChannel {
                     return await refuse(error, on: link, engine)
                 }
                 receiving = nil
-                if outcome == .received { engine.appSignal.fire() }
+                if outcome == .received {
+                    engine.emitFile(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size)
+                    engine.appSignal.fire()
+                } else {
+                    engine.emitFile(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed)
+                }
                 action = receiver.event(.completed(seq: seq, outcome))
             case .cancel(let seq):
                 guard let peer = link.peerHello?.storeId else { return false }
@@ -293,7 +332,8 @@ final class FileChannel {
                 } catch {
                     return await refuse(error, on: link, engine)
                 }
-                if receiving?.offer.seq == seq {
+                if let file = receiving, file.offer.seq == seq {
+                    engine.emitFile(.fileCancelled, "file \(file.offer.fileName) cancelled by the sender; its partial copy was dropped", file.offer, offset: file.durableOffset)
                     receiving = nil
                     pending = []
                 }
@@ -306,6 +346,10 @@ final class FileChannel {
     /// beyond what is durable, so the sender resumes from there later.
     private func refuse(_ error: StoreError, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         engine.logger.warning("could not store a received file", metadata: ["error": "\(error)"])
+        if let file = receiving {
+            engine.emitFile(.fileFailed, "file \(file.offer.fileName) could not be stored: \(error.message); the sender resumes from \(file.durableOffset) later",
+                            file.offer, offset: file.durableOffset, errorCode: error.wcCode)
+        }
         let reason: CloseReason = error.wcCode == .insufficientSpace ? .refusedForSpace : .peerError(error.wcCode)
         await LinkSession(link).close(telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: reason, engine)
         return false

@@ -22,9 +22,12 @@ extension PairEngine {
         do {
             file = try await store.files.enqueueFile(source: path, metadata: encoded)
         } catch {
-            emit(.queueFull, "file refused: \(error.message)", errorCode: error.wcCode)
+            // A bad file is the caller's mistake (7008); a full queue or disk is this side's bound (7015).
+            let kind: DiagnosticEvent.Kind = error.kind == .unreadableFile ? .fileFailed : .queueFull
+            emit(kind, "file refused: \(error.message)", channel: .file, errorCode: error.wcCode)
             throw error.failure
         }
+        emitFile(.fileQueued, "file \(file.fileName) queued (\(file.size) bytes)", file.described)
         contentArrived()
         return file
     }
@@ -38,6 +41,12 @@ extension PairEngine {
         }
     }
 
+    /// The outgoing file in flight and the bytes the receiver has durably acknowledged; nil when no file is
+    /// in flight or the receiver has not answered its offer yet. `contentSignal` fires on every change.
+    public func outgoingFileProgress() -> FileTransferProgress? {
+        files.progress
+    }
+
     /// Cancels an outstanding file; false when it is no longer outstanding. A file in flight is dropped at
     /// the receiver too (`fileEnd(cancelled)`), leaving no partial file there.
     public func cancelFileTransfer(_ transferId: UUID) async throws(WCFailure) -> Bool {
@@ -48,14 +57,16 @@ extension PairEngine {
             throw error.failure
         }
         guard let cancelled else { return false }
+        emitFile(.fileCancelled, "file \(cancelled.fileName) cancelled by the app", cancelled.described)
         files.cancelled(cancelled, self)
         return true
     }
 
-    /// Files the receiver ended whose didFinish the app has not been told about (`outcome` says how).
-    public func pendingFinishedFiles(limit: Int = 256) async throws(WCFailure) -> [OutgoingFile] {
+    /// Files the receiver ended whose didFinish the app has not been told about (`outcome` says how), in
+    /// seq order after `seq`.
+    public func pendingFinishedFiles(after seq: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [OutgoingFile] {
         do {
-            return try await store.files.unreportedFinishedFiles(limit: limit)
+            return try await store.files.unreportedFinishedFiles(after: seq, limit: limit)
         } catch {
             throw error.failure
         }

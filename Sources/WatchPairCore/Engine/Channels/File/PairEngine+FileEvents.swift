@@ -1,0 +1,19 @@
+import Foundation
+import WatchPairWire
+
+extension PairEngine {
+    /// Emits a file event about the file `offer` describes (either side): channel `file`, its transfer id
+    /// and seq, `WC_FILE_NAME`, `WC_FILE_BYTES` and, where given, `WC_FILE_OFFSET`.
+    func emitFile(
+        _ kind: DiagnosticEvent.Kind, _ message: String, _ offer: FileOffer, offset: UInt64? = nil, errorCode: WCErrorCode? = nil
+    ) {
+        emit(
+            kind, message, channel: .file, transferId: offer.transferId, seq: offer.seq, errorCode: errorCode,
+            file: DiagnosticEvent.FileFields(name: offer.fileName, bytes: offer.size, offset: offset))
+    }
+}
+
+extension OutgoingFile {
+    /// The file as an offer, for events (`after` does not matter there).
+    var described: FileOffer { offer(after: 0) }
+}

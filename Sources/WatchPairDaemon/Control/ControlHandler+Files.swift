@@ -1,0 +1,129 @@
+import Foundation
+import WatchPairCore
+import WatchPairHost
+import WatchPairWire
+
+/// File transfers (docs/ControlProtocol.md, "Files"): `transferFile` (with `follow`, the file's progress
+/// until it ends), `files`, `cancelFile`.
+extension ControlHandler {
+    /// The app's `files/` directory, where received files land.
+    var filesDirectory: AppFilesDirectory { AppFilesDirectory(stateDirectory: context.store.directory) }
+
+    /// `transferFile`: accepts the file at `path` (read by the daemon); returns once it is durable.
+    func transferFile(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        // The parser checked that `path` is present and absolute.
+        let path = request.path ?? ""
+        let metadata = try request.metadata.map { json throws(WCFailure) in try PlistJSON.dictionary(fromJSON: json, name: "\"metadata\"") }
+        return Self.outgoingData(try await engine.transferFile(at: path, metadata: metadata), acknowledged: 0)
+    }
+
+    /// `transferFile` with `follow`: the success response, then a `progress` event each time the peer
+    /// acknowledges more, then one of `finished` (the peer holds it, verified), `failed` (with the code)
+    /// or `cancelled`; then the request ends. Ends early when the client closes or the daemon stops.
+    func followTransferFile(_ request: ControlRequest, on connection: ControlConnection) async {
+        let accepted: JSONValue
+        do throws(WCFailure) {
+            accepted = try await transferFile(request)
+        } catch {
+            await connection.writer.send(.failure(request.id, error))
+            return
+        }
+        guard await connection.writer.send(.success(request.id, accepted)),
+            let transferId = accepted["transferId"]?.stringValue.flatMap(UUID.init(uuidString:))
+        else { return }
+        var shown: UInt64?
+        while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
+            let seen = engine.contentSignal.generation
+            let appSeen = engine.appSignal.generation
+            do throws(WCFailure) {
+                if let ended = try await ending(of: transferId) {
+                    await connection.writer.send(.streamEvent(request.id, ended.kind, ended.data))
+                    return
+                }
+            } catch {
+                await connection.writer.send(.streamEvent(request.id, "failed", Self.errorData(error, transferId: transferId)))
+                return
+            }
+            if let progress = await engine.outgoingFileProgress(), progress.transferId == transferId, progress.acknowledged != shown {
+                shown = progress.acknowledged
+                let data = JSONValue.object([
+                    "transferId": .string(transferId.uuidString), "acknowledged": ControlJSON.integer(progress.acknowledged),
+                    "size": ControlJSON.integer(progress.size),
+                ])
+                guard await connection.writer.send(.streamEvent(request.id, "progress", data)) else { return }
+            }
+            await Waiting.any([(engine.contentSignal, seen), (engine.appSignal, appSeen), (connection.closing, 0)])
+        }
+    }
+
+    /// How file `transferId` ended, as a stream event; nil while it is outstanding.
+    private func ending(of transferId: UUID) async throws(WCFailure) -> (kind: String, data: JSONValue)? {
+        let outstanding = try await engine.outstandingFileTransfers()
+        if outstanding.contains(where: { $0.transferId == transferId }) { return nil }
+        let id = JSONValue.string(transferId.uuidString)
+        // Not yet reported to a `receive` client: its outcome is still there. Gone: cancelled.
+        guard let finished = try await engine.pendingFinishedFiles(limit: 1000).first(where: { $0.transferId == transferId }) else {
+            return ("cancelled", .object(["transferId": id]))
+        }
+        switch finished.outcome {
+        case .received?:
+            return ("finished", .object(["transferId": id, "size": ControlJSON.integer(finished.size)]))
+        case .corrupt?:
+            let failure = WCFailure(.deliveryFailed, "the peer received \(finished.fileName) corrupt (checksum mismatch) and dropped it")
+            return ("failed", Self.errorData(failure, transferId: transferId))
+        case .cancelled?, nil:
+            return ("cancelled", .object(["transferId": id]))
+        }
+    }
+
+    /// `files`: outstanding outgoing files (oldest first, with the bytes the peer acknowledged) and the files
+    /// in the app's `files/` directory.
+    func files() async throws(WCFailure) -> JSONValue {
+        let outstanding = try await engine.outstandingFileTransfers()
+        let progress = await engine.outgoingFileProgress()
+        let directory = filesDirectory
+        return .object([
+            "outgoing": .array(outstanding.map { file in
+                Self.outgoingData(file, acknowledged: progress.flatMap { $0.transferId == file.transferId ? $0.acknowledged : nil } ?? 0)
+            }),
+            "received": .array(directory.list().map { landed in
+                .object([
+                    "name": .string(landed.name), "path": .string(landed.path), "size": ControlJSON.integer(landed.size),
+                    "receivedAt": ControlJSON.timestamp(landed.modifiedAt),
+                ])
+            }),
+            "directory": .string(directory.path),
+        ])
+    }
+
+    /// `cancelFile`: cancels an outstanding file transfer; `cancelled` is false when it was not outstanding.
+    func cancelFile(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        guard let transferId = request.transferId.flatMap(UUID.init(uuidString:)) else {
+            throw WCFailure(.invalidParameter, "\"transferId\" must be a transfer id (UUID).")
+        }
+        return .object(["cancelled": .bool(try await engine.cancelFileTransfer(transferId))])
+    }
+
+    /// An outgoing file as the control protocol shows it.
+    static func outgoingData(_ file: OutgoingFile, acknowledged: UInt64) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "transferId": .string(file.transferId.uuidString),
+            "seq": ControlJSON.integer(file.seq),
+            "fileName": .string(file.fileName),
+            "size": ControlJSON.integer(file.size),
+            "acknowledged": ControlJSON.integer(acknowledged),
+            "isTransferring": .bool(file.outcome == nil),
+            "createdAt": ControlJSON.timestamp(file.createdAt),
+        ]
+        if let metadata = file.metadata { object["metadata"] = ControlJSON.json(metadata.dictionary) }
+        return .object(object)
+    }
+
+    /// A failure of file `transferId` as stream event data: `transferId`, `code`, `name`, `message`.
+    static func errorData(_ error: WCFailure, transferId: UUID) -> JSONValue {
+        .object([
+            "transferId": .string(transferId.uuidString), "code": .integer(Int64(error.code.rawValue)),
+            "name": .string(error.code.name), "message": .string(error.message),
+        ])
+    }
+}
