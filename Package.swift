@@ -79,6 +79,19 @@ let package = Package(
         // Apple-style sync services on the WatchConnectivity module: one per side.
         .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
         .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
+        // The same kind of pair on the WatchConnection layer (docs/ReliableSync.md): the requests both
+        // apps share and what they show of the connection, then one executable per side.
+        .target(name: "ReliableShared", dependencies: ["WatchConnection"], path: "Examples/ReliableShared"),
+        .executableTarget(
+            name: "ReliablePhone",
+            dependencies: ["ReliableShared", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
+            path: "Examples/ReliablePhone"
+        ),
+        .executableTarget(
+            name: "ReliableWatch",
+            dependencies: ["ReliableShared", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
+            path: "Examples/ReliableWatch"
+        ),
         // The one host of an app: configuration, store, link listener, launch mode, engine, control
         // socket, and one Service with the shutdown order. The daemons and WCSession build on it.
         .target(
