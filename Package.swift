@@ -142,6 +142,8 @@ let package = Package(
                 "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairCLI",
+                // The layer section's two apps (`wcbench _layer-app`) are WatchConnectivity apps.
+                "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
