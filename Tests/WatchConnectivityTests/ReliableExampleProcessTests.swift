@@ -9,7 +9,7 @@ struct ReliableExampleProcessTests {
     static let built = Binaries.available("ReliablePhone", "ReliableWatch")
 
     @Test(
-        "requests by their strategies; with the phone app off a live request fails, a save waits, a suggestion shows",
+        "requests by their strategies; with the phone app off a live request fails and a save waits; a suggestion shows",
         .enabled(if: built, "ReliablePhone/ReliableWatch are not built next to the tests: run `swift build` first")
     )
     func requestsStatusHealthAndQueue() async throws {
@@ -49,18 +49,19 @@ struct ReliableExampleProcessTests {
         let saving = await watch.event("saving")
         let workout = try #require(saving?.payload["workout"] as? String)
         await watch.event("diagnostic") { $0["event"] as? String == "requestQueued" && $0["type"] as? String == "SaveWorkout" }
-        // A suggestion is shown, with the presentation its severity asks for.
-        let presentations = ["minor": "hint", "moderate": "warning", "major": "alert", "critical": "alert"]
-        await watch.event("suggestion") { line in
-            (line["title"] as? String)?.isEmpty == false
-                && presentations[line["severity"] as? String ?? ""] == line["presentation"] as? String
-        }
 
         // The phone app is back; the user taps "Try again" (recover): the save runs once, and its sender
         // gets the answer.
         let phoneAgain = try startExample("ReliablePhone", role: "phone", in: directory.path)
         defer { phoneAgain.stop() }
         await phoneAgain.event("status") { $0["reachable"] as? Bool == true }
+        // A suggestion is shown (a failed message's, or reachability flapping's), with the
+        // presentation its severity asks for.
+        let presentations = ["minor": "hint", "moderate": "warning", "major": "alert", "critical": "alert"]
+        await watch.event("suggestion") { line in
+            (line["title"] as? String)?.isEmpty == false
+                && presentations[line["severity"] as? String ?? ""] == line["presentation"] as? String
+        }
         watch.type("recover")
         await watch.event("saved") { $0["workout"] as? String == workout && $0["workouts"] as? Int == 1 && $0["totalKm"] as? Double == 5.2 }
         await watch.event("recovery") { $0["health"] as? String == "healthy" && $0["reachable"] as? Bool == true }
