@@ -87,7 +87,12 @@ final class LayerDriver {
         let allDone = AsyncStream.makeStream(of: Void.self)
         for _ in 0..<count {
             Task {
-                do { _ = try await connection.send(echo, strategy: .messageOnly, delivery: .queued) } catch { tally.failed += 1 }
+                do {
+                    _ = try await connection.send(echo, strategy: .messageOnly, delivery: .queued)
+                } catch {
+                    tally.failed += 1
+                    FileHandle.standardError.write(Data("queued request failed: \(error)\n".utf8))
+                }
                 tally.finished += 1
                 if tally.finished == count { allDone.continuation.finish() }
             }
