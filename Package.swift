@@ -83,6 +83,19 @@ let package = Package(
         // Apple-style sync services on the WatchConnectivity module: one per side.
         .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
         .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
+        // The same kind of pair on the WatchConnection layer (docs/ReliableSync.md): the requests both
+        // apps share and what they show of the connection, then one executable per side.
+        .target(name: "ReliableShared", dependencies: ["WatchConnection"], path: "Examples/ReliableShared"),
+        .executableTarget(
+            name: "ReliablePhone",
+            dependencies: ["ReliableShared", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
+            path: "Examples/ReliablePhone"
+        ),
+        .executableTarget(
+            name: "ReliableWatch",
+            dependencies: ["ReliableShared", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
+            path: "Examples/ReliableWatch"
+        ),
         // The one host of an app: configuration, store, link listener, launch mode, engine, control
         // socket, and one Service with the shutdown order. The daemons and WCSession build on it.
         .target(
@@ -135,6 +148,8 @@ let package = Package(
                 "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairCLI",
+                // The layer section's two apps (`wcbench _layer-app`) are WatchConnectivity apps.
+                "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]

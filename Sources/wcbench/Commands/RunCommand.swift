@@ -13,7 +13,8 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the benchmark (the default).",
         discussion: """
             Starts the real phoned and watchd in a temporary directory, drives them through their control \
-            sockets, and prints a table (value, target, ratio to this machine's limit, met/missed). \
+            sockets (the layer section: two apps on the WatchConnectivity module instead), and prints a \
+            table (value, target, ratio to this machine's limit, met/missed). \
             Sections: \(Section.allCases.map(\.rawValue).joined(separator: ", ")).
             """)
 
@@ -55,7 +56,7 @@ struct RunCommand: ParsableCommand {
 
     /// The sections, in the order they run.
     enum Section: String, CaseIterable, ExpressibleByArgument {
-        case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory
+        case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory, layer
     }
 
     func run() throws {
@@ -103,6 +104,7 @@ struct RunCommand: ParsableCommand {
                 case .drain: try DrainBench(context: context).run()
                 case .coldLaunch: try ColdLaunchBench(context: context).run()
                 case .memory: try MemoryBench(context: context).run()
+                case .layer: try LayerBench(context: context).run()
                 }
             } catch {
                 context.progress("\(section.rawValue) FAILED: \(error)")

@@ -30,6 +30,10 @@ struct Counts: Codable, Sendable {
     var memoryTransfers: Int
     /// Seconds a daemon is left alone before its memory is read.
     var settleSeconds: Double
+    /// Round trips of each kind in the layer section (raw `WCSession` and typed request), and the
+    /// requests queued for its flush.
+    var layerRoundTrips: Int
+    var layerQueued: Int
 
     /// The counts behind BENCHMARKS.md.
     static let full = Counts(
@@ -37,7 +41,8 @@ struct Counts: Codable, Sendable {
         messageRoundTrips: 10_000, messageAppAnswers: 5_000, messageWarmup: 500, messageThroughput: 50_000,
         userInfoSequential: 2_000, userInfoParallel: 50_000,
         contextPropagation: 1_000, contextBurst: 20_000,
-        drain: 10_000, coldLaunches: 20, memoryTransfers: 100_000, settleSeconds: 1)
+        drain: 10_000, coldLaunches: 20, memoryTransfers: 100_000, settleSeconds: 1,
+        layerRoundTrips: 5_000, layerQueued: 1_000)
 
     /// Small counts: every section runs, in well under a minute.
     static let quick = Counts(
@@ -45,5 +50,6 @@ struct Counts: Codable, Sendable {
         messageRoundTrips: 300, messageAppAnswers: 200, messageWarmup: 50, messageThroughput: 2_000,
         userInfoSequential: 100, userInfoParallel: 1_000,
         contextPropagation: 50, contextBurst: 500,
-        drain: 1_000, coldLaunches: 3, memoryTransfers: 2_000, settleSeconds: 0.3)
+        drain: 1_000, coldLaunches: 3, memoryTransfers: 2_000, settleSeconds: 0.3,
+        layerRoundTrips: 200, layerQueued: 100)
 }

@@ -1,0 +1,151 @@
+import Foundation
+import WatchConnection
+import WatchConnectionWCSession
+import WatchConnectivity
+
+/// The phone app of the layer section, which measures. Its lines on stdout are wcbench's protocol:
+///
+/// The phone side measures because its session sees the watch app stop at once (the link closes); the
+/// watch's session keeps saying reachable after the phone app died until a link to it fails.
+///
+/// 1. raw `WCSession.sendMessage` round trips, then (after the `switch` message) the same payload as a
+///    typed request through `WatchConnection.send`: `roundTrips {"raw":[ns…],"layer":[ns…]}`;
+/// 2. `stop-peer`; wcbench kills the watch app and writes `peer-stopped` on stdin; `settings.queued`
+///    requests are queued (`.messageOnly`, `.queued`, persisted): `start-peer`; wcbench starts the watch
+///    app again; the connection (active mode) flushes on reachability:
+///    `flush {"count":…,"failed":…,"seconds":…,"enqueueSeconds":…}` from the flush's start (its
+///    `queueFlushed` event) to the last response.
+@MainActor
+final class LayerDriver {
+    /// The message key that makes the responder switch to the layer.
+    nonisolated static let switchKey = "wcbench-switch"
+
+    /// What to measure.
+    struct Settings: Sendable {
+        var roundTrips: Int
+        var warmup: Int
+        var queued: Int
+        var pad: String
+    }
+
+    private let settings: Settings
+    private let clock = ContinuousClock()
+
+    init(settings: Settings) {
+        self.settings = settings
+    }
+
+    func run() async throws {
+        let session = WCSession.default
+        let states = StateDelegate()
+        session.delegate = states
+        session.activate()
+        await states.waitUntil { session.activationState == .activated && session.isReachable }
+
+        let message: [String: Any] = ["p": settings.pad]
+        for _ in 0..<settings.warmup { _ = try await Self.sendRaw(message, on: session) }
+        var raw: [UInt64] = []
+        for _ in 0..<settings.roundTrips {
+            let start = clock.now
+            _ = try await Self.sendRaw(message, on: session)
+            raw.append(Self.nanoseconds(start.duration(to: clock.now)))
+        }
+        _ = try await Self.sendRaw([Self.switchKey: true], on: session)
+
+        // The queue is persisted (it must survive the app), in the app's state directory.
+        let state = ProcessInfo.processInfo.environment["WATCHPAIR_STATE_DIR"] ?? FileManager.default.temporaryDirectory.path
+        var configuration = WatchConnectionConfiguration(storageDirectory: URL(fileURLWithPath: state))
+        configuration.queueCapacity = settings.queued
+        let connection = WatchConnection(session: session, configuration: configuration)
+        let events = EventLog(connection)
+        await connection.connect()
+        try await connection.waitForConnection(timeout: .seconds(30))
+        let echo = BenchEcho(p: settings.pad)
+        for _ in 0..<settings.warmup { _ = try await connection.send(echo) }
+        var layer: [UInt64] = []
+        for _ in 0..<settings.roundTrips {
+            let start = clock.now
+            _ = try await connection.send(echo)
+            layer.append(Self.nanoseconds(start.duration(to: clock.now)))
+        }
+        Self.say("roundTrips", ["raw": raw, "layer": layer])
+
+        try await flush(connection, events: events)
+    }
+
+    /// The queue phase: queue with the watch app off, flush when it is back.
+    private func flush(_ connection: WatchConnection, events: EventLog) async throws {
+        Self.say("stop-peer", [:])
+        // Blocks the main actor, on purpose: nothing of this app may run until the watch app is gone.
+        guard readLine() == "peer-stopped" else { throw BenchAppError("wcbench did not stop the watch app") }
+        await events.waitUntil { !connection.isReachable }
+
+        let count = settings.queued
+        let enqueueStart = clock.now
+        let tally = Tally()
+        let echo = BenchEcho(p: settings.pad)
+        let allDone = AsyncStream.makeStream(of: Void.self)
+        for _ in 0..<count {
+            Task {
+                do {
+                    _ = try await connection.send(echo, strategy: .messageOnly, delivery: .queued)
+                } catch {
+                    tally.failed += 1
+                    FileHandle.standardError.write(Data("queued request failed: \(error)\n".utf8))
+                }
+                tally.finished += 1
+                if tally.finished == count { allDone.continuation.finish() }
+            }
+        }
+        await events.waitUntil { connection.pendingRequestCount == count }
+        let enqueueSeconds = enqueueStart.duration(to: clock.now) / .seconds(1)
+        Self.say("start-peer", [:])
+        for await _ in allDone.stream {}
+        let end = clock.now
+        guard let flushStart = events.flushStartedAt else { throw BenchAppError("the queue was never flushed") }
+        Self.say("flush", [
+            "count": count, "failed": tally.failed, "seconds": flushStart.duration(to: end) / .seconds(1),
+            "enqueueSeconds": enqueueSeconds,
+        ])
+    }
+
+    /// One raw message with a reply.
+    private static func sendRaw(_ message: [String: Any], on session: WCSession) async throws -> [String: Any] {
+        nonisolated(unsafe) let message = message
+        return try await withCheckedThrowingContinuation { continuation in
+            session.sendMessage(
+                message,
+                replyHandler: { reply in
+                    nonisolated(unsafe) let reply = reply
+                    continuation.resume(returning: reply)
+                },
+                errorHandler: { continuation.resume(throwing: $0) })
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// One protocol line on stdout.
+    private static func say(_ word: String, _ payload: [String: Any]) {
+        var line = word
+        if !payload.isEmpty, let data = try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]) {
+            line += " " + String(decoding: data, as: UTF8.self)
+        }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// How the queued sends ended.
+@MainActor
+private final class Tally {
+    var failed = 0
+    var finished = 0
+}
+
+/// A failure of a layer app, reported on its stderr (the app's log).
+struct BenchAppError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+
+/// Section 8: the `WatchConnection` layer, next to the raw `WCSession` of the same two apps.
+///
+/// Two app processes on the WatchConnectivity module (`wcbench _layer-app`, see ``LayerDriver``), linked
+/// over real Unix sockets in their own directory: the phone app measures `WCSession.sendMessage` round
+/// trips (the watch app's plain delegate answers each with its payload), then the same payload as a
+/// typed request through `WatchConnection.send` (default strategy, the watch app's handler answers).
+/// Then the watch app is killed, the phone app queues N requests (persisted), the watch app is started
+/// again, and the flush is timed from its start (the `queueFlushed` event) to the last response.
+struct LayerBench {
+    let context: BenchContext
+
+    func run() throws(BenchError) {
+        let directory = "\(context.runDirectory)/layer"
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw BenchError.system("cannot create \(directory)", errno: errno) }
+        let counts = context.counts
+        var watch = try spawnApp("responder", role: "watch", in: directory)
+        defer { watch.stop() }
+        let (parentEnd, childEnd) = try UnixSockets.pair()
+        let driverProcess = try ChildProcess.spawn(
+            context.binaries.wcbench,
+            ["_layer-app", "--role", "driver", "--round-trips", "\(counts.layerRoundTrips)", "--warmup", "\(counts.messageWarmup)",
+             "--queued", "\(counts.layerQueued)"],
+            name: "layer driver", environment: Self.environment(role: "phone", in: directory), output: "\(directory)/phone.log",
+            keep: [(childEnd, 0), (childEnd, 1)])
+        close(childEnd)
+        defer { driverProcess.stop() }
+        let driver = AppChannel(descriptor: parentEnd, name: "the layer's phone app (see \(directory)/phone.log)")
+
+        context.progress("layer: \(counts.layerRoundTrips) round trips raw, then through the layer")
+        let trips = try Self.decode(RoundTrips.self, try driver.expect("roundTrips", deadline: context.phaseDeadline()))
+        report(trips)
+
+        _ = try driver.expect("stop-peer", deadline: context.phaseDeadline())
+        watch.send(SIGKILL)
+        watch.stop()
+        try driver.write("peer-stopped")
+        context.progress("layer: queueing \(counts.layerQueued) requests with the watch app off")
+        _ = try driver.expect("start-peer", deadline: context.phaseDeadline())
+        watch = try spawnApp("responder", "--layer-only", role: "watch", in: directory)
+        let flush = try Self.decode(Flush.self, try driver.expect("flush", deadline: context.phaseDeadline()))
+        report(flush)
+        // Every queued request must end with its response once the watch app is back: a broken promise
+        // of the layer, which fails the section (and CI's --quick run), not a slow number.
+        if flush.failed > 0 {
+            throw BenchError("\(flush.failed) of \(flush.count) queued requests failed after the flush; see \(directory)/phone.log")
+        }
+        if let status = driverProcess.wait(seconds: 10), status != 0 {
+            throw BenchError("the layer's phone app \(ChildProcess.describe(status)); see \(directory)/phone.log")
+        }
+    }
+
+    /// The raw and the layer's round trips, and the overhead ratio with its target.
+    private func report(_ trips: RoundTrips) {
+        var raw = LatencyRecorder()
+        for sample in trips.raw { raw.record(nanoseconds: sample) }
+        var layer = LatencyRecorder()
+        for sample in trips.layer { layer.record(nanoseconds: sample) }
+        let (rawSummary, layerSummary) = (raw.summary, layer.summary)
+        let name = "raw WCSession.sendMessage"
+        context.report.addLatency("layer", "layer.raw.rtt.64B", "\(name) round trip, 64 B,", rawSummary)
+        context.report.addLatency(
+            "layer", "layer.request.rtt.64B", "typed request round trip through WatchConnection, 64 B,", layerSummary,
+            p50Ratio: Ratio(factor: layerSummary.p50 / rawSummary.p50, baseline: "\(name) p50", baselineValue: rawSummary.p50),
+            p99Ratio: Ratio(factor: layerSummary.p99 / rawSummary.p99, baseline: "\(name) p99", baselineValue: rawSummary.p99),
+            p999Ratio: Ratio(factor: layerSummary.p999 / rawSummary.p999, baseline: "\(name) p99.9", baselineValue: rawSummary.p999))
+        context.report.add(
+            "layer", "layer.request.overhead.p50", "layer overhead: typed request p50 / raw message p50",
+            layerSummary.p50 / rawSummary.p50, "x", target: Target(comparison: "<=", limit: 1.3, text: "≤ 1.3×"),
+            note: "send(_:) with its defaults; the receiver's recorded responses in memory (the default configuration)")
+        context.report.add(
+            "layer", "layer.request.overhead.p99", "layer overhead: typed request p99 / raw message p99",
+            layerSummary.p99 / rawSummary.p99, "x")
+    }
+
+    /// The flush of the queue: time and rate, the target judged for 1,000 only.
+    private func report(_ flush: Flush) {
+        let target = flush.count == 1_000 ? Target(comparison: "<", limit: 1000, text: "< 1 s for 1,000") : nil
+        context.report.add(
+            "layer", "layer.flush.total", "\(ReportTable.grouped(Double(flush.count))) queued requests: flush start → all answered",
+            flush.seconds * 1000, "ms", target: target,
+            note: (target == nil ? "target applies to 1,000 (full run); " : "")
+                + ".messageOnly, .queued; the sender's queue persisted, its capacity raised to the count")
+        context.report.add("layer", "layer.flush.rate", "queued requests flushed and answered", Double(flush.count) / flush.seconds, "/s")
+        context.report.add(
+            "layer", "layer.queue.rate", "requests queued (persisted) with the watch app off", Double(flush.count) / flush.enqueueSeconds, "/s")
+    }
+
+    /// A layer app (`wcbench _layer-app`) with its output in `<role>.log`.
+    private func spawnApp(_ appRole: String, _ extra: String..., role: String, in directory: String) throws(BenchError) -> ChildProcess {
+        try ChildProcess.spawn(
+            context.binaries.wcbench, ["_layer-app", "--role", appRole] + extra, name: "layer \(role) app",
+            environment: Self.environment(role: role, in: directory), output: "\(directory)/\(role).log")
+    }
+
+    /// The environment of an app on the WatchConnectivity module: side, sockets, state.
+    static func environment(role: String, in directory: String) -> [String: String] {
+        ChildProcess.environment([
+            "WATCHPAIR_ROLE": role, "WATCHPAIR_RUN_DIR": directory,
+            "WATCHPAIR_STATE_DIR": "\(directory)/\(role == "phone" ? "phoned" : "watchd")",
+        ])
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(BenchError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw BenchError("the layer's phone app sent an unreadable line: \(error)")
+        }
+    }
+
+    /// `roundTrips {"raw":[ns…],"layer":[ns…]}`.
+    struct RoundTrips: Decodable {
+        var raw: [UInt64]
+        var layer: [UInt64]
+    }
+
+    /// `flush {…}`.
+    struct Flush: Decodable {
+        var count: Int
+        var failed: Int
+        var seconds: Double
+        var enqueueSeconds: Double
+    }
+}
