@@ -81,8 +81,19 @@ let package = Package(
         // of WatchConnection (and nothing below it).
         .target(name: "KeyedSync", dependencies: ["WatchConnection", .product(name: "Logging", package: "swift-log")]),
         // Apple-style sync services on the WatchConnectivity module: one per side.
-        .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
-        .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
+        // The examples' console: one JSON line per event on stdout, commands from stdin.
+        .target(name: "ExampleConsole", path: "Examples/Console"),
+        // The shopping list on KeyedSync (DESIGN §10): keys instead of a hand-written handshake.
+        .target(
+            name: "ShoppingList", dependencies: ["KeyedSync", "WatchConnectionWCSession", "WatchConnectivity", "ExampleConsole"],
+            path: "Examples/ShoppingList"),
+        .executableTarget(name: "PhoneSync", dependencies: ["ShoppingList", "ExampleConsole"], path: "Examples/PhoneSync"),
+        .executableTarget(name: "WatchSync", dependencies: ["ShoppingList", "ExampleConsole"], path: "Examples/WatchSync"),
+        // The same app written by hand, the way Apple's samples do it: what KeyedSync saves.
+        .executableTarget(
+            name: "PhoneSyncByHand", dependencies: ["WatchConnectivity", "ExampleConsole"], path: "Examples/ByHand/PhoneSync"),
+        .executableTarget(
+            name: "WatchSyncByHand", dependencies: ["WatchConnectivity", "ExampleConsole"], path: "Examples/ByHand/WatchSync"),
         // The one host of an app: configuration, store, link listener, launch mode, engine, control
         // socket, and one Service with the shutdown order. The daemons and WCSession build on it.
         .target(

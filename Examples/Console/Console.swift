@@ -1,11 +1,11 @@
 import Foundation
 
 /// The example's "user interface": one line per event on stdout, commands from stdin.
-enum Console {
+public enum Console {
     private static let lock = NSLock()
 
     /// Prints `event {json}` and flushes, so a test (or a person) can follow along.
-    static func report(_ event: String, _ payload: [String: Any] = [:]) {
+    public static func report(_ event: String, _ payload: [String: Any] = [:]) {
         let data = (try? JSONSerialization.data(withJSONObject: printable(payload), options: [.sortedKeys])) ?? Data("{}".utf8)
         lock.lock()
         defer { lock.unlock() }
@@ -14,7 +14,7 @@ enum Console {
 
     /// Reads commands from stdin on a background thread and runs `handle` on the main queue for each line.
     /// At end of input the app keeps running (as a service under systemd, stdin is /dev/null).
-    static func readCommands(_ handle: @escaping @Sendable (String, String) -> Void) {
+    public static func readCommands(_ handle: @escaping @Sendable (String, String) -> Void) {
         Thread.detachNewThread {
             while let line = readLine() {
                 let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
