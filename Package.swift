@@ -81,19 +81,30 @@ let package = Package(
         // of WatchConnection (and nothing below it).
         .target(name: "KeyedSync", dependencies: ["WatchConnection", .product(name: "Logging", package: "swift-log")]),
         // Apple-style sync services on the WatchConnectivity module: one per side.
-        .executableTarget(name: "PhoneSync", dependencies: ["WatchConnectivity"], path: "Examples/PhoneSync"),
-        .executableTarget(name: "WatchSync", dependencies: ["WatchConnectivity"], path: "Examples/WatchSync"),
-        // The same kind of pair on the WatchConnection layer (docs/ReliableSync.md): the requests both
-        // apps share and what they show of the connection, then one executable per side.
-        .target(name: "ReliableShared", dependencies: ["WatchConnection"], path: "Examples/ReliableShared"),
+        // The examples' console: one JSON line per event on stdout, commands from stdin.
+        .target(name: "ExampleConsole", path: "Examples/Console"),
+        // The shopping list on KeyedSync (DESIGN §10): keys instead of a hand-written handshake.
+        .target(
+            name: "ShoppingList", dependencies: ["KeyedSync", "WatchConnectionWCSession", "WatchConnectivity", "ExampleConsole"],
+            path: "Examples/ShoppingList"),
+        .executableTarget(name: "PhoneSync", dependencies: ["ShoppingList", "ExampleConsole"], path: "Examples/PhoneSync"),
+        .executableTarget(name: "WatchSync", dependencies: ["ShoppingList", "ExampleConsole"], path: "Examples/WatchSync"),
+        // The same app written by hand, the way Apple's samples do it: what KeyedSync saves.
+        .executableTarget(
+            name: "PhoneSyncByHand", dependencies: ["WatchConnectivity", "ExampleConsole"], path: "Examples/ByHand/PhoneSync"),
+        .executableTarget(
+            name: "WatchSyncByHand", dependencies: ["WatchConnectivity", "ExampleConsole"], path: "Examples/ByHand/WatchSync"),
+        // A workout log on the WatchConnection layer (docs/ReliableSync.md): the requests both apps share
+        // and what they show of the connection, then one executable per side.
+        .target(name: "ReliableShared", dependencies: ["WatchConnection", "ExampleConsole"], path: "Examples/ReliableShared"),
         .executableTarget(
             name: "ReliablePhone",
-            dependencies: ["ReliableShared", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
+            dependencies: ["ReliableShared", "ExampleConsole", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
             path: "Examples/ReliablePhone"
         ),
         .executableTarget(
             name: "ReliableWatch",
-            dependencies: ["ReliableShared", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
+            dependencies: ["ReliableShared", "ExampleConsole", "WatchConnection", "WatchConnectionWCSession", "WatchConnectivity"],
             path: "Examples/ReliableWatch"
         ),
         // The one host of an app: configuration, store, link listener, launch mode, engine, control

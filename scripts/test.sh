@@ -8,6 +8,15 @@ bash scripts/deps.sh || exit 1
 logs=.build/test-logs
 mkdir -p "$logs"
 
+# Every engine, daemon and `wcctl wait` watches sockets with an inotify instance of its own, and the
+# suites run many at once: the kernel's default of 128 instances per user (shared by every process of
+# root) runs out ("Too many open files"). Raise it for this machine when we may, and say so.
+instances=$(cat /proc/sys/fs/inotify/max_user_instances 2>/dev/null || echo 1024)
+if [ "$(id -u)" = 0 ] && [ "$instances" -lt 1024 ]; then
+    sysctl -qw fs.inotify.max_user_instances=1024 &&
+        echo "note: raised fs.inotify.max_user_instances from $instances to 1024 for the tests"
+fi
+
 echo "== build (debug, everything including tests)"
 if ! swift build --build-tests 2>&1 | tee "$logs/build.log" | grep -E "error|warning: unre|Compiling|Build complete" | grep -vE "^\[[0-9]+/[0-9]+\] Compiling" ; then :; fi
 if ! grep -q "Build complete" "$logs/build.log"; then

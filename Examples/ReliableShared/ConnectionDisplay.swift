@@ -1,3 +1,4 @@
+import ExampleConsole
 import Foundation
 import WatchConnection
 
@@ -76,7 +77,8 @@ public enum ConnectionDisplay {
         case .fallbackUsed(let from, let to): ["from": from.rawValue, "to": to.rawValue]
         case .requestQueued(let type, let size): ["type": type, "size": size]
         case .queueFlushed(let count): ["count": count]
-        case .requestExpired(let type, _), .requestDropped(let type, _), .duplicateSuppressed(let type, _): ["type": type]
+        case .requestExpired(let type, _), .requestDropped(let type, _), .duplicateSuppressed(let type, _), .requestHeld(let type, _):
+            ["type": type]
         case .healthChanged(let from, let to): ["from": from.rawValue, "to": to.rawValue]
         case .recoverySuggested(let suggestion): ["suggestion": suggestion.rawValue]
         case .recoveryFailed(let error): ["code": error.code]

@@ -1,3 +1,4 @@
+import ExampleConsole
 import WatchConnection
 
 /// `attemptRecovery()` and its outcome as a `recovery` line: the "Try again" button of a health banner.

@@ -1,14 +1,20 @@
+import ExampleConsole
 import Foundation
+import ShoppingList
 
-// WatchSync: the Apple Watch app of the shopping list. Run it with WATCHPAIR_ROLE=watch (and the paths
-// of docs/WatchConnectivity.md); type `done ITEM` or `add ITEM`.
-let manager = WatchSessionManager.shared
-manager.start()
+// WatchSync: the Apple Watch app of the shopping list on KeyedSync (Examples/ByHand/WatchSync is the
+// same app with the sync written by hand). Run it with WATCHPAIR_ROLE=watch (and the paths of
+// docs/WatchConnectivity.md); type `done ITEM`, `sync` or `list`.
+let list = ShoppingList(side: .watch)
+list.report()
 Console.readCommands { command, argument in
-    switch command {
-    case "done": manager.complete(argument)
-    case "add": manager.add(argument)
-    default: Console.report("unknown-command", ["command": command])
+    MainActor.assumeIsolated {
+        switch command {
+        case "done": list.complete(argument)
+        case "sync": Task { await list.syncNow() }
+        case "list": list.report()
+        default: Console.report("unknown-command", ["command": command])
+        }
     }
 }
 dispatchMain()

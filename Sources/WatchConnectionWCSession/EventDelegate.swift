@@ -8,10 +8,16 @@ import WatchConnectivity
 /// `WCSession` calls it serially on its delegate queue, so events reach the receiver in order.
 final class EventDelegate: NSObject, WCSessionDelegate, Sendable {
     /// Where events go; replaced by each `activate(reportingTo:)`.
-    let receiver = Mutex<(@Sendable (SessionEvent) -> Void)?>(nil)
+    let receiver = Mutex<Receiver?>(nil)
+
+    /// The receiving closure in a struct: a bare closure read through the generic `Mutex` is wrapped in
+    /// fresh reabstraction thunks on every access, so each event would cost more than the one before.
+    struct Receiver: Sendable {
+        let report: @Sendable (SessionEvent) -> Void
+    }
 
     private func report(_ event: SessionEvent) {
-        receiver.withLock { $0 }?(event)
+        receiver.withLock { $0 }?.report(event)
     }
 
     func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {

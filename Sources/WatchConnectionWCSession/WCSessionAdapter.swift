@@ -36,7 +36,7 @@ public final class WCSessionAdapter: WCSessionProviding {
 
     /// Sets the delegate that forwards to `receiver`, then activates (again) the session.
     public func activate(reportingTo receiver: @escaping @Sendable (SessionEvent) -> Void) {
-        delegate.receiver.withLock { $0 = receiver }
+        delegate.receiver.withLock { $0 = EventDelegate.Receiver(report: receiver) }
         session.delegate = delegate
         if session.activationState == .activated {
             // Already active: report the state, as a fresh activation would.

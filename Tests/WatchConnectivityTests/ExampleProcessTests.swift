@@ -1,16 +1,17 @@
 import Foundation
 import Testing
 
-/// The example apps (Examples/PhoneSync, Examples/WatchSync) as real processes, against the reference
+/// The hand-written example apps (Examples/ByHand/PhoneSync and WatchSync, products PhoneSyncByHand and
+/// WatchSyncByHand) as real processes, against the reference
 /// daemons and against each other. Needs the executables built (`swift build`); skipped otherwise.
 @Suite("Examples against the daemons", .serialized)
 struct ExampleProcessTests {
-    static let daemonsBuilt = Binaries.available("phoned", "watchd", "PhoneSync", "WatchSync")
-    static let examplesBuilt = Binaries.available("PhoneSync", "WatchSync")
+    static let daemonsBuilt = Binaries.available("phoned", "watchd", "PhoneSyncByHand", "WatchSyncByHand")
+    static let examplesBuilt = Binaries.available("PhoneSyncByHand", "WatchSyncByHand")
 
     @Test(
-        "PhoneSync exchanges all three channels, both ways, with the reference watchd",
-        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSync/WatchSync are not built next to the tests: run `swift build` first")
+        "PhoneSyncByHand exchanges all three channels, both ways, with the reference watchd",
+        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSyncByHand/WatchSyncByHand are not built next to the tests: run `swift build` first")
     )
     func phoneAppWithWatchd() async throws {
         let directory = try TemporaryDirectory()
@@ -20,7 +21,7 @@ struct ExampleProcessTests {
         // The watch "app": a control client that receives everything and answers messages.
         let watch = try await ControlClient(path: directory.path + "/watchd.ctl")
         try await watch.request(["op": "receive", "follow": true, "handle": ["dictionaryWithReply"], "autoReply": ["pong": true]])
-        let phone = try startExample("PhoneSync", role: "phone", in: directory.path)
+        let phone = try startExample("PhoneSyncByHand", role: "phone", in: directory.path)
         defer { phone.stop() }
         await phone.event("activated") { $0["state"] as? String == "activated" }
 
@@ -51,8 +52,8 @@ struct ExampleProcessTests {
     }
 
     @Test(
-        "WatchSync exchanges all three channels, both ways, with the reference phoned",
-        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSync/WatchSync are not built next to the tests: run `swift build` first")
+        "WatchSyncByHand exchanges all three channels, both ways, with the reference phoned",
+        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSyncByHand/WatchSyncByHand are not built next to the tests: run `swift build` first")
     )
     func watchAppWithPhoned() async throws {
         let directory = try TemporaryDirectory()
@@ -62,7 +63,7 @@ struct ExampleProcessTests {
         let phone = try await ControlClient(path: directory.path + "/phoned.ctl")
         let snapshot: [String: Any] = ["items": ["tea"], "completed": [String](), "revision": 5]
         try await phone.request(["op": "receive", "follow": true, "handle": ["dictionaryWithReply"], "autoReply": snapshot])
-        let watch = try startExample("WatchSync", role: "watch", in: directory.path)
+        let watch = try startExample("WatchSyncByHand", role: "watch", in: directory.path)
         defer { watch.stop() }
         await watch.event("activated")
 
@@ -90,8 +91,8 @@ struct ExampleProcessTests {
     }
 
     @Test(
-        "a message from the watch launches PhoneSync in the background (socket activation) and is answered",
-        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSync/WatchSync are not built next to the tests: run `swift build` first"),
+        "a message from the watch launches PhoneSyncByHand in the background (socket activation) and is answered",
+        .enabled(if: daemonsBuilt, "phoned/watchd/PhoneSyncByHand/WatchSyncByHand are not built next to the tests: run `swift build` first"),
         .enabled(if: FileManager.default.isExecutableFile(atPath: socketActivate), "systemd-socket-activate is not installed")
     )
     func backgroundLaunch() async throws {
@@ -99,7 +100,7 @@ struct ExampleProcessTests {
         defer { directory.remove() }
         let watchd = try await startDaemon("watchd", in: directory.path)
         defer { watchd.stop() }
-        let phone = try await installExample("PhoneSync", role: "phone", in: directory.path)
+        let phone = try await installExample("PhoneSyncByHand", role: "phone", in: directory.path)
         defer { phone.stop() }
         let watch = try await ControlClient(path: directory.path + "/watchd.ctl")
         // Queued while the phone app is not running; delivered when the message below launches it.
@@ -116,16 +117,16 @@ struct ExampleProcessTests {
     }
 
     @Test(
-        "PhoneSync and WatchSync keep a list in sync with each other",
-        .enabled(if: examplesBuilt, "PhoneSync/WatchSync are not built next to the tests: run `swift build` first")
+        "PhoneSyncByHand and WatchSyncByHand keep a list in sync with each other",
+        .enabled(if: examplesBuilt, "PhoneSyncByHand/WatchSyncByHand are not built next to the tests: run `swift build` first")
     )
     func examplesWithEachOther() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let phone = try startExample("PhoneSync", role: "phone", in: directory.path)
+        let phone = try startExample("PhoneSyncByHand", role: "phone", in: directory.path)
         defer { phone.stop() }
         await phone.event("activated")
-        let watch = try startExample("WatchSync", role: "watch", in: directory.path)
+        let watch = try startExample("WatchSyncByHand", role: "watch", in: directory.path)
         defer { watch.stop() }
         await watch.event("activated")
         await watch.event("snapshot") { $0["items"] as? [String] == ["milk", "eggs"] }

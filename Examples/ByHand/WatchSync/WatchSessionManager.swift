@@ -1,3 +1,4 @@
+import ExampleConsole
 import Foundation
 import WatchConnectivity
 
