@@ -30,6 +30,8 @@ final class ChildProcess: Sendable {
     let stderrPath: String?
 
     private let exit = ExitLatch()
+    /// The logs read from the child (the others go to files).
+    private let collected: [LineLog]
 
     /// Starts `executable` with exactly `arguments` and `environment`.
     init(
@@ -86,6 +88,7 @@ final class ChildProcess: Sendable {
             throw SpawnError(attempted: "posix_spawn(\(executable))", code: result)
         }
         self.pid = pid
+        collected = parentEnds.map(\.log)
         for end in parentEnds { end.log.drain(fileDescriptor: end.fd, name: "\(name) \(end.what)") }
         exit.watch(pid: pid, name: name)
     }
@@ -96,9 +99,14 @@ final class ChildProcess: Sendable {
     /// The exit status, or 128 + signal number when a signal ended it; nil while running.
     var exitStatus: Int32? { exit.status }
 
-    /// Waits for the exit; nil when `timeout` passed first (the process keeps running).
+    /// Waits for the exit and for the last of its collected output; nil when `timeout` passed first
+    /// (the process keeps running).
     func waitForExit(timeout: Duration) async -> Int32? {
-        await exit.wait(timeout: timeout)
+        guard let status = await exit.wait(timeout: timeout) else { return nil }
+        // What the child wrote just before it exited may still be in a reader thread: a test that
+        // checks the output after the exit must see all of it (a CI run saw none).
+        for log in collected { await log.waitForEnd(timeout: .seconds(10)) }
+        return status
     }
 
     /// Sends `signal` unless the process already exited.
