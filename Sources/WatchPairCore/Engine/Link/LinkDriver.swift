@@ -80,6 +80,7 @@ final class LinkDriver {
             // that it still announces content to deliver.
             if !engine.hasContentForPeer {
                 await refreshPresence(engine)
+                engine.updateReachability()
                 guard engine.wantsPresenceLink || engine.owesRoomNow || engine.wantsDeliveryLink, engine.current == nil else { continue }
             }
             if await attempt(engine) { continue }
@@ -106,6 +107,10 @@ final class LinkDriver {
             return await link.established.wait() ?? false
         } catch {
             engine.logger.debug("connecting to the peer failed", metadata: ["error": "\(error)"])
+            // The peer may have died without a trace on disk (a killed app's socket file stays, and
+            // inotify sees nothing): what a failed connect shows must reach reachability now.
+            await refreshPresence(engine)
+            engine.updateReachability()
             return false
         }
     }

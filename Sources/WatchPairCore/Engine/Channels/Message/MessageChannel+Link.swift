@@ -30,6 +30,8 @@ extension MessageChannel {
         }
         if engine.current == nil, !Task.isCancelled {
             await engine.refreshPeerPresence()
+            // A peer killed without a trace on disk (its socket file stays) is only seen by asking.
+            engine.updateReachability()
             if let refusal = MessageWakeRule.mayConnect(role: engine.role, peer: engine.peerPresence) {
                 return .failure(refusal)
             }
