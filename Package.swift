@@ -128,6 +128,7 @@ let package = Package(
             dependencies: [
                 "WatchPairHost",
                 "WatchConnection",
+                "KeyedSync",
                 "WatchPairWire",
                 "WatchPairCore",
                 "WatchPairTransport",

@@ -31,6 +31,7 @@ public struct Wcctl: ParsableCommand {
             QueueCommand.self,
             ConnectCommand.self,
             DisconnectCommand.self,
+            SyncCommand.self,
             FrameCommand.self,
         ]
     )

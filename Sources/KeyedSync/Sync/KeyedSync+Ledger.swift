@@ -17,7 +17,7 @@ extension KeyedSync {
             for continuation in updateSubscribers[entry.key]?.values ?? [:].values { continuation.yield(entry.value) }
         }
         guard let snapshot = action.send else { return nil }
-        if pushing { Task { await self.push(snapshot) } }
+        if pushing { spawn { await self.push(snapshot) } }
         return snapshot
     }
 
@@ -71,9 +71,9 @@ extension KeyedSync {
         let reachable = status.isReachable && previous?.isReachable != true
         let watchState = side == .phone && previous != nil && previous?.isCounterpartAppInstalled != status.isCounterpartAppInstalled
         guard status.isActivated, activated || reachable || watchState else { return }
-        Task {
-            if side == .watch { await requestSnapshot() }
-            await syncRegisteredKeysIfNeeded()
+        spawn {
+            if self.side == .watch { await self.requestSnapshot() }
+            await self.syncRegisteredKeysIfNeeded()
         }
     }
 }

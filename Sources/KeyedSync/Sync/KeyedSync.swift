@@ -36,6 +36,8 @@ public final class KeyedSync {
     /// Counts pushes, so only the newest one's failure is reported (an older one was superseded).
     var pushGeneration: UInt64 = 0
     var statusTask: Task<Void, Never>?
+    /// Pushes and handshakes in flight, so `close()` ends them.
+    var tasks: [UUID: Task<Void, Never>] = [:]
 
     /// Keyed sync for this app over `connection`; reads the ledger and starts following the connection.
     public init(
@@ -67,9 +69,27 @@ public final class KeyedSync {
     }
 
     isolated deinit {
+        close()
+    }
+
+    /// Stops following the connection, ends the pushes and handshakes in flight (what they did not
+    /// get confirmed stays `needSync`, on disk) and finishes the event and update streams. For an owner
+    /// with a lifetime of its own (the daemons stop it before the connection closes).
+    public func close() {
         statusTask?.cancel()
+        for task in tasks.values { task.cancel() }
+        tasks = [:]
         for continuation in eventSubscribers.values { continuation.finish() }
         for continuation in updateSubscribers.values.flatMap(\.values) { continuation.finish() }
+    }
+
+    /// Runs `body` in a task that `close()` cancels.
+    func spawn(_ body: @escaping @MainActor () async -> Void) {
+        let id = UUID()
+        tasks[id] = Task { [weak self] in
+            await body()
+            self?.tasks[id] = nil
+        }
     }
 
     private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {

@@ -90,6 +90,22 @@ extension DiagnosticEvent {
         case recoveryFailed
         /// An unreadable file of the reliability layer was set aside; it started empty.
         case storageFileSetAside
+        /// Keyed sync sent a key in a snapshot (WC_SYNC_KEY, WC_SYNC_REVISION).
+        case syncSent
+        /// The peer confirmed a synced key: it no longer needs a sync.
+        case syncConfirmed
+        /// A newer value of a synced key arrived and is held.
+        case syncReceived
+        /// A keyed-sync snapshot was asked for (the launch-order-safe handshake).
+        case syncRequested
+        /// A change of a synced key was not sent (too large for automaticSmall).
+        case syncNotSent
+        /// A synced key's value arrived that is older than the one held, or not shared here: ignored.
+        case syncIgnored
+        /// The peer sent a key this app has not registered: kept, not applied.
+        case syncUnknownKey
+        /// A keyed-sync snapshot was not confirmed, or the sync ledger could not be written or read.
+        case syncFailed
 
         /// The journald `MESSAGE_ID` of this kind.
         public var messageID: String {
@@ -138,6 +154,14 @@ extension DiagnosticEvent {
             case .recoveryFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b224"
             case .storageFileSetAside: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b225"
             case .requestHeld: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b226"
+            case .syncSent: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b240"
+            case .syncConfirmed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b241"
+            case .syncReceived: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b242"
+            case .syncRequested: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b243"
+            case .syncNotSent: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b244"
+            case .syncIgnored: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b245"
+            case .syncUnknownKey: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b246"
+            case .syncFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b247"
             }
         }
 
@@ -147,6 +171,8 @@ extension DiagnosticEvent {
             case .fileFailed: .warning
             case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
             case .requestExpired, .requestDropped, .recoveryFailed, .storageFileSetAside: .warning
+            case .syncNotSent, .syncUnknownKey, .syncFailed: .warning
+            case .syncIgnored: .notice
             case .messageFailed, .peerUnavailable, .payloadRejected: .notice
             case .deliveryFailed, .healthChanged, .recoverySuggested: .notice
             case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug

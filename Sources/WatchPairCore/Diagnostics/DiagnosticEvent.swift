@@ -60,7 +60,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
     }
 
     /// The reliability layer's fields (`WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH`),
-    /// each where it applies.
+    /// and keyed sync's on top of it (`WC_SYNC_KEY`, `WC_SYNC_REVISION`), each where it applies.
     public struct RequestFields: Sendable, Hashable {
         /// The typed request's wire name.
         public var type: String?
@@ -70,13 +70,22 @@ public struct DiagnosticEvent: Sendable, Hashable {
         public var strategy: String?
         /// The layer's health after the event.
         public var health: String?
+        /// A synced key (DESIGN §10).
+        public var syncKey: String?
+        /// A synced key's revision, e.g. `7@phone`.
+        public var syncRevision: String?
 
         /// The fields given.
-        public init(type: String? = nil, id: UUID? = nil, strategy: String? = nil, health: String? = nil) {
+        public init(
+            type: String? = nil, id: UUID? = nil, strategy: String? = nil, health: String? = nil,
+            syncKey: String? = nil, syncRevision: String? = nil
+        ) {
             self.type = type
             self.id = id
             self.strategy = strategy
             self.health = health
+            self.syncKey = syncKey
+            self.syncRevision = syncRevision
         }
     }
 

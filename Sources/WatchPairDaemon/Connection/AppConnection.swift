@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import KeyedSync
 import WatchConnection
 import WatchPairCore
 import WatchPairHost
@@ -29,6 +30,8 @@ final class AppConnection {
     private let logger: Logger
     /// The connection, once `run()` made it.
     private let started = OnceValue<WatchConnection>()
+    /// The app's keyed sync (DESIGN §10) over the connection, made with it.
+    private(set) var keyedSync: KeyedSync?
     /// The control connection serving each request type.
     private var servers: [String: UInt64] = [:]
     /// Fires after a `serve` client started or stopped handling a type (`wait handler TYPE`).
@@ -74,6 +77,10 @@ final class AppConnection {
         configuration.payloadLimit = min(limits.message, limits.userInfo)
         let connection = WatchConnection(session: session, configuration: configuration, clock: clock, logger: quiet)
         session.setHandled { await connection.waitUntilSessionEventsHandled() }
+        // In the same turn as the connection, so its handlers exist before the first session event.
+        keyedSync = KeyedSync(
+            connection: connection, side: engine.configuration.role == .phone ? .phone : .watch,
+            configuration: KeyedSyncConfiguration(storageDirectory: storageDirectory), clock: clock, logger: quiet)
         started.complete(connection)
         return connection
     }
@@ -217,6 +224,7 @@ extension AppConnection: Service {
     nonisolated func run() async throws {
         let connection = await makeConnection()
         let (events, suggestions) = await (connection.diagnosticEvents, connection.recoverySuggestions)
+        let syncEvents = await keyedSync?.events
         let (session, clock, router) = (self.session, self.clock, self.router)
         let (diagnostics, role) = (engine.diagnostics, engine.configuration.role)
         await router.setLayer { message in
@@ -234,11 +242,17 @@ extension AppConnection: Service {
                 }
             }
             group.addTask { await self.collect(suggestions) }
+            group.addTask {
+                for await event in syncEvents ?? AsyncStream { $0.finish() } {
+                    diagnostics.emit(SyncEvents.diagnostic(event, role: role))
+                }
+            }
             // Throws only when cancelled: then stop at once, the same way.
             try? await gracefulShutdown()
             // Live layer messages get a definite "not handled" from now on, then the connection ends
             // its sends (queued ones stay on disk) and its handler runs, then the adapter stops.
             await router.setLayer(nil)
+            await keyedSync?.close()
             await connection.close()
             group.cancelAll()
         }

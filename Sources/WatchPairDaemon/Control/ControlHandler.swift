@@ -80,6 +80,12 @@ struct ControlHandler: ControlRequestHandler {
         case .queueCancel: return await self.connection.cancelQueued(request.requestId.flatMap(UUID.init(uuidString:)))
         case .connect: return await self.connection.setMode(ConnectionMode.active)
         case .disconnect: return await self.connection.setMode(ConnectionMode.passive)
+        case .syncSet:
+            return try await self.connection.syncSet(
+                key: request.key ?? "", value: request.value ?? .null, availability: request.availability, policy: request.policy)
+        case .syncGet: return try await self.connection.syncGet(key: request.key ?? "")
+        case .syncList: return try await self.connection.syncList()
+        case .syncNow: return try await self.connection.syncNow()
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
     }

@@ -16,6 +16,10 @@ public enum ControlRequestParser {
 
     /// The channels `receive` can deliver.
     public static let channels: Set<String> = ["message", "userInfo", "applicationContext", "didFinish"]
+    /// `syncSet`'s `availability` names (KeyedSync's `SyncAvailability`, DESIGN §10).
+    public static let availabilities = ["all", "phoneOnly", "watchOnly", "phoneWithWatchSync"]
+    /// `syncSet`'s `policy` names (KeyedSync's `SyncPolicy`).
+    public static let policies = ["never", "manual", "automaticSmall"]
 
     /// Parses one line (without its newline). A failure carries the request id when one was read.
     public static func parse(_ line: some Collection<UInt8>) -> Result<ControlRequest, ControlLineError> {
@@ -80,8 +84,17 @@ public enum ControlRequestParser {
         }
 
         switch op {
-        case .status, .transfers, .contextGet, .events, .health, .queue, .connect, .disconnect:
+        case .status, .transfers, .contextGet, .events, .health, .queue, .connect, .disconnect, .syncList, .syncNow:
             break
+        case .syncSet, .syncGet:
+            guard try !need("key", request.key).isEmpty else { throw wrong("key", "a non-empty string") }
+            if op == .syncSet { _ = try need("value", request.value) }
+            if let name = request.availability, !Self.availabilities.contains(name) {
+                throw wrong("availability", Self.availabilities.joined(separator: ", "))
+            }
+            if let name = request.policy, !Self.policies.contains(name) {
+                throw wrong("policy", Self.policies.joined(separator: ", "))
+            }
         case .send:
             try object("message", need("message", request.message))
             try timeout()

@@ -29,12 +29,15 @@ extension DiagnosticEvent {
         if let id = request?.id { fields.append(("REQUEST_ID", "requestId", id.uuidString)) }
         if let strategy = request?.strategy { fields.append(("STRATEGY", "strategy", strategy)) }
         if let health = request?.health { fields.append(("HEALTH", "health", health)) }
+        if let key = request?.syncKey { fields.append(("SYNC_KEY", "syncKey", key)) }
+        if let revision = request?.syncRevision { fields.append(("SYNC_REVISION", "syncRevision", revision)) }
         return fields
     }
 
     /// The journald entry: `MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_EVENT`, `WC_ROLE`,
     /// then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US`, and the layer's
-    /// `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH` where set. Never `UNIT=`.
+    /// `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH`, `WC_SYNC_KEY`, `WC_SYNC_REVISION` where set.
+    /// Never `UNIT=`.
     func journalFields(identifier: String) -> [(String, String)] {
         var fields: [(String, String)] = [
             ("MESSAGE", message),
@@ -84,6 +87,8 @@ extension DiagnosticEvent {
         if let id = request?.id { object["requestId"] = .string(id.uuidString) }
         if let strategy = request?.strategy { object["strategy"] = .string(strategy) }
         if let health = request?.health { object["health"] = .string(health) }
+        if let key = request?.syncKey { object["syncKey"] = .string(key) }
+        if let revision = request?.syncRevision { object["syncRevision"] = .string(revision) }
         return .object(object)
     }
 }

@@ -39,6 +39,10 @@ extension ControlRequest: ControlLine {
         o["answers"] = answers.map(JSONValue.bool)
         o["requestId"] = requestId.map(JSONValue.string)
         o["all"] = all.map(JSONValue.bool)
+        o["key"] = key.map(JSONValue.string)
+        o["value"] = value
+        o["availability"] = availability.map(JSONValue.string)
+        o["policy"] = policy.map(JSONValue.string)
         return .object(o)
     }
 
@@ -96,6 +100,10 @@ extension ControlRequest: ControlLine {
             answers = try fields.bool("answers")
             requestId = try fields.string("requestId")
             all = try fields.bool("all")
+            key = try fields.string("key")
+            self.value = object["value"]
+            availability = try fields.string("availability")
+            policy = try fields.string("policy")
             if let name = try fields.string("condition") {
                 guard let known = WaitCondition(rawValue: name) else {
                     let names = WaitCondition.allCases.map(\.rawValue).joined(separator: ", ")

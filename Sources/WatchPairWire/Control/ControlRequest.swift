@@ -73,6 +73,14 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var requestId: String?
     /// `queueCancel`: cancel every queued request.
     public var all: Bool?
+    /// `syncSet`, `syncGet`: the synced key (DESIGN §10).
+    public var key: String?
+    /// `syncSet`: the key's new value, any JSON.
+    public var value: JSONValue?
+    /// `syncSet`: the key's availability (`all`, `phoneOnly`, `watchOnly`, `phoneWithWatchSync`).
+    public var availability: String?
+    /// `syncSet`: the key's sync policy (`never`, `manual`, `automaticSmall`).
+    public var policy: String?
 
     /// A request with only `id` and `op`; set the fields the operation reads.
     public init(id: Int64, op: ControlOperation) {
@@ -131,4 +139,12 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case connect
     /// Switch the layer to passive mode, cancelling every pending request.
     case disconnect
+    /// Keyed sync: set a key's value (registering it, or changing its options).
+    case syncSet
+    /// Keyed sync: one key's value and state.
+    case syncGet
+    /// Keyed sync: every key with its revision, last sync, needSync and why it is not sent.
+    case syncList
+    /// Keyed sync: send what needs a sync now (and on the watch, ask the phone for its snapshot).
+    case syncNow
 }
