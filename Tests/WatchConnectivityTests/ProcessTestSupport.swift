@@ -132,16 +132,36 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, then waits for the exit; SIGKILL after `stopGracePeriod` (a process that does not stop is
-    /// not what these tests check, but it must not hang them).
+    /// not what these tests check, but it must not hang them). Idempotent.
+    ///
+    /// Foundation's `Process` sometimes never reports an exit when several tests spawn at once (the
+    /// child stays a zombie): so the wait also reaps the child itself, and never blocks without a bound.
     func stop() {
-        if process.isRunning { process.terminate() }
-        if exited.wait(timeout: .now() + Self.stopGracePeriod) == .timedOut {
-            FileHandle.standardError.write(Data("note: \(name) (pid \(process.processIdentifier)) ignored SIGTERM; killing it\n".utf8))
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
+        let pid = process.processIdentifier
+        if process.isRunning { kill(pid, SIGTERM) }
+        if !waitForExit(within: Self.stopGracePeriod) {
+            FileHandle.standardError.write(Data("note: \(name) (pid \(pid)) did not stop on SIGTERM; killing it\n".utf8))
+            kill(pid, SIGKILL)
+            _ = waitForExit(within: .seconds(10))
         }
         (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
         (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Whether the child exited within `limit`: told by `Process`, or reaped here (`waitpid` answers for
+    /// a zombie that `Process` did not see, and ECHILD once anyone reaped it).
+    private func waitForExit(within limit: DispatchTimeInterval) -> Bool {
+        let deadline = DispatchTime.now() + limit
+        while DispatchTime.now() < deadline {
+            if exited.wait(timeout: .now() + .milliseconds(50)) == .success {
+                exited.signal()  // Later calls see it too.
+                return true
+            }
+            var status: Int32 = 0
+            let reaped = waitpid(process.processIdentifier, &status, WNOHANG)
+            if reaped == process.processIdentifier || (reaped < 0 && errno == ECHILD) { return true }
+        }
+        return false
     }
 }
 
