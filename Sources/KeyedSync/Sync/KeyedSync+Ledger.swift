@@ -66,13 +66,16 @@ extension KeyedSync {
 
     /// The handshake and the retries of `needSync` keys follow the connection: at activation and each
     /// time the peer becomes reachable (and on the phone, when the watch app's installation changes).
+    /// The watch asks only once it has registered a key: an app that syncs nothing (a daemon nobody has
+    /// given a key yet) adds no traffic.
     func statusChanged(from previous: ConnectionStatus?, to status: ConnectionStatus) {
         let activated = status.isActivated && previous?.isActivated != true
         let reachable = status.isReachable && previous?.isReachable != true
         let watchState = side == .phone && previous != nil && previous?.isCounterpartAppInstalled != status.isCounterpartAppInstalled
         guard status.isActivated, activated || reachable || watchState else { return }
+        let asks = side == .watch && ledger.records.values.contains { $0.options != nil }
         spawn {
-            if self.side == .watch { await self.requestSnapshot() }
+            if asks { await self.requestSnapshot() }
             await self.syncRegisteredKeysIfNeeded()
         }
     }

@@ -20,6 +20,8 @@ struct ControlHandler: ControlRequestHandler {
     var engine: PairEngine { context.engine }
     var store: PairStore { context.store }
     var events: EventLog { context.events }
+    /// `transferFile`, `files`, `cancelFile`.
+    var fileOperations: FileOperations { FileOperations(context: context) }
 
     /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).
     static let receivePageSize = 256
@@ -34,7 +36,7 @@ struct ControlHandler: ControlRequestHandler {
     func perform(_ request: ControlRequest, on connection: ControlConnection) async {
         switch request.op {
         case .transferFile where request.follow == true:
-            await followTransferFile(request, on: connection)
+            await fileOperations.followTransferFile(request, on: connection)
         case .receive where request.follow == true:
             await followReceive(request, on: connection)
         case .events where request.follow == true:
@@ -63,9 +65,9 @@ struct ControlHandler: ControlRequestHandler {
         case .transfer: return try await transfer(request)
         case .transfers: return try await transfers()
         case .cancel: return try await cancel(request)
-        case .transferFile: return try await transferFile(request)
-        case .files: return try await files()
-        case .cancelFile: return try await cancelFile(request)
+        case .transferFile: return try await fileOperations.transferFile(request)
+        case .files: return try await fileOperations.files()
+        case .cancelFile: return try await fileOperations.cancelFile(request)
         case .contextSet: return try await contextSet(request)
         case .contextGet: return try await contextGet(request)
         case .receive: return try await receiveSnapshot(request)

@@ -3,9 +3,15 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// File transfers (docs/ControlProtocol.md, "Files"): `transferFile` (with `follow`, the file's progress
-/// until it ends), `files`, `cancelFile`.
-extension ControlHandler {
+/// The file-transfer control operations (docs/ControlProtocol.md, "Files"): `transferFile` (with
+/// `follow`, the file's progress until it ends), `files`, `cancelFile`. ``ControlHandler`` dispatches
+/// to it.
+struct FileOperations {
+    /// The host served.
+    let context: HostContext
+
+    var engine: PairEngine { context.engine }
+
     /// The app's `files/` directory, where received files land.
     var filesDirectory: AppFilesDirectory { AppFilesDirectory(stateDirectory: context.store.directory) }
 
