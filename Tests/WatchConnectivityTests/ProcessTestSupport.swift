@@ -263,6 +263,11 @@ func startExample(_ name: String, role: String, in directory: String) throws -> 
     try ChildProcess(Binaries.path(name)!, environment: exampleEnvironment(role: role, in: directory))
 }
 
+/// The suites that run example apps as processes, one at a time: Foundation's `Process` (which these
+/// tests use to type on the apps' stdin) loses exit notifications and output when several spawn at once.
+@Suite("Example apps as processes", .serialized)
+enum ExampleApps {}
+
 /// `systemd-socket-activate`, which stands in for a `.socket` unit.
 let socketActivate = "/usr/bin/systemd-socket-activate"
 
