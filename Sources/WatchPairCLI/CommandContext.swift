@@ -102,3 +102,20 @@ enum ProcessEnvironment {
         return result
     }
 }
+
+extension CommandContext {
+    /// Cancels an outstanding transfer with `op` (`cancel` for userInfo, `cancelFile` for files) and
+    /// prints the outcome: a sentence, or with --json `{"cancelled":true|false,"transferId":"…"}`.
+    func cancelTransfer(_ op: ControlOperation, transferId: String) throws(CLIError) {
+        let client = try connect()
+        var request = client.makeRequest(op)
+        request.transferId = transferId
+        let result = try client.call(request, wait: Payload.requestWait)
+        let cancelled = result[field: "cancelled"] == .bool(true)
+        if json {
+            try printJSON(.object(["cancelled": .bool(cancelled), "transferId": .string(transferId)]))
+        } else {
+            try print(OutputFormatter.cancelLine(transferId: transferId, cancelled: cancelled))
+        }
+    }
+}

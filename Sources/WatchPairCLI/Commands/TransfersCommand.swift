@@ -70,16 +70,7 @@ struct TransfersCommand: ParsableCommand {
         var transferId: String
 
         func execute(_ context: CommandContext) throws(CLIError) {
-            let client = try context.connect()
-            var request = client.makeRequest(.cancel)
-            request.transferId = transferId
-            let result = try client.call(request, wait: Payload.requestWait)
-            let cancelled = result[field: "cancelled"] == .bool(true)
-            if context.json {
-                try context.printJSON(.object(["cancelled": .bool(cancelled), "transferId": .string(transferId)]))
-            } else {
-                try context.print(OutputFormatter.cancelLine(transferId: transferId, cancelled: cancelled))
-            }
+            try context.cancelTransfer(.cancel, transferId: transferId)
         }
     }
 }
