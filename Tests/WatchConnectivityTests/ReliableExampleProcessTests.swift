@@ -45,7 +45,9 @@ extension ExampleApps {
             // health degrades, the request is queued after its retries), the user sees the same outcomes.
             phone.stop()
             watch.type("plan tuesday")
-            await watch.event("failed") { $0["request"] as? String == "FetchPlan" && $0["code"] as? Int == 7007 }
+            // 7007 once the watch knows the phone is gone; 7014 when the message went out on the link
+            // the phone was just closing (a fresh-clone run saw that): a definite failure either way.
+            await watch.event("failed") { $0["request"] as? String == "FetchPlan" && [7007, 7014].contains($0["code"] as? Int ?? 0) }
             watch.type("save 5.2")
             let saving = await watch.event("saving")
             let workout = try #require(saving?.payload["workout"] as? String)
