@@ -31,14 +31,12 @@ final class LinkDriver {
     func watchPeer(_ engine: isolated PairEngine) async {
         // Subscribe first, then look: a change between the two is not missed.
         let changes = engine.transport.peerChanges()
-        await refreshPresence(engine)
-        engine.updateReachability()
+        await probePeer(engine)
         engine.contentSignal.fire()
         for await _ in changes {
-            await refreshPresence(engine)
+            await probePeer(engine)
             reconnect.reset()
             holdOff = nil
-            engine.updateReachability()
             retrySignal.fire()
             engine.contentSignal.fire()
         }
@@ -54,6 +52,14 @@ final class LinkDriver {
         guard probe > presenceProbeApplied else { return }
         presenceProbeApplied = probe
         self.presence = presence
+    }
+
+    /// ``refreshPresence(_:)``, then reports a change of reachability: what every probe after activation
+    /// does. A peer killed without a trace on disk (its socket file stays, inotify sees nothing) is only
+    /// seen by asking, so every place that asks must report what it saw.
+    func probePeer(_ engine: isolated PairEngine) async {
+        await refreshPresence(engine)
+        engine.updateReachability()
     }
 
     /// Connects to the peer whenever the link is needed and missing, backing off with full jitter while
@@ -79,8 +85,7 @@ final class LinkDriver {
             // Presence (or room) alone never justifies launching the peer: check it is still running, or
             // that it still announces content to deliver.
             if !engine.hasContentForPeer {
-                await refreshPresence(engine)
-                engine.updateReachability()
+                await probePeer(engine)
                 guard engine.wantsPresenceLink || engine.owesRoomNow || engine.wantsDeliveryLink, engine.current == nil else { continue }
             }
             if await attempt(engine) { continue }
@@ -107,10 +112,8 @@ final class LinkDriver {
             return await link.established.wait() ?? false
         } catch {
             engine.logger.debug("connecting to the peer failed", metadata: ["error": "\(error)"])
-            // The peer may have died without a trace on disk (a killed app's socket file stays, and
-            // inotify sees nothing): what a failed connect shows must reach reachability now.
-            await refreshPresence(engine)
-            engine.updateReachability()
+            // The peer may have died without a trace on disk: what a failed connect shows counts now.
+            await probePeer(engine)
             return false
         }
     }

@@ -29,9 +29,7 @@ extension MessageChannel {
             _ = await opening.established.wait()
         }
         if engine.current == nil, !Task.isCancelled {
-            await engine.refreshPeerPresence()
-            // A peer killed without a trace on disk (its socket file stays) is only seen by asking.
-            engine.updateReachability()
+            await engine.driver.probePeer(engine)
             if let refusal = MessageWakeRule.mayConnect(role: engine.role, peer: engine.peerPresence) {
                 return .failure(refusal)
             }
