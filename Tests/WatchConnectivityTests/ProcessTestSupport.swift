@@ -99,13 +99,25 @@ final class ChildProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        let stdout = self.stdout
-        let stderr = self.stderr
-        output.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
-        errors.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        Self.drain(output.fileHandleForReading, into: stdout)
+        Self.drain(errors.fileHandleForReading, into: stderr)
+    }
+
+    /// Reads `handle` on a thread of its own with blocking reads until end of file. Not with
+    /// `readabilityHandler`: its dispatch read sources, set up and torn down by many tests at once, crash
+    /// libdispatch's event loop on Linux (`_dispatch_event_loop_drain`, swift-corelibs-libdispatch
+    /// issue 949), as a full run here did; the process tests' harness reads the same way.
+    private static func drain(_ handle: FileHandle, into log: LineLog) {
+        Thread.detachNewThread {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                log.append(data)
+            }
+        }
     }
 
     /// Types a command on the app's stdin.
@@ -144,8 +156,6 @@ final class ChildProcess: @unchecked Sendable {
             kill(pid, SIGKILL)
             _ = waitForExit(within: .seconds(10))
         }
-        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
-        (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
     }
 
     /// Whether the child exited within `limit`: told by `Process`, or reaped here (`waitpid` answers for
