@@ -71,6 +71,24 @@ struct EventOutputTests {
         #expect(DiagnosticEvent(controlJSON: event.controlJSON) == event)
     }
 
+    @Test func layerEventsCarryTheirRequestIdAndAttempt() {
+        let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+        let event = DiagnosticEvent(
+            .deliveryFailed, role: .phone, "request Greet failed; retrying", errorCode: .deliveryFailed,
+            request: DiagnosticEvent.RequestFields(type: "Greet", id: id, attempt: 2),
+            timestamp: Date(timeIntervalSince1970: 1_700_000_000))
+        let fields = Dictionary(uniqueKeysWithValues: event.journalFields(identifier: "phoned"))
+        #expect(fields["WC_REQUEST_TYPE"] == "Greet" && fields["WC_REQUEST_ID"] == id.uuidString)
+        #expect(fields["WC_ATTEMPT"] == "2")
+        #expect(event.stderrLine(identifier: "phoned", pid: 7).hasSuffix("requestType=Greet requestId=\(id.uuidString) attempt=2"))
+        guard case .object(let object) = event.controlJSON else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object["attempt"] == .integer(2))
+        #expect(DiagnosticEvent(controlJSON: event.controlJSON) == event, "the history file reads the attempt back")
+    }
+
     @Test func eventLogKeepsTheNewestAndCountsWhatAFollowerMissed() {
         let log = EventLog(capacity: 3)
         let start = log.oldestPosition

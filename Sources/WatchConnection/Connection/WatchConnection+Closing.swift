@@ -20,6 +20,7 @@ extension WatchConnection {
         await tasks.waitForAll()
         statusBroadcast.finish()
         eventBroadcast.finish()
+        recordBroadcast.finish()
         suggestionBroadcast.finish()
     }
 

@@ -48,7 +48,7 @@ extension WatchConnection {
         let size = envelope.utf8.count
         guard size <= configuration.payloadLimit else {
             let error = WatchConnectionError.payloadTooLarge(size: size, limit: configuration.payloadLimit)
-            emit(.deliveryFailed(type: type, error: error, willRetry: false))
+            emit(.deliveryFailed(type: type, error: error, willRetry: false), requestID: id)
             throw error
         }
         return Outgoing(id: id, type: type, envelope: envelope, expectsResponse: expectsResponse)
@@ -89,12 +89,13 @@ extension WatchConnection {
     }
 
     /// Ends the send `id`: resumes its caller once, stops its timer and driver. Later calls do nothing.
-    func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>) {
+    /// `attempt` is the live-message attempt that was answered, when one was.
+    func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int? = nil) {
         guard let request = pending.removeValue(forKey: id) else { return }
         request.timer?.cancel()
         request.driver?.cancel()
         if case .success = result {
-            emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt))
+            emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt), requestID: id, attempt: attempt)
         }
         request.continuation?.resume(with: result.mapError { $0 as any Error })
     }
@@ -109,21 +110,21 @@ extension WatchConnection {
         while pending[outgoing.id] != nil && !Task.isCancelled {
             switch step {
             case .fail(let error):
-                emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: false))
+                emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: false), requestID: outgoing.id, attempt: attempt > 0 ? attempt : nil)
                 finish(outgoing.id, .failure(error))
                 return
             case .queue:
                 queueRunner.enqueue(outgoing, strategy: strategy)
                 return
             case .fallback(let method):
-                emit(.fallbackUsed(from: .message, to: method))
+                emit(.fallbackUsed(from: .message, to: method), requestID: outgoing.id)
                 step = .send(method)
             case .send(.message):
                 attempt += 1
                 switch await session.sendRequestMessage(outgoing.envelope) {
                 case .success(let reply):
                     recordAttempt(succeeded: true)
-                    finish(outgoing.id, WireEnvelope.result(ofResponse: reply))
+                    finish(outgoing.id, WireEnvelope.result(ofResponse: reply), attempt: attempt)
                     return
                 case .failure(let error):
                     recordAttempt(succeeded: false)
@@ -133,7 +134,7 @@ extension WatchConnection {
                     if case .fail = step {
                         // Reported once, by the `.fail` step.
                     } else {
-                        emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry))
+                        emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry), requestID: outgoing.id, attempt: attempt)
                     }
                     if retry, let delay = delays.next() {
                         do { try await time.sleep(delay) } catch { return }
@@ -147,7 +148,7 @@ extension WatchConnection {
                     if !outgoing.expectsResponse { finish(outgoing.id, .success(outgoing.voidResponse)) }
                 } catch {
                     let failure = WatchConnectionError(sessionError: error)
-                    emit(.deliveryFailed(type: outgoing.type, error: failure, willRetry: false))
+                    emit(.deliveryFailed(type: outgoing.type, error: failure, willRetry: false), requestID: outgoing.id)
                     finish(outgoing.id, .failure(failure))
                 }
                 return

@@ -55,6 +55,7 @@ public final class WatchConnection {
     @ObservationIgnored let statusWaiters: StatusWaiters
     @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
     @ObservationIgnored let eventBroadcast = Broadcast<DiagnosticEvent>(limit: 256, keepsBacklog: true)
+    @ObservationIgnored let recordBroadcast = Broadcast<DiagnosticRecord>(limit: 256, keepsBacklog: true)
     @ObservationIgnored let suggestionBroadcast = Broadcast<RecoverySuggestion>(limit: 16, keepsBacklog: true)
     /// The session's events, in order; ends in `deinit`.
     @ObservationIgnored let sessionEvents: AsyncStream<SessionInput>.Continuation
@@ -123,6 +124,7 @@ public final class WatchConnection {
         sessionEvents.finish()
         statusBroadcast.finish()
         eventBroadcast.finish()
+        recordBroadcast.finish()
         suggestionBroadcast.finish()
     }
 
@@ -139,6 +141,12 @@ public final class WatchConnection {
         eventBroadcast.subscribe()
     }
 
+    /// `diagnosticEvents` with each event's request id and attempt (`WC_REQUEST_ID`, `WC_ATTEMPT`), for a
+    /// host that logs the layer's events itself. Buffered like `diagnosticEvents`.
+    public var diagnosticRecords: AsyncStream<DiagnosticRecord> {
+        recordBroadcast.subscribe()
+    }
+
     /// Every recovery suggestion made (each at most once per dedupe window). Buffers the newest 16.
     public var recoverySuggestions: AsyncStream<RecoverySuggestion> {
         suggestionBroadcast.subscribe()
@@ -146,10 +154,12 @@ public final class WatchConnection {
 
     // MARK: Events
 
-    /// Logs `event` and hands it to `diagnosticEvents`.
-    func emit(_ event: DiagnosticEvent) {
-        logger.log(level: event.level, "\(event.sentence)", metadata: event.metadata)
+    /// Logs `event` with its context and hands it to `diagnosticEvents` and `diagnosticRecords`.
+    func emit(_ event: DiagnosticEvent, requestID: UUID? = nil, attempt: Int? = nil) {
+        let record = DiagnosticRecord(event, requestID: requestID, attempt: attempt)
+        logger.log(level: event.level, "\(event.sentence)", metadata: record.metadata)
         eventBroadcast.publish(event)
+        recordBroadcast.publish(record)
     }
 
     /// Feeds the suggestion rules; makes the suggestion they return.

@@ -68,7 +68,7 @@ final class RequestQueueRunner {
         if queue.requests.contains(where: { $0.id == request.id }) {
             // A flushed request that could not go: it keeps its place and its first enqueuedAt.
             requeued.insert(request.id)
-            connection.emit(.requestQueued(type: outgoing.type, size: queue.requests.count))
+            connection.emit(.requestQueued(type: outgoing.type, size: queue.requests.count), requestID: outgoing.id)
             armExpiry(of: request.id)
             return
         }
@@ -78,12 +78,12 @@ final class RequestQueueRunner {
             try file?.save(queue.requests)
         } catch {
             queue = before
-            connection.emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: false))
+            connection.emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: false), requestID: outgoing.id)
             connection.finish(outgoing.id, .failure(error))
             return
         }
         apply(action, persisted: true)
-        connection.emit(.requestQueued(type: outgoing.type, size: queue.requests.count))
+        connection.emit(.requestQueued(type: outgoing.type, size: queue.requests.count), requestID: outgoing.id)
         armExpiry(of: request.id)
         // A request queued by a running flush failed just now: it waits for the next reachability
         // change, connect() or recovery instead of being flushed again at once.

@@ -59,13 +59,15 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.timestamp = timestamp
     }
 
-    /// The reliability layer's fields (`WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH`),
+    /// The reliability layer's fields (`WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_ATTEMPT`, `WC_STRATEGY`, `WC_HEALTH`),
     /// and keyed sync's on top of it (`WC_SYNC_KEY`, `WC_SYNC_REVISION`), each where it applies.
     public struct RequestFields: Sendable, Hashable {
         /// The typed request's wire name.
         public var type: String?
         /// The request's id.
         public var id: UUID?
+        /// The live-message attempt (1 for the first) an answer or failure came from.
+        public var attempt: Int?
         /// A delivery strategy or channel.
         public var strategy: String?
         /// The layer's health after the event.
@@ -77,11 +79,12 @@ public struct DiagnosticEvent: Sendable, Hashable {
 
         /// The fields given.
         public init(
-            type: String? = nil, id: UUID? = nil, strategy: String? = nil, health: String? = nil,
+            type: String? = nil, id: UUID? = nil, attempt: Int? = nil, strategy: String? = nil, health: String? = nil,
             syncKey: String? = nil, syncRevision: String? = nil
         ) {
             self.type = type
             self.id = id
+            self.attempt = attempt
             self.strategy = strategy
             self.health = health
             self.syncKey = syncKey

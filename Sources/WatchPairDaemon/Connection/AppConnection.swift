@@ -223,7 +223,7 @@ extension AppConnection: Service {
     /// once all of it has ended.
     nonisolated func run() async throws {
         let connection = await makeConnection()
-        let (events, suggestions) = await (connection.diagnosticEvents, connection.recoverySuggestions)
+        let (events, suggestions) = await (connection.diagnosticRecords, connection.recoverySuggestions)
         let syncEvents = await keyedSync?.events
         let (session, clock, router) = (self.session, self.clock, self.router)
         let (diagnostics, role) = (engine.diagnostics, engine.configuration.role)
@@ -237,13 +237,13 @@ extension AppConnection: Service {
             group.addTask { await session.run() }
             // Both end when the connection closes (its streams finish).
             group.addTask {
-                for await event in events {
-                    if let diagnostic = LayerEvents.diagnostic(event, role: role) { diagnostics.emit(diagnostic) }
+                for await record in events {
+                    if let diagnostic = LayerEvents.diagnostic(record, role: role) { diagnostics.emit(diagnostic) }
                 }
             }
             group.addTask { await self.collect(suggestions) }
             group.addTask {
-                for await event in syncEvents ?? AsyncStream { $0.finish() } {
+                for await event in (syncEvents ?? AsyncStream { $0.finish() }) {
                     diagnostics.emit(SyncEvents.diagnostic(event, role: role))
                 }
             }

@@ -5,12 +5,13 @@ import WatchPairWire
 /// The reliability layer's events as the daemon's diagnostic events (DESIGN §7): journald with a
 /// `MESSAGE_ID` each (systemd/watchpair.catalog), stderr, and `wcctl events`.
 enum LayerEvents {
-    /// The daemon's event for `event`, or nil for the layer's session events (activation and
-    /// reachability), which the engine reports itself.
-    static func diagnostic(_ event: LayerDiagnosticEvent, role: Role) -> WatchPairCore.DiagnosticEvent? {
+    /// The daemon's event for `record`, or nil for the layer's session events (activation and
+    /// reachability), which the engine reports itself. The record's request id and attempt become
+    /// `WC_REQUEST_ID` and `WC_ATTEMPT`.
+    static func diagnostic(_ record: DiagnosticRecord, role: Role) -> WatchPairCore.DiagnosticEvent? {
         typealias Fields = WatchPairCore.DiagnosticEvent.RequestFields
         let made: (WatchPairCore.DiagnosticEvent.Kind, String, Fields, WCErrorCode?, Duration?)
-        switch event {
+        switch record.event {
         case .sessionActivated, .sessionDeactivated, .reachabilityChanged:
             return nil
         case .messageSent(let type, let duration):
@@ -44,7 +45,10 @@ enum LayerEvents {
         case .storageFileSetAside(let path, let reason):
             made = (.storageFileSetAside, "unreadable file set aside as \(path): \(reason)", Fields(), nil, nil)
         }
-        return WatchPairCore.DiagnosticEvent(made.0, role: role, made.1, errorCode: made.3, duration: made.4, request: made.2)
+        var fields = made.2
+        fields.id = fields.id ?? record.requestID
+        fields.attempt = record.attempt
+        return WatchPairCore.DiagnosticEvent(made.0, role: role, made.1, errorCode: made.3, duration: made.4, request: fields)
     }
 
     private static func code(_ error: WatchConnectionError) -> WCErrorCode? {

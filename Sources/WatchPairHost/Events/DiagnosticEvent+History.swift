@@ -37,7 +37,7 @@ extension DiagnosticEvent {
     private static func requestFields(_ json: JSONValue) -> RequestFields? {
         let fields = RequestFields(
             type: json["requestType"]?.stringValue, id: json["requestId"]?.stringValue.flatMap(UUID.init(uuidString:)),
-            strategy: json["strategy"]?.stringValue, health: json["health"]?.stringValue,
+            attempt: json["attempt"]?.integerValue.flatMap { Int(exactly: $0) }, strategy: json["strategy"]?.stringValue, health: json["health"]?.stringValue,
             syncKey: json["syncKey"]?.stringValue, syncRevision: json["syncRevision"]?.stringValue)
         return fields == RequestFields() ? nil : fields
     }

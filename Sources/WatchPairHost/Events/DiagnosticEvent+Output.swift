@@ -27,6 +27,7 @@ extension DiagnosticEvent {
         if let durationMicroseconds { fields.append(("DURATION_US", "durationUs", String(durationMicroseconds))) }
         if let type = request?.type { fields.append(("REQUEST_TYPE", "requestType", type)) }
         if let id = request?.id { fields.append(("REQUEST_ID", "requestId", id.uuidString)) }
+        if let attempt = request?.attempt { fields.append(("ATTEMPT", "attempt", String(attempt))) }
         if let strategy = request?.strategy { fields.append(("STRATEGY", "strategy", strategy)) }
         if let health = request?.health { fields.append(("HEALTH", "health", health)) }
         if let key = request?.syncKey { fields.append(("SYNC_KEY", "syncKey", key)) }
@@ -36,7 +37,7 @@ extension DiagnosticEvent {
 
     /// The journald entry: `MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_EVENT`, `WC_ROLE`,
     /// then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US`, and the layer's
-    /// `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_STRATEGY`, `WC_HEALTH`, `WC_SYNC_KEY`, `WC_SYNC_REVISION` where set.
+    /// `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_ATTEMPT`, `WC_STRATEGY`, `WC_HEALTH`, `WC_SYNC_KEY`, `WC_SYNC_REVISION` where set.
     /// Never `UNIT=`.
     func journalFields(identifier: String) -> [(String, String)] {
         var fields: [(String, String)] = [
@@ -65,7 +66,7 @@ extension DiagnosticEvent {
 
     /// The JSON object `wcctl events` prints: `timestamp` (``EventTimestamp``, UTC, microseconds),
     /// `event`, `role`, `message`, `priority`, `messageId`, and `channel`, `transferId`, `seq`,
-    /// `errorCode`, `durationUs`, `requestType`, `requestId`, `strategy`, `health` where set.
+    /// `errorCode`, `durationUs`, `requestType`, `requestId`, `attempt`, `strategy`, `health`, `syncKey`, `syncRevision` where set.
     public var controlJSON: JSONValue {
         var object: [String: JSONValue] = [
             "timestamp": .string(EventTimestamp.format(timestamp)),
@@ -85,6 +86,7 @@ extension DiagnosticEvent {
         if let durationMicroseconds { object["durationUs"] = .integer(durationMicroseconds) }
         if let type = request?.type { object["requestType"] = .string(type) }
         if let id = request?.id { object["requestId"] = .string(id.uuidString) }
+        if let attempt = request?.attempt { object["attempt"] = .integer(Int64(attempt)) }
         if let strategy = request?.strategy { object["strategy"] = .string(strategy) }
         if let health = request?.health { object["health"] = .string(health) }
         if let key = request?.syncKey { object["syncKey"] = .string(key) }

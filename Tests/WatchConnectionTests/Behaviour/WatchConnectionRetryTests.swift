@@ -28,6 +28,37 @@ struct WatchConnectionRetryTests {
         #expect(runs.count == 1)
     }
 
+    @Test("each attempt is numbered: failures 1 and 2, the answer from 3, all of one request (WC_ATTEMPT)")
+    func attemptsNumbered() async throws {
+        let (link, phoneSession, _) = try await TestLink.flakyGreeter()
+        let records = link.phone.diagnosticRecords
+        phoneSession.script([.fail(code: 7014), .fail(code: 7014)])
+        let phone = link.phone
+        let send = Task { try await phone.send(Greet(name: "Ada")) }
+        for _ in 0..<2 {
+            await link.clock.waitForSleepers(count: 2)
+            link.clock.advance(by: .milliseconds(200))
+        }
+        _ = try await send.value
+        var attempts: [String: [Int?]] = [:]
+        var ids: Set<UUID?> = []
+        for await record in records {
+            switch record.event {
+            case .deliveryFailed: attempts["failed", default: []].append(record.attempt)
+            case .messageSent: attempts["sent", default: []].append(record.attempt)
+            default: continue
+            }
+            ids.insert(record.requestID)
+            if record.event.name == "requestSent" { break }
+        }
+        #expect(attempts["failed"] == [1, 2])
+        #expect(attempts["sent"] == [3])
+        #expect(ids.count == 1 && ids.first! != nil, "every record names the one request")
+        let logged = link.phoneLog.entries.filter { ["deliveryFailed", "requestSent"].contains($0.metadata["WC_EVENT"]?.description) }
+        #expect(logged.map { $0.metadata["WC_ATTEMPT"]?.description } == ["1", "2", "3"])
+        #expect(Set(logged.map { $0.metadata["WC_REQUEST_ID"]?.description }).count == 1)
+    }
+
     @Test("never retried: 7008, 7009, 7010 fail at once", arguments: [7008, 7009, 7010])
     func notRetried(code: Int) async throws {
         let link = try await TestLink(.flaky)
