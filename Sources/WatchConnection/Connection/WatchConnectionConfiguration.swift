@@ -26,6 +26,10 @@ public struct WatchConnectionConfiguration: Sendable {
     public var payloadLimit = 65_536
     /// The retry policy of requests sent by a queue flush (their sender's policy is not persisted).
     public var flushRetryPolicy = RetryPolicy.default
+    /// A flush removes the requests it handed on from the queue's file once per this many (and at its
+    /// end). After a kill -9 at most this many are sent again, and the receiver answers each repeat from
+    /// its recorded response without running it; a smaller batch costs the flush more file writes.
+    public var flushSaveBatch = 256
     /// How long `attemptRecovery()` waits for activation and its probe's answer (5 s).
     public var recoveryTimeout: Duration = .seconds(5)
     /// The seed of the exponential backoff's jitter; nil: seeded from the system.

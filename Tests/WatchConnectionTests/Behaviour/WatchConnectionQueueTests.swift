@@ -9,9 +9,10 @@ import WatchPairTesting
 @Suite("WatchConnection request queue", .timeLimit(.minutes(1)))
 struct WatchConnectionQueueTests {
     /// A link whose peer has gone out of reach, the phone's queue in `directory`.
-    func unreachableLink(_ directory: URL? = nil, capacity: Int = 100) async throws -> TestLink {
+    func unreachableLink(_ directory: URL? = nil, capacity: Int = 100, saveBatch: Int = 256) async throws -> TestLink {
         var configuration = WatchConnectionConfiguration(storageDirectory: directory)
         configuration.queueCapacity = capacity
+        configuration.flushSaveBatch = saveBatch
         let link = try await TestLink(.flaky, phoneConfiguration: configuration)
         try await link.makePeerUnreachable()
         return link
@@ -62,7 +63,7 @@ struct WatchConnectionQueueTests {
         #expect(phone.runningTaskCount == 0)
     }
 
-    @Test("during a flush the requests stay on disk until each is answered: a kill -9 mid-flush loses none")
+    @Test("during a flush the requests stay on disk until handed on, and leave it in a batch: a kill -9 mid-flush loses none")
     func flushKeepsTheFile() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -87,10 +88,47 @@ struct WatchConnectionQueueTests {
         #expect(persistedQueue(directory).count == 2, "the flush took the requests off the disk before they went")
         open.yield()
         #expect(try await one.value.text == "one")
-        #expect(persistedQueue(directory).map(\.requestType) == ["Greet"], "the answered one left, the other waits")
+        #expect(persistedQueue(directory).count == 2, "the answered one leaves the disk with its batch (a repeat is answered from its record)")
         #expect(await starts.next() == "two")
         open.yield()
         #expect(try await two.value.text == "two")
+        #expect(persistedQueue(directory).isEmpty, "the flush's end saved the batch")
+    }
+
+    @Test("a flush saves the removal of handed-on requests once per batch, not once per request")
+    func flushSavesInBatches() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let batch = 8, count = batch + 6
+        let link = try await unreachableLink(directory, saveBatch: batch)
+        let phone = link.phone
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, announce) = AsyncStream.makeStream(of: Int.self)
+        link.watch.register(Greet.self) { request in
+            let number = Int(request.name) ?? 0
+            // The handler stops at the batch's last request and at the first after it.
+            if number == batch || number == batch + 1 {
+                announce.yield(number)
+                for await _ in gate { break }
+            }
+            return Greeting(text: request.name)
+        }
+        let events = phone.diagnosticEvents
+        var sends: [Task<Greeting, any Error>] = []
+        for number in 1...count {
+            sends.append(Task { try await phone.send(Greet(name: "\(number)"), strategy: .messageOnly) })
+            _ = await first(events) { $0 == .requestQueued(type: "Greet", size: number) }
+        }
+        await phone.connect()
+        link.flaky?.phone.setReachable(true)
+        var starts = started.makeAsyncIterator()
+        #expect(await starts.next() == batch)
+        #expect(persistedQueue(directory).count == count, "\(batch - 1) handed on, none of them saved yet")
+        open.yield()
+        #expect(await starts.next() == batch + 1)
+        #expect(persistedQueue(directory).count == count - batch, "the batch of \(batch) left the disk in one save")
+        open.yield()
+        for send in sends { _ = try await send.value }
         #expect(persistedQueue(directory).isEmpty)
     }
 
