@@ -27,16 +27,17 @@ struct SessionSnapshot: Equatable, Sendable {
         return callbacks
     }
 
-    /// The snapshot for an engine status and a fresh look at the counterpart's endpoints: installed when
-    /// something listens on its link socket or the link is up (the engine's presence cache may lag).
+    /// The snapshot for an engine status and a fresh look at the counterpart: installed unless its
+    /// installation record or its socket unit says otherwise (``WatchState``); a counterpart whose
+    /// device is off (nothing listens) is still installed.
     init(status: EngineStatus, presence: PeerPresence) {
         self.init(link: status.link, reachable: status.reachable, presence: presence)
     }
 
     /// The snapshot for a link state (`EngineStatus.link`), the engine's reachability and a presence probe.
     init(link: String, reachable: Bool, presence: PeerPresence) {
-        counterpartInstalled = presence.installed || link == "connected"
-        self.reachable = reachable
+        counterpartInstalled = presence.watchState.installed
+        self.reachable = reachable && counterpartInstalled
     }
 
     init(counterpartInstalled: Bool = false, reachable: Bool = false) {

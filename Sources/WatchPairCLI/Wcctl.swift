@@ -14,6 +14,8 @@ public struct Wcctl: ParsableCommand {
         version: WatchPairVersion.line(name: "wcctl"),
         subcommands: [
             StatusCommand.self,
+            UninstallCommand.self,
+            InstallCommand.self,
             SendCommand.self,
             SendDataCommand.self,
             TransferCommand.self,

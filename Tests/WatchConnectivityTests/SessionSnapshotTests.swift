@@ -43,15 +43,18 @@ struct SessionSnapshotTests {
         #expect(row.from.callbacks(to: row.to, role: row.role) == row.callbacks)
     }
 
-    @Test("installed when the endpoint listens or the link is up; reachable as the engine says")
+    @Test("installed from the record and the unit, not from listening (device off); never reachable when not installed")
     func fromStatus() {
-        func snapshot(installed: Bool, link: String, reachable: Bool) -> SessionSnapshot {
-            SessionSnapshot(link: link, reachable: reachable, presence: PeerPresence(installed: installed, running: false))
+        func snapshot(listening: Bool, record: Bool = true, unit: UnitFileState? = nil, link: String, reachable: Bool) -> SessionSnapshot {
+            SessionSnapshot(
+                link: link, reachable: reachable,
+                presence: PeerPresence(listening: listening, running: false, installation: AppInstallation(installed: record), unitFileState: unit))
         }
-        #expect(snapshot(installed: false, link: "disconnected", reachable: false) == Self.none)
-        #expect(snapshot(installed: true, link: "disconnected", reachable: false) == Self.installed)
-        #expect(snapshot(installed: false, link: "connected", reachable: false) == Self.installed)
-        #expect(snapshot(installed: false, link: "connected", reachable: true) == Self.reachable)
-        #expect(snapshot(installed: false, link: "disconnected", reachable: true) == Self.reachableOnly)
+        #expect(snapshot(listening: false, link: "disconnected", reachable: false) == Self.installed, "device off")
+        #expect(snapshot(listening: true, link: "disconnected", reachable: false) == Self.installed)
+        #expect(snapshot(listening: true, link: "connected", reachable: true) == Self.reachable)
+        #expect(snapshot(listening: true, record: false, link: "disconnected", reachable: false) == Self.none, "uninstalled")
+        #expect(snapshot(listening: true, unit: .masked, link: "connected", reachable: true) == Self.none, "masked")
+        #expect(snapshot(listening: false, unit: .disabled, link: "disconnected", reachable: false) == Self.none, "disabled")
     }
 }

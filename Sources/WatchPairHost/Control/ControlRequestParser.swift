@@ -110,6 +110,8 @@ public enum ControlRequestParser {
             try object("metadata", request.metadata)
         case .files:
             break
+        case .uninstall, .install:
+            break
         case .contextSet:
             try object("context", need("context", request.context))
         case .receive:

@@ -147,4 +147,8 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case syncList
     /// Keyed sync: send what needs a sync now (and on the watch, ask the phone for its snapshot).
     case syncNow
+    /// Uninstall this app: the peer's content to it fails with 7006/7018 until `install`.
+    case uninstall
+    /// Install this app again after `uninstall`.
+    case install
 }
