@@ -161,10 +161,12 @@ public final class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Always false: complications are not modelled.
-    public var isComplicationEnabled: Bool { false }
+    /// Phone side: whether the watch app's complication is enabled (`wcctl --side watch complication
+    /// enable`), known while the watch app is not running; changes call `sessionWatchStateDidChange`.
+    /// False on the watch side, before activation and while the watch app is not installed.
+    public var isComplicationEnabled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.complicationEnabled } }
 
-    /// Always 0: complication transfers are not implemented.
+    /// Always 0: complication transfers (`transferCurrentComplicationUserInfo`) are not implemented yet.
     public var remainingComplicationUserInfoTransfers: Int { 0 }
 
     /// Always false: there is no device lock on Linux.
@@ -253,6 +255,17 @@ public final class WCSession: NSObject, @unchecked Sendable {
 }
 
 extension WCSession {
+    /// Enables or disables this (watch) app's complication, as `wcctl --side watch complication enable` does:
+    /// the phone's `isComplicationEnabled` follows. For tests (`WCSessionPair.setComplicationEnabled(_:)`).
+    package func setComplicationEnabled(_ enabled: Bool) async throws(WCError) {
+        guard let runtime = activeRuntime else { throw WCError(.sessionNotActivated) }
+        do {
+            try await runtime.engine.setComplicationEnabled(enabled)
+        } catch {
+            throw WCError(error)
+        }
+    }
+
     /// Uninstalls (`false`) or installs this app, as `wcctl uninstall` / `install` does for a daemon:
     /// the counterpart then sees it as not installed (7006 / 7018) or installed again. For tests
     /// (`WCSessionPair.setInstalled(_:_:)`); Apple's apps cannot uninstall themselves.

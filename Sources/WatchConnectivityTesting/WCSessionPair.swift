@@ -99,4 +99,10 @@ extension WCSessionPair {
     public func setInstalled(_ role: Role, _ installed: Bool) async throws {
         try await (role == .phone ? phone : watch).setAppInstalled(installed)
     }
+
+    /// Enables or disables the watch app's complication, as `wcctl --side watch complication enable`
+    /// does: the phone's `isComplicationEnabled` follows, with `sessionWatchStateDidChange`.
+    public func setComplicationEnabled(_ enabled: Bool) async throws {
+        try await watch.setComplicationEnabled(enabled)
+    }
 }

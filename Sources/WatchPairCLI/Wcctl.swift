@@ -16,6 +16,7 @@ public struct Wcctl: ParsableCommand {
             StatusCommand.self,
             UninstallCommand.self,
             InstallCommand.self,
+            ComplicationCommand.self,
             SendCommand.self,
             SendDataCommand.self,
             TransferCommand.self,

@@ -19,6 +19,7 @@ struct SessionSnapshotTests {
     static let installed = SessionSnapshot(counterpartInstalled: true, reachable: false)
     static let reachable = SessionSnapshot(counterpartInstalled: true, reachable: true)
     static let reachableOnly = SessionSnapshot(counterpartInstalled: false, reachable: true)
+    static let complication = SessionSnapshot(counterpartInstalled: true, reachable: false, complicationEnabled: true)
 
     static let table: [Row] = [
         // No change: no callback.
@@ -36,6 +37,11 @@ struct SessionSnapshotTests {
         Row(from: none, to: reachable, role: .phone, callbacks: [.watchStateDidChange, .reachabilityDidChange]),
         Row(from: reachable, to: none, role: .watch, callbacks: [.companionAppInstalledDidChange, .reachabilityDidChange]),
         Row(from: reachableOnly, to: installed, role: .phone, callbacks: [.watchStateDidChange, .reachabilityDidChange]),
+        // The watch's complication: a watch-state change on the phone; the watch has no such callback.
+        Row(from: installed, to: complication, role: .phone, callbacks: [.watchStateDidChange]),
+        Row(from: complication, to: installed, role: .phone, callbacks: [.watchStateDidChange]),
+        Row(from: installed, to: complication, role: .watch, callbacks: []),
+        Row(from: complication, to: none, role: .phone, callbacks: [.watchStateDidChange]),
     ]
 
     @Test("a change of the snapshot produces the side's callbacks, installation first", arguments: table)

@@ -54,6 +54,28 @@ struct WCSessionInstallationTests {
         await pair.shutdown()
     }
 
+    @Test("isComplicationEnabled follows the watch app's complication, with sessionWatchStateDidChange", arguments: WCSessionTestMode.allCases)
+    func complication(_ mode: WCSessionTestMode) async throws {
+        let pair = try WCSessionPair(mode)
+        let phoneDelegate = FullDelegate(), watchDelegate = FullDelegate(recordsStateChanges: false)
+        pair.phone.delegate = phoneDelegate
+        pair.watch.delegate = watchDelegate
+        pair.phone.activate()
+        #expect(await phoneDelegate.next() == .activated(.activated, errorCode: nil))
+        pair.watch.activate()
+        #expect(await watchDelegate.next() == .activated(.activated, errorCode: nil))
+        #expect(await phoneDelegate.next() == .reachability(true))
+        #expect(!pair.phone.isComplicationEnabled)
+        try await pair.setComplicationEnabled(true)
+        #expect(await phoneDelegate.next() == .watchStateChanged(installed: true))
+        #expect(pair.phone.isComplicationEnabled)
+        #expect(!pair.watch.isComplicationEnabled, "an iOS property")
+        try await pair.setComplicationEnabled(false)
+        #expect(await phoneDelegate.next() == .watchStateChanged(installed: true))
+        #expect(!pair.phone.isComplicationEnabled)
+        await pair.shutdown()
+    }
+
     @Test("the counterpart's device off keeps it installed: no watch-state change, messages 7007", arguments: WCSessionTestMode.allCases)
     func deviceOff(_ mode: WCSessionTestMode) async throws {
         let pair = try WCSessionPair(mode)

@@ -7,13 +7,14 @@ struct UninstallCommand: WcctlSubcommand {
         commandName: "uninstall",
         abstract: "Uninstall this app: the peer's content to it fails at once with 7006 (or 7018).",
         discussion: """
-            Records the app as not installed in its state directory, where the peer reads it
-            even while this app is not running (it survives restarts and reboots). From then on
-            the peer's messages, transfers, contexts and files to it fail at once with 7006
-            (watchAppNotInstalled, on the phone) or 7018 (companionAppNotInstalled, on the
-            watch) and nothing queues; isWatchAppInstalled / isCompanionAppInstalled are false
-            and WCSession apps get sessionWatchStateDidChange. Content accepted before stays
-            queued and is delivered after `wcctl install`. Prints {"installed":false}.
+            Records the app as not installed in its state directory, where the peer
+            reads it even while this app is not running (it survives restarts and
+            reboots). From then on the peer's messages, transfers, contexts and files
+            to it fail at once with 7006 (watchAppNotInstalled, on the phone) or 7018
+            (companionAppNotInstalled, on the watch) and nothing queues;
+            isWatchAppInstalled / isCompanionAppInstalled are false and WCSession apps
+            get sessionWatchStateDidChange. Content accepted before stays queued and
+            is delivered after `wcctl install`. Prints {"installed":false}.
 
             A disabled or masked socket unit (systemctl disable / mask watchd.socket) is
             "not installed" too; a stopped one is a device that is off (content queues).

@@ -18,6 +18,10 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var peerListening = false
     /// This app is installed (`wcctl uninstall` / `install`).
     public var installed = true
+    /// `isComplicationEnabled` (phone): the watch app is installed and its complication enabled.
+    public var peerComplicationEnabled = false
+    /// This (watch) app's complication is enabled (`wcctl --side watch complication enable`).
+    public var complicationEnabled = false
     /// The enablement of the peer's socket unit as systemd reports it; nil when not known (not under systemd).
     public var peerUnitFileState: UnitFileState?
     /// The peer app's process is running.

@@ -183,6 +183,8 @@ public actor PairEngine {
             peerInstalled: peerWatchState.installed,
             peerListening: peerPresence.listening || current != nil,
             installed: ownInstallation.installed,
+            peerComplicationEnabled: peerWatchState.complicationEnabled,
+            complicationEnabled: ownInstallation.complicationEnabled,
             peerUnitFileState: peerPresence.unitFileState,
             peerRunning: peerPresence.running || current != nil,
             link: linkState.description,

@@ -90,6 +90,9 @@ struct ControlHandler: ControlRequestHandler {
         case .syncNow: return try await self.connection.syncNow()
         case .uninstall: return try await setInstalled(false)
         case .install: return try await setInstalled(true)
+        case .setComplication:
+            try await engine.setComplicationEnabled(request.enabled ?? false)
+            return .object(["complicationEnabled": .bool(request.enabled ?? false)])
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
     }

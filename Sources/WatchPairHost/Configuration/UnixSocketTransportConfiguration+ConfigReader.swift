@@ -22,8 +22,7 @@ extension UnixSocketTransportConfiguration {
     /// | `paths.link` | socket path (≤ 107 bytes) | `/run/watchpair/<d>.sock` |
     /// | `paths.peerLink` | socket path | `/run/watchpair/<p>.sock` |
     /// | `paths.peerControl` | socket path | `/run/watchpair/<p>.ctl` |
-    /// | `paths.state` | directory | `/var/lib/watchpair/<d>` (this app's installation record is kept there) |
-    /// | `paths.peerState` | directory | `paths.state` with `<d>` replaced by `<p>` in its last component (`/var/lib/watchpair/<p>`); where the peer's installation record is read |
+    /// | `paths.peerState` | directory | nil here; `HostConfiguration` derives it from `paths.state` (``HostConfiguration/Paths/peerState(besides:role:)``): where the peer's installation record is read |
     /// | `allowedUIDs` | list of integers 0…4294967295 (env: comma-separated), allowed besides this process's own uid | `[0]` |
     /// - Throws: ``ConfigurationError`` naming the first path that is empty, holds a NUL byte or is over
     ///   107 bytes, or `allowedUIDs` when it is not a list of integers in range.
@@ -33,9 +32,7 @@ extension UnixSocketTransportConfiguration {
         let link = try read.socketPath("paths.link") ?? defaults.link
         let peerLink = try read.socketPath("paths.peerLink") ?? defaults.peerLink
         let peerControl = try read.socketPath("paths.peerControl") ?? defaults.peerControl
-        let state = try read.string("paths.state")
         let peerState = try read.string("paths.peerState")
-            ?? state.map { HostConfiguration.Paths.peerState(besides: $0, role: role) } ?? defaults.peerState
         var allowed = Self.defaultAllowedUIDs
         if let uids = try read.integers("allowedUIDs", in: 0...Int(UInt32.max)) {
             // The daemon's own uid is always allowed: both daemons normally run as the same user.
@@ -43,7 +40,8 @@ extension UnixSocketTransportConfiguration {
         }
         self.init(listener: .bind(path: link), peerLinkPath: peerLink, peerControlPath: peerControl, allowedUIDs: allowed)
         contentMarkerPath = link + Self.contentMarkerSuffix
-        stateDirectory = state ?? defaults.state
+        // The app's own record lives in the store's directory (`paths.state`, read by the store's reader):
+        // `HostConfiguration` sets it, and the peer's beside it when `paths.peerState` is absent.
         peerStateDirectory = peerState
     }
 }

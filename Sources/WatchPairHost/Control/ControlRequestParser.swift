@@ -112,6 +112,8 @@ public enum ControlRequestParser {
             break
         case .uninstall, .install:
             break
+        case .setComplication:
+            _ = try need("enabled", request.enabled)
         case .contextSet:
             try object("context", need("context", request.context))
         case .receive:

@@ -42,6 +42,8 @@ public struct HostContext: Sendable {
             "peerInstalled": .bool(status.peerInstalled),
             "peerListening": .bool(status.peerListening),
             "installed": .bool(status.installed),
+            "peerComplicationEnabled": .bool(status.peerComplicationEnabled),
+            "complicationEnabled": .bool(status.complicationEnabled),
             "peerUnitFileState": status.peerUnitFileState.map { .string($0.rawValue) } ?? .null,
             "peerRunning": .bool(status.peerRunning),
             "link": .string(status.link),

@@ -93,6 +93,24 @@ struct InstallationStateTests {
         await pair.tearDown()
     }
 
+    @Test("the watch's complication reaches the phone through the record, also while the watch is stopped; only the watch sets it",
+          arguments: [TransportKind.inMemory, .unixSocket])
+    func complication(kind: TransportKind) async throws {
+        let pair = try EnginePair(kind)
+        let phone = try await pair.start(.phone)
+        let watch = try await pair.start(.watch)
+        #expect(await !phone.peerWatchState.complicationEnabled)
+        try await watch.setComplicationEnabled(true)
+        try await until("the phone sees the complication", on: phone.stateSignal) { await phone.peerWatchState.complicationEnabled }
+        #expect(await phone.status().peerComplicationEnabled)
+        await pair.stop(.watch)
+        await pair.stop(.phone)
+        let restarted = try await pair.start(.phone)
+        #expect(await restarted.peerWatchState.complicationEnabled, "known while the watch app is not running")
+        await expectFailure(.invalidParameter) { try await restarted.setComplicationEnabled(true) }
+        await pair.tearDown()
+    }
+
     @Test("a masked or disabled socket unit is not installed; enabled again, content flows")
     func maskedUnit() async throws {
         let pair = try EnginePair(.unixSocket)

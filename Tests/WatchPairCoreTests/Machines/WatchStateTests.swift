@@ -48,6 +48,30 @@ struct WatchStateTests {
         #expect(fresh.current == uninstalled)
     }
 
+    @Test("isComplicationEnabled: the record's flag, only while the app is installed", arguments: [
+        // (record installed, complication enabled, unit) → complicationEnabled
+        (true, true, UnitFileState?.none, true),
+        (true, false, nil, false),
+        (false, true, nil, false),
+        (true, true, .masked, false),
+    ])
+    func complication(installed: Bool, enabled: Bool, unit: UnitFileState?, expected: Bool) {
+        let presence = PeerPresence(
+            listening: false, running: false, installation: AppInstallation(installed: installed, complicationEnabled: enabled),
+            unitFileState: unit)
+        #expect(WatchState(presence).complicationEnabled == expected)
+    }
+
+    @Test("a complication switched on or off is a watch-state change")
+    func complicationChange() {
+        var machine = WatchStateMachine()
+        let plain = WatchState(installed: true)
+        let withComplication = WatchState(installed: true, complicationEnabled: true)
+        #expect(machine.event(probed: plain) == .none)
+        #expect(machine.event(probed: withComplication) == .changed(from: plain, to: withComplication))
+        #expect(machine.event(probed: plain) == .changed(from: withComplication, to: plain))
+    }
+
     @Test("a peer app that is not installed is never reachable, linked for presence or launched to deliver")
     func linkPolicy() {
         let uninstalled = PeerPresence(listening: true, running: true, contentPending: true, installation: AppInstallation(installed: false))

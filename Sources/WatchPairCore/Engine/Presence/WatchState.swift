@@ -6,10 +6,13 @@ import WatchPairWire
 public struct WatchState: Sendable, Hashable {
     /// `isWatchAppInstalled` (phone) / `isCompanionAppInstalled` (watch).
     public var installed: Bool
+    /// `isComplicationEnabled` (phone): the watch app is installed and its complication is enabled.
+    public var complicationEnabled: Bool
 
     /// Creates a state.
-    public init(installed: Bool) {
+    public init(installed: Bool, complicationEnabled: Bool = false) {
         self.installed = installed
+        self.complicationEnabled = complicationEnabled && installed
     }
 
     /// The state `presence` shows: installed unless the record says uninstalled or the socket unit is
@@ -20,6 +23,7 @@ public struct WatchState: Sendable, Hashable {
         case .enabled?, nil: true
         }
         installed = presence.installation.installed && unitAllows
+        complicationEnabled = installed && presence.installation.complicationEnabled
     }
 
     /// Why content for a peer in this state must fail at once, or nil when it may be sent or queued:
@@ -34,7 +38,8 @@ public struct WatchState: Sendable, Hashable {
 }
 
 /// Follows the peer's ``WatchState`` across probes and says when `sessionWatchStateDidChange` is due:
-/// on a change, never on the first look (activation) and never for launches (running is not part of it).
+/// on a change (installed, complication enabled), never on the first look (activation) and never for
+/// launches (running is not part of it).
 struct WatchStateMachine: Sendable {
     /// What the machine tells its executor.
     enum Action: Sendable, Hashable {
