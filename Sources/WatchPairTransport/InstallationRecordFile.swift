@@ -26,7 +26,14 @@ enum InstallationRecordFile {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw failure("mkdir \(directory)")
         }
-        var bytes = Array((try? JSONEncoder().encode(record)) ?? Data())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var bytes: [UInt8]
+        do {
+            bytes = Array(try encoder.encode(record))
+        } catch {
+            throw TransportError(.recordFailed, "encoding the installation record: \(error)")
+        }
         bytes.append(UInt8(ascii: "\n"))
         let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
