@@ -127,12 +127,20 @@ struct InstallationStateTests {
         try await until("masked: not installed", on: phone.stateSignal) { await !phone.peerWatchState.installed }
         #expect(await phone.status().peerUnitFileState == .masked)
         await expectFailure(.watchAppNotInstalled) { _ = try await phone.transferUserInfo(["n": .integer(1)]) }
-        // `systemctl unmask` and `disable`: a unit file and no link is disabled, still not installed.
-        try FileManager.default.removeItem(atPath: units + "/watchd.socket")
+        // `systemctl unmask` and `disable`: a unit file and no link is disabled, still not installed. Masked to
+        // disabled is no watch-state change (no state signal): follow the unit's links as the engine does.
+        let phoneView = pair.transport(for: .phone)
+        let changes = phoneView.peerChanges()
+        // The wants link goes first and the unit file replaces the mask in one rename, so the unit is never
+        // seen enabled on the way (masked, masked, disabled).
         try FileManager.default.removeItem(atPath: units + "/sockets.target.wants/watchd.socket")
-        try FileManager.default.moveItem(atPath: unitFile, toPath: units + "/watchd.socket")
-        try await until("disabled", on: phone.stateSignal) { await phone.status().peerUnitFileState == .disabled }
+        #expect(rename(unitFile, units + "/watchd.socket") == 0)
+        try await within(.seconds(20), "the unit is disabled") {
+            var iterator = changes.makeAsyncIterator()
+            while await phoneView.peerPresence().unitFileState != .disabled { _ = await iterator.next() }
+        }
         #expect(await !phone.peerWatchState.installed)
+        await expectFailure(.watchAppNotInstalled) { _ = try await phone.transferUserInfo(["n": .integer(1)]) }
         // `systemctl enable`.
         try FileManager.default.createSymbolicLink(atPath: units + "/sockets.target.wants/watchd.socket", withDestinationPath: units + "/watchd.socket")
         try await until("enabled: installed", on: phone.stateSignal) { await phone.peerWatchState.installed }
