@@ -6,6 +6,8 @@ import WatchPairWire
 struct SessionSnapshot: Equatable, Sendable {
     var counterpartInstalled = false
     var reachable = false
+    /// Phone side: the watch app's complication is enabled (`isComplicationEnabled`).
+    var complicationEnabled = false
 
     /// A delegate callback a change of the snapshot produces.
     enum Callback: Equatable, Sendable {
@@ -22,25 +24,30 @@ struct SessionSnapshot: Equatable, Sendable {
         var callbacks: [Callback] = []
         if counterpartInstalled != new.counterpartInstalled {
             callbacks.append(role == .phone ? .watchStateDidChange : .companionAppInstalledDidChange)
+        } else if role == .phone, complicationEnabled != new.complicationEnabled {
+            callbacks.append(.watchStateDidChange)
         }
         if reachable != new.reachable { callbacks.append(.reachabilityDidChange) }
         return callbacks
     }
 
-    /// The snapshot for an engine status and a fresh look at the counterpart's endpoints: installed when
-    /// something listens on its link socket or the link is up (the engine's presence cache may lag).
+    /// The snapshot for an engine status and a fresh look at the counterpart: installed unless its
+    /// installation record or its socket unit says otherwise (``WatchState``); a counterpart whose
+    /// device is off (nothing listens) is still installed.
     init(status: EngineStatus, presence: PeerPresence) {
         self.init(link: status.link, reachable: status.reachable, presence: presence)
     }
 
     /// The snapshot for a link state (`EngineStatus.link`), the engine's reachability and a presence probe.
     init(link: String, reachable: Bool, presence: PeerPresence) {
-        counterpartInstalled = presence.installed || link == "connected"
-        self.reachable = reachable
+        counterpartInstalled = presence.watchState.installed
+        complicationEnabled = presence.watchState.complicationEnabled
+        self.reachable = reachable && counterpartInstalled
     }
 
-    init(counterpartInstalled: Bool = false, reachable: Bool = false) {
+    init(counterpartInstalled: Bool = false, reachable: Bool = false, complicationEnabled: Bool = false) {
         self.counterpartInstalled = counterpartInstalled
         self.reachable = reachable
+        self.complicationEnabled = complicationEnabled
     }
 }

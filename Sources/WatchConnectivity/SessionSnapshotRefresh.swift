@@ -49,6 +49,9 @@ struct SessionSnapshotRefresh: Sendable {
             defer { state.snapshot = new }
             return state.snapshot.callbacks(to: new, role: role)
         }
+        if role == .phone, session.activationState == .activated {
+            WatchDirectory(configuration: runtime.configuration).follow(installed: new.counterpartInstalled, logger: runtime.logger)
+        }
         session.snapshotSignal.fire()
         for callback in callbacks {
             session.notifyDelegate { session, delegate in

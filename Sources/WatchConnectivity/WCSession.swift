@@ -138,17 +138,35 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Whether a counterpart is configured: true once activated (WatchPair always pairs one phone and one watch).
     public var isPaired: Bool { state.withLock { $0.activationState == .activated } }
 
-    /// Phone side: whether the watch app is installed (something listens on its link socket; probed, never read from a file). On the watch side: whether
-    /// the phone app is. False until activated.
+    /// Phone side: whether the watch app is installed; on the watch side, whether the phone app is. True
+    /// while the counterpart's device is off (nothing listens: content queues); false when it was
+    /// uninstalled (`wcctl uninstall`) or its socket unit is disabled or masked (then content fails at
+    /// once with 7006 / 7018). Changes call `sessionWatchStateDidChange` (watch:
+    /// `sessionCompanionAppInstalledDidChange`). False until activated.
     public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.counterpartInstalled } }
 
-    /// Watch side: whether the phone app is installed (something listens on its link socket; probed, never read from a file). Same value as `isWatchAppInstalled`.
+    /// Watch side: whether the phone app is installed (see `isWatchAppInstalled`). Same value as `isWatchAppInstalled`.
     public var isCompanionAppInstalled: Bool { isWatchAppInstalled }
 
-    /// Always false: complications are not modelled.
-    public var isComplicationEnabled: Bool { false }
+    /// Phone side: a directory for data about the paired watch (`<stateDirectory>/WatchDirectory/<pairId>`),
+    /// present while the session is activated and the watch app is installed; removed, with its
+    /// contents, when the watch app is uninstalled (as Apple does). Nil on the watch side, before
+    /// activation and while the watch app is not installed.
+    public var watchDirectoryURL: URL? {
+        state.withLock { state -> URL? in
+            guard state.activationState == .activated, state.snapshot.counterpartInstalled,
+                case .success(let configuration)? = state.configuration, configuration.role == .phone
+            else { return nil }
+            return WatchDirectory(configuration: configuration).url
+        }
+    }
 
-    /// Always 0: complication transfers are not implemented.
+    /// Phone side: whether the watch app's complication is enabled (`wcctl --side watch complication
+    /// enable`), known while the watch app is not running; changes call `sessionWatchStateDidChange`.
+    /// False on the watch side, before activation and while the watch app is not installed.
+    public var isComplicationEnabled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.complicationEnabled } }
+
+    /// Always 0: complication transfers (`transferCurrentComplicationUserInfo`) are not implemented yet.
     public var remainingComplicationUserInfoTransfers: Int { 0 }
 
     /// Always false: there is no device lock on Linux.
@@ -233,5 +251,30 @@ public final class WCSession: NSObject, @unchecked Sendable {
     public override var description: String {
         let role = (try? state.withLock { $0.configuration }?.get().role.rawValue) ?? "unconfigured"
         return "<WCSession \(role) \(activationState)>"
+    }
+}
+
+extension WCSession {
+    /// Enables or disables this (watch) app's complication, as `wcctl --side watch complication enable` does:
+    /// the phone's `isComplicationEnabled` follows. For tests (`WCSessionPair.setComplicationEnabled(_:)`).
+    package func setComplicationEnabled(_ enabled: Bool) async throws(WCError) {
+        guard let runtime = activeRuntime else { throw WCError(.sessionNotActivated) }
+        do {
+            try await runtime.engine.setComplicationEnabled(enabled)
+        } catch {
+            throw WCError(error)
+        }
+    }
+
+    /// Uninstalls (`false`) or installs this app, as `wcctl uninstall` / `install` does for a daemon:
+    /// the counterpart then sees it as not installed (7006 / 7018) or installed again. For tests
+    /// (`WCSessionPair.setInstalled(_:_:)`); Apple's apps cannot uninstall themselves.
+    package func setAppInstalled(_ installed: Bool) async throws(WCError) {
+        guard let runtime = activeRuntime else { throw WCError(.sessionNotActivated) }
+        do {
+            try await runtime.engine.setInstalled(installed)
+        } catch {
+            throw WCError(error)
+        }
     }
 }

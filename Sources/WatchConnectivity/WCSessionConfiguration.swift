@@ -15,8 +15,13 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     public var role: Role
     /// Identifies the pair; the counterpart must use the same value.
     public var pairId: String
-    /// The engine's state directory (the durable store), created with mode 0700 when missing.
+    /// The engine's state directory (the durable store), created with mode 0700 when missing. The app's
+    /// installation record is kept there too.
     public var stateDirectory: String
+    /// The counterpart's state directory, where its installation record is read (whether it is
+    /// installed, `wcctl uninstall`); nil reads none (then only a disabled or masked socket unit makes
+    /// the counterpart "not installed").
+    public var peerStateDirectory: String?
     /// This app's link socket: where the counterpart connects. Bound by the session unless systemd passes
     /// it (`LISTEN_FDS`).
     public var linkSocketPath: String
@@ -69,7 +74,7 @@ public struct WCSessionConfiguration: Sendable, Hashable {
         host.pairId = pairId
         host.paths = HostConfiguration.Paths(
             link: linkSocketPath, peerLink: peerLinkSocketPath, control: controlSocketPath,
-            peerControl: peerControlSocketPath, state: stateDirectory)
+            peerControl: peerControlSocketPath, state: stateDirectory, peerState: peerStateDirectory)
         host.durability = durability
         host.limits = limits
         host.queues.outbox = outboxLimit
@@ -119,6 +124,7 @@ extension WCSessionConfiguration {
         role = host.role
         pairId = host.pairId
         stateDirectory = host.paths.state
+        peerStateDirectory = host.paths.peerState
         linkSocketPath = host.paths.link
         peerLinkSocketPath = host.paths.peerLink
         controlSocketPath = host.paths.control

@@ -91,3 +91,18 @@ public final class WCSessionPair: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
+
+extension WCSessionPair {
+    /// Uninstalls (`false`) or installs `role`'s app, as `wcctl --side watch uninstall` / `install` does:
+    /// its counterpart then sees it not installed (content fails at once with 7006 / 7018,
+    /// `sessionWatchStateDidChange`) or installed again. The session must be activated.
+    public func setInstalled(_ role: Role, _ installed: Bool) async throws {
+        try await (role == .phone ? phone : watch).setAppInstalled(installed)
+    }
+
+    /// Enables or disables the watch app's complication, as `wcctl --side watch complication enable`
+    /// does: the phone's `isComplicationEnabled` follows, with `sessionWatchStateDidChange`.
+    public func setComplicationEnabled(_ enabled: Bool) async throws {
+        try await watch.setComplicationEnabled(enabled)
+    }
+}

@@ -14,6 +14,9 @@ public struct Wcctl: ParsableCommand {
         version: WatchPairVersion.line(name: "wcctl"),
         subcommands: [
             StatusCommand.self,
+            UninstallCommand.self,
+            InstallCommand.self,
+            ComplicationCommand.self,
             SendCommand.self,
             SendDataCommand.self,
             TransferCommand.self,

@@ -31,6 +31,22 @@ public protocol Transport: Sendable {
     /// sender). The announcement lives outside this app's process, so it holds after the app stopped or
     /// crashed; the peer reads it as ``PeerPresence/contentPending``.
     func announceContentPending(_ pending: Bool) async
+
+    /// Records this app's installation state where the peer reads it while this app is not running
+    /// (``PeerPresence/installation``), durably: it survives restarts and reboots. Throws when it cannot
+    /// be written; the previous record then stands.
+    func publishInstallation(_ installation: AppInstallation) async throws
+
+    /// This app's own installation record, as last published (installed when there is none).
+    func installation() async -> AppInstallation
+}
+
+extension Transport {
+    /// Nothing to record: a transport without installation records always shows the app installed.
+    public func publishInstallation(_ installation: AppInstallation) async throws {}
+
+    /// Installed: a transport without installation records has none to read.
+    public func installation() async -> AppInstallation { AppInstallation() }
 }
 
 /// One established byte stream to the peer.
@@ -70,19 +86,37 @@ extension TransportConnection {
 }
 
 /// What can be known about the peer app without connecting to its link endpoint.
+///
+/// "Device off" and "not installed" are apart (DESIGN §3): `listening` false is a device that is off
+/// (content queues, messages fail 7007); ``WatchState`` reads `installation` and `unitFileState` for
+/// "not installed" (content fails at once with 7006/7018).
 public struct PeerPresence: Sendable, Hashable {
-    /// Something listens on the peer's link endpoint (a file nobody listens on does not count): the app is installed (`isWatchAppInstalled`).
-    public var installed: Bool
+    /// Something listens on the peer's link endpoint (a file nobody listens on does not count): a link
+    /// can be made, launching the app if needed. False when the device is off.
+    public var listening: Bool
     /// The peer app's process is running (its control endpoint answers).
     public var running: Bool
     /// The peer app announced content waiting for this side (``Transport/announceContentPending(_:)``).
     public var contentPending: Bool
+    /// The peer app's installation record (``Transport/publishInstallation(_:)``); installed when it has none.
+    public var installation: AppInstallation
+    /// The enablement of the peer's socket unit; nil when unknown (not under systemd).
+    public var unitFileState: UnitFileState?
 
-    public init(installed: Bool, running: Bool, contentPending: Bool = false) {
-        self.installed = installed
+    /// Creates a presence.
+    public init(
+        listening: Bool, running: Bool, contentPending: Bool = false,
+        installation: AppInstallation = AppInstallation(), unitFileState: UnitFileState? = nil
+    ) {
+        self.listening = listening
         self.running = running
         self.contentPending = contentPending
+        self.installation = installation
+        self.unitFileState = unitFileState
     }
+
+    /// Whether the peer app counts as installed (``WatchState``).
+    public var watchState: WatchState { WatchState(self) }
 }
 
 /// Why a transport operation failed.
@@ -97,6 +131,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case credentialsRejected
         /// Binding or adopting the listener failed.
         case listenFailed
+        /// A file the transport keeps for the peer (the installation record) could not be written.
+        case recordFailed
     }
 
     public var kind: Kind

@@ -89,6 +89,16 @@ public final class FaultInjectingTransport: Transport {
         await base.announceContentPending(pending)
     }
 
+    /// Passed to the wrapped transport.
+    public func publishInstallation(_ installation: AppInstallation) async throws {
+        try await base.publishInstallation(installation)
+    }
+
+    /// The wrapped transport's.
+    public func installation() async -> AppInstallation {
+        await base.installation()
+    }
+
     /// Counts a write call and takes the fault for it.
     func takeFault() -> (writeIndex: Int, fault: Fault) {
         state.withLock { state in

@@ -45,6 +45,10 @@ public final class InMemoryNetwork: Sendable {
         var installed = false
         /// The role announced content waiting for its peer (kept while it does not serve).
         var contentPending = false
+        /// The role's installation record (``InMemoryTransport/publishInstallation(_:)``).
+        var installation = AppInstallation()
+        /// The role's socket unit enablement, as its peer reads it (nil: not under systemd).
+        var unitFileState: UnitFileState?
         var server: (token: UInt64, acceptor: AsyncStream<InMemoryConnection>.Continuation)?
         var activationHandler: (@Sendable () async -> Void)?
         var activating = false
@@ -157,8 +161,9 @@ public final class InMemoryNetwork: Sendable {
         state.withLock { state in
             let endpoint = state.endpoints[role]!
             return PeerPresence(
-                installed: endpoint.installed || endpoint.server != nil, running: endpoint.server != nil,
-                contentPending: endpoint.contentPending)
+                listening: endpoint.installed || endpoint.server != nil, running: endpoint.server != nil,
+                contentPending: endpoint.contentPending, installation: endpoint.installation,
+                unitFileState: endpoint.unitFileState)
         }
     }
 

@@ -70,4 +70,14 @@ public final class InMemoryTransport: Transport {
     public func announceContentPending(_ pending: Bool) async {
         network.setContentPending(role, pending)
     }
+
+    /// Records this role's installation in the network, where the peer's presence reads it.
+    public func publishInstallation(_ installation: AppInstallation) async throws {
+        network.setInstallation(role, installation)
+    }
+
+    /// This role's installation record in the network.
+    public func installation() async -> AppInstallation {
+        network.installation(of: role)
+    }
 }

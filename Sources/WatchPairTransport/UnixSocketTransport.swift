@@ -31,7 +31,7 @@ public final class UnixSocketTransport: Transport {
     /// The settings this transport was made with.
     public let configuration: UnixSocketTransportConfiguration
     private let eventLoopGroup: MultiThreadedEventLoopGroup
-    private let logger: Logger
+    let logger: Logger
     private let openConnections = Mutex(0)
 
     /// Creates a transport; nothing is opened until `serve`, `connect` or `peerChanges` is called.
@@ -215,20 +215,24 @@ public final class UnixSocketTransport: Transport {
 
     // MARK: Peer presence
 
-    /// Whether something listens on the peer's link socket (`installed`) and its control socket accepts
-    /// (`running`); both probed, never read from a file's existence (DESIGN.md §3).
+    /// Whether something listens on the peer's link socket (`listening`) and its control socket accepts
+    /// (`running`), both probed, never read from a file's existence (DESIGN.md §3), and whether the peer app is installed.
     ///
-    /// `installed`: a live stream socket is bound to ``UnixSocketTransportConfiguration/peerLinkPath``
+    /// `listening`: a live stream socket is bound to ``UnixSocketTransportConfiguration/peerLinkPath``
     /// (systemd's socket unit, or the app's own listener), asked without connecting
     /// (``UnixSocketProbe/streamBinding(of:)``), so asking never socket-activates the peer. A socket file
-    /// nobody listens on (a killed app's, or a stopped socket unit's) is "device off": not installed.
+    /// nobody listens on (a killed app's, or a stopped socket unit's) is "device off": not listening.
+    /// `installation`: the peer's record in its state directory; `unitFileState`: its socket unit's links
+    /// (``UnitFileStateProbe``). Both are read from disk, so they hold while the peer is not running.
     /// `running`: a non-blocking connect to ``UnixSocketTransportConfiguration/peerControlPath`` succeeds
     /// (closed at once); the daemon binds that socket itself, so connecting launches nothing.
     public func peerPresence() async -> PeerPresence {
         PeerPresence(
-            installed: UnixSocketProbe.streamBinding(of: self.configuration.peerLinkPath) == .live,
+            listening: UnixSocketProbe.streamBinding(of: self.configuration.peerLinkPath) == .live,
             running: UnixSocketProbe.connect(to: self.configuration.peerControlPath) == .listening,
-            contentPending: access(self.configuration.peerContentMarkerPath, F_OK) == 0
+            contentPending: access(self.configuration.peerContentMarkerPath, F_OK) == 0,
+            installation: self.peerInstallation(),
+            unitFileState: self.configuration.peerSocketUnit?.state()
         )
     }
 
@@ -257,7 +261,9 @@ public final class UnixSocketTransport: Transport {
     /// coalesce. Finishes when the consuming task is cancelled; the inotify descriptor is closed then.
     public func peerChanges() -> AsyncStream<Void> {
         PeerChangeWatcher.changes(
-            of: [self.configuration.peerLinkPath, self.configuration.peerControlPath, self.configuration.peerContentMarkerPath],
+            of: [self.configuration.peerLinkPath, self.configuration.peerControlPath, self.configuration.peerContentMarkerPath]
+                + [self.configuration.peerInstallationPath].compactMap { $0 }
+                + (self.configuration.peerSocketUnit?.watchedPaths ?? []),
             logger: self.logger
         )
     }

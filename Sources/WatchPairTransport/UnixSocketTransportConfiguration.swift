@@ -56,6 +56,20 @@ public struct UnixSocketTransportConfiguration: Sendable {
     public var peerContentMarkerPath: String { peerLinkPath + Self.contentMarkerSuffix }
     /// What a link socket's content marker adds to its path.
     public static let contentMarkerSuffix = ".pending"
+    /// This app's state directory, where it keeps its installation record (``UnixSocketTransport/publishInstallation(_:)``).
+    /// Nil: no record (the app always counts as installed).
+    public var stateDirectory: String?
+    /// The peer's state directory, where its installation record is read (``PeerPresence/installation``).
+    /// Nil: no record is read (the peer counts as installed unless its unit says otherwise).
+    public var peerStateDirectory: String?
+    /// The peer's socket unit, whose enablement decides with the record whether the peer app is installed
+    /// (``PeerPresence/unitFileState``). Nil: not under systemd, not read. The host sets it when systemd
+    /// passed this app its listener.
+    public var peerSocketUnit: UnitFileStateProbe?
+    /// Where this app's installation record is.
+    public var installationPath: String? { stateDirectory.map { "\($0)/\(InstallationRecordFile.fileName)" } }
+    /// Where the peer's installation record is.
+    public var peerInstallationPath: String? { peerStateDirectory.map { "\($0)/\(InstallationRecordFile.fileName)" } }
     /// Whether accepted connections are checked against ``allowedUIDs``. Default true.
     ///
     /// False for a control socket: its file mode and group decide who may connect (DESIGN.md §5).

@@ -19,6 +19,7 @@ struct SessionSnapshotTests {
     static let installed = SessionSnapshot(counterpartInstalled: true, reachable: false)
     static let reachable = SessionSnapshot(counterpartInstalled: true, reachable: true)
     static let reachableOnly = SessionSnapshot(counterpartInstalled: false, reachable: true)
+    static let complication = SessionSnapshot(counterpartInstalled: true, reachable: false, complicationEnabled: true)
 
     static let table: [Row] = [
         // No change: no callback.
@@ -36,6 +37,11 @@ struct SessionSnapshotTests {
         Row(from: none, to: reachable, role: .phone, callbacks: [.watchStateDidChange, .reachabilityDidChange]),
         Row(from: reachable, to: none, role: .watch, callbacks: [.companionAppInstalledDidChange, .reachabilityDidChange]),
         Row(from: reachableOnly, to: installed, role: .phone, callbacks: [.watchStateDidChange, .reachabilityDidChange]),
+        // The watch's complication: a watch-state change on the phone; the watch has no such callback.
+        Row(from: installed, to: complication, role: .phone, callbacks: [.watchStateDidChange]),
+        Row(from: complication, to: installed, role: .phone, callbacks: [.watchStateDidChange]),
+        Row(from: installed, to: complication, role: .watch, callbacks: []),
+        Row(from: complication, to: none, role: .phone, callbacks: [.watchStateDidChange]),
     ]
 
     @Test("a change of the snapshot produces the side's callbacks, installation first", arguments: table)
@@ -43,15 +49,18 @@ struct SessionSnapshotTests {
         #expect(row.from.callbacks(to: row.to, role: row.role) == row.callbacks)
     }
 
-    @Test("installed when the endpoint listens or the link is up; reachable as the engine says")
+    @Test("installed from the record and the unit, not from listening (device off); never reachable when not installed")
     func fromStatus() {
-        func snapshot(installed: Bool, link: String, reachable: Bool) -> SessionSnapshot {
-            SessionSnapshot(link: link, reachable: reachable, presence: PeerPresence(installed: installed, running: false))
+        func snapshot(listening: Bool, record: Bool = true, unit: UnitFileState? = nil, link: String, reachable: Bool) -> SessionSnapshot {
+            SessionSnapshot(
+                link: link, reachable: reachable,
+                presence: PeerPresence(listening: listening, running: false, installation: AppInstallation(installed: record), unitFileState: unit))
         }
-        #expect(snapshot(installed: false, link: "disconnected", reachable: false) == Self.none)
-        #expect(snapshot(installed: true, link: "disconnected", reachable: false) == Self.installed)
-        #expect(snapshot(installed: false, link: "connected", reachable: false) == Self.installed)
-        #expect(snapshot(installed: false, link: "connected", reachable: true) == Self.reachable)
-        #expect(snapshot(installed: false, link: "disconnected", reachable: true) == Self.reachableOnly)
+        #expect(snapshot(listening: false, link: "disconnected", reachable: false) == Self.installed, "device off")
+        #expect(snapshot(listening: true, link: "disconnected", reachable: false) == Self.installed)
+        #expect(snapshot(listening: true, link: "connected", reachable: true) == Self.reachable)
+        #expect(snapshot(listening: true, record: false, link: "disconnected", reachable: false) == Self.none, "uninstalled")
+        #expect(snapshot(listening: true, unit: .masked, link: "connected", reachable: true) == Self.none, "masked")
+        #expect(snapshot(listening: false, unit: .disabled, link: "disconnected", reachable: false) == Self.none, "disabled")
     }
 }

@@ -31,7 +31,7 @@ struct ComponentConfigurationTests {
 
     /// Every field of `transport`; the uids sorted (a `Set`'s order may differ between equal sets).
     static func describe(_ transport: UnixSocketTransportConfiguration) -> String {
-        "\(transport.listener) \(transport.peerLinkPath) \(transport.peerControlPath) \(transport.allowedUIDs.sorted()) "
+        "\(transport.listener) \(transport.peerLinkPath) \(transport.peerControlPath) \(transport.peerStateDirectory ?? "-") \(transport.allowedUIDs.sorted()) "
             + "\(transport.socketMode) \(transport.maximumConnections) \(transport.checksAcceptedPeers) \(transport.allowsRemoteHalfClosure)"
     }
 
@@ -40,7 +40,8 @@ struct ComponentConfigurationTests {
         "pairId": "other", "limits.message": "100", "limits.userInfo": "100", "limits.applicationContext": "100",
         "timeouts.reply": "2.5", "timeouts.handshake": "2.5", "backoff.initial": "0.2", "backoff.multiplier": "3",
         "backoff.maximum": "7", "backoff.giveUpAfter": "9", "keepAlive.interval": "0", "keepAlive.timeout": "9",
-        "paths.link": "/tmp/a.sock", "paths.peerLink": "/tmp/b.sock", "paths.peerControl": "/tmp/c.ctl", "allowedUIDs": "1234",
+        "paths.link": "/tmp/a.sock", "paths.peerLink": "/tmp/b.sock", "paths.peerControl": "/tmp/c.ctl",
+        "paths.peerState": "/tmp/peer-state", "allowedUIDs": "1234",
         "paths.control": "/tmp/d.ctl", "paths.state": "/tmp/state", "durability": "process", "queues.outbox": "3",
         "queues.inbox": "4", "timeouts.idleExit": "3", "launch": "background", "log.level": "debug",
         "log.destination": "stderr", "listenFDName": "x",
@@ -73,7 +74,7 @@ struct ComponentConfigurationTests {
         #expect(host.control == (try ControlServerConfiguration(role: .phone, config: config)))
         #expect("\(host.store)" == "\(try StoreConfiguration(role: .phone, config: config))")
         // The key-shaped views read the components.
-        #expect(host.paths == HostConfiguration.Paths(link: "/tmp/a.sock", peerLink: "/tmp/b.sock", control: "/tmp/d.ctl", peerControl: "/tmp/c.ctl", state: "/tmp/state"))
+        #expect(host.paths == HostConfiguration.Paths(link: "/tmp/a.sock", peerLink: "/tmp/b.sock", control: "/tmp/d.ctl", peerControl: "/tmp/c.ctl", state: "/tmp/state", peerState: "/tmp/peer-state"))
         #expect(host.queues.outbox == 3 && host.queues.inbox == 4 && host.durability == .process)
         #expect(host.timeouts.reply == .milliseconds(2500) && host.timeouts.handshake == .milliseconds(2500) && host.timeouts.idleExit == .seconds(3))
         #expect(host.allowedUIDs == [1234, UInt32(getuid())] && host.pairId == "other")
@@ -162,6 +163,6 @@ struct ComponentConfigurationTests {
             #expect(Array(HostConfiguration.keys[start..<start + keys.count]) == keys)
         }
         #expect(HostConfiguration.keys.count == Set(HostConfiguration.keys).count)
-        #expect(HostConfiguration.keys.count == 27)
+        #expect(HostConfiguration.keys.count == 28)
     }
 }

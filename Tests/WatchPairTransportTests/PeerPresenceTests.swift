@@ -19,7 +19,7 @@ struct PeerPresenceTests {
     enum ControlState: CaseIterable, Sendable { case absent, stale, listening }
 
     @Test(
-        "installed = something listens on the link socket; running = the control socket accepts",
+        "listening = something listens on the link socket; running = the control socket accepts",
         arguments: LinkState.allCases,
         ControlState.allCases
     )
@@ -41,7 +41,7 @@ struct PeerPresenceTests {
 
         let transport = Self.transport(link: dir("peer.sock"), control: dir("peer.ctl"))
         let presence = await transport.peerPresence()
-        #expect(presence == PeerPresence(installed: link == .listening, running: control == .listening))
+        #expect(presence == PeerPresence(listening: link == .listening, running: control == .listening))
     }
 
     @Test("a link socket left behind after its listener closed is not installed (device off)")
@@ -51,13 +51,13 @@ struct PeerPresenceTests {
         let transport = Self.transport(link: dir("peer.sock"), control: dir("peer.ctl"))
         let link = try rawSocket(boundAt: dir("peer.sock"), listening: true)
         let control = try rawSocket(boundAt: dir("peer.ctl"), listening: true)
-        #expect(await transport.peerPresence() == PeerPresence(installed: true, running: true))
+        #expect(await transport.peerPresence() == PeerPresence(listening: true, running: true))
 
         // A killed app: its descriptors close, its socket files stay.
         close(link)
         close(control)
         #expect(fileExists(dir("peer.sock")) && fileExists(dir("peer.ctl")))
-        #expect(await transport.peerPresence() == PeerPresence(installed: false, running: false))
+        #expect(await transport.peerPresence() == PeerPresence(listening: false, running: false))
     }
 
     @Test("a datagram socket at the link path is not an installed peer")
@@ -67,7 +67,7 @@ struct PeerPresenceTests {
         let fd = try rawSocket(boundAt: dir("peer.sock"), listening: false, type: SOCK_DGRAM)
         defer { close(fd) }
         let presence = await Self.transport(link: dir("peer.sock"), control: dir("peer.ctl")).peerPresence()
-        #expect(presence == PeerPresence(installed: false, running: false))
+        #expect(presence == PeerPresence(listening: false, running: false))
     }
 
     @Test("a regular file at the link path is not an installed peer")
@@ -76,7 +76,7 @@ struct PeerPresenceTests {
         defer { dir.remove() }
         close(open(dir("peer.sock"), O_CREAT | O_WRONLY, 0o600))
         let presence = await Self.transport(link: dir("peer.sock"), control: dir("peer.ctl")).peerPresence()
-        #expect(presence == PeerPresence(installed: false, running: false))
+        #expect(presence == PeerPresence(listening: false, running: false))
     }
 
     @Test("asking for presence never connects to the link socket")
@@ -100,7 +100,7 @@ struct PeerPresenceTests {
         let link = try rawSocket(boundAt: dir("peer.sock"), listening: true)
         defer { close(link) }
         try await Self.next(changes)
-        #expect(await transport.peerPresence().installed)
+        #expect(await transport.peerPresence().listening)
 
         // The control socket counts too.
         let control = try rawSocket(boundAt: dir("peer.ctl"), listening: true)
@@ -110,7 +110,7 @@ struct PeerPresenceTests {
 
         unlink(dir("peer.sock"))
         try await Self.next(changes)
-        #expect(await transport.peerPresence().installed == false)
+        #expect(await transport.peerPresence().listening == false)
     }
 
     @Test("peerChanges notices a socket in a directory created later")
@@ -127,7 +127,7 @@ struct PeerPresenceTests {
         defer { close(fd) }
         // Signals coalesce; keep taking them until one shows the socket installed.
         try await withTimeout {
-            while await transport.peerPresence().installed == false {
+            while await transport.peerPresence().listening == false {
                 guard await changes.first(where: { _ in true }) != nil else { throw TestFailure("stream ended") }
             }
         }
@@ -139,7 +139,7 @@ struct PeerPresenceTests {
         let again = try rawSocket(boundAt: link, listening: true)
         defer { close(again) }
         try await withTimeout {
-            while await transport.peerPresence().installed == false {
+            while await transport.peerPresence().listening == false {
                 guard await changes.first(where: { _ in true }) != nil else { throw TestFailure("stream ended") }
             }
         }

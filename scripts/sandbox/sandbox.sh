@@ -115,7 +115,9 @@ sandbox_install() {
     local bin_dir=$1
     mkdir -p "$SANDBOX_SHARED/bin" || return 1
     cp "$bin_dir/phoned" "$bin_dir/watchd" "$bin_dir/wcctl" "$SANDBOX_SHARED/bin/" || return 1
-    sandbox_exec "$SANDBOX_SHARED/src/scripts/install.sh" --bin-dir "$SANDBOX_SHARED/bin" --no-deps
+    sandbox_exec "$SANDBOX_SHARED/src/scripts/install.sh" --bin-dir "$SANDBOX_SHARED/bin" --no-deps &&
+        # Enabled socket units are installed apps (DESIGN §3); disabled or masked ones are not. Not started.
+        sandbox_exec systemctl enable phoned.socket watchd.socket
 }
 
 # Powers the sandbox off, kills what is left after SANDBOX_STOP_TIMEOUT seconds, reaps it, and removes

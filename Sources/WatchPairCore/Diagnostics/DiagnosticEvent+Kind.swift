@@ -106,6 +106,13 @@ extension DiagnosticEvent {
         case syncUnknownKey
         /// A keyed-sync snapshot was not confirmed, or the sync ledger could not be written or read.
         case syncFailed
+        /// This app was uninstalled or installed again (`wcctl uninstall` / `install`).
+        case installationChanged
+        /// The peer app became installed or not installed (its record, its socket unit's enablement):
+        /// `sessionWatchStateDidChange`.
+        case watchStateChanged
+        /// Content for a peer app that is not installed was refused at once (7006 / 7018); nothing queued.
+        case contentRefused
 
         /// The journald `MESSAGE_ID` of this kind.
         public var messageID: String {
@@ -162,6 +169,9 @@ extension DiagnosticEvent {
             case .syncIgnored: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b245"
             case .syncUnknownKey: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b246"
             case .syncFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b247"
+            case .installationChanged: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b260"
+            case .watchStateChanged: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b261"
+            case .contentRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b262"
             }
         }
 
@@ -173,6 +183,7 @@ extension DiagnosticEvent {
             case .requestExpired, .requestDropped, .recoveryFailed, .storageFileSetAside: .warning
             case .syncNotSent, .syncUnknownKey, .syncFailed: .warning
             case .syncIgnored: .notice
+            case .contentRefused, .installationChanged, .watchStateChanged: .notice
             case .messageFailed, .peerUnavailable, .payloadRejected: .notice
             case .deliveryFailed, .healthChanged, .recoverySuggested: .notice
             case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug

@@ -10,8 +10,20 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var reachable: Bool
     /// `isPaired`: a peer is configured.
     public var paired: Bool
-    /// `isWatchAppInstalled` / `isCompanionAppInstalled`: something listens on the peer's link socket (probed; a leftover file does not count).
+    /// `isWatchAppInstalled` / `isCompanionAppInstalled`: the peer app is installed (``WatchState``: its
+    /// installation record and its socket unit's enablement). Stays true while its device is off.
     public var peerInstalled: Bool
+    /// Something listens on the peer's link socket (probed; a leftover file does not count), or the link
+    /// is up: false while the peer's device is off.
+    public var peerListening = false
+    /// This app is installed (`wcctl uninstall` / `install`).
+    public var installed = true
+    /// `isComplicationEnabled` (phone): the watch app is installed and its complication enabled.
+    public var peerComplicationEnabled = false
+    /// This (watch) app's complication is enabled (`wcctl --side watch complication enable`).
+    public var complicationEnabled = false
+    /// The enablement of the peer's socket unit as systemd reports it; nil when not known (not under systemd).
+    public var peerUnitFileState: UnitFileState?
     /// The peer app's process is running.
     public var peerRunning: Bool
     /// Link state: `connected`, `connecting`, `disconnected`, `disconnected: timed out`.

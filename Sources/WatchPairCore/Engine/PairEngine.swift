@@ -62,6 +62,10 @@ public actor PairEngine {
     /// links to the (running) peer, which tells the peer to resume at once.
     var owesRoom = false
     var lastReachable = false
+    /// Follows whether the peer app is installed (``updateWatchState()``).
+    var watchStates = WatchStateMachine()
+    /// This app's installation record, read at `run()` and set by ``setInstalled(_:)``.
+    var ownInstallation = AppInstallation()
 
     /// The message channel: calls in progress, the app's handler.
     let messages = MessageChannel()
@@ -108,7 +112,9 @@ public actor PairEngine {
     public func run() async throws {
         let (spawned, spawner) = AsyncStream.makeStream(of: Link.self, bufferingPolicy: .unbounded)
         self.spawner = spawner
+        ownInstallation = await transport.installation()
         await refreshPeerPresence()
+        updateWatchState()
         emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
         activationSignal.fire()
         do {
@@ -174,7 +180,12 @@ public actor PairEngine {
             launch: configuration.launch,
             reachable: isReachable,
             paired: true,
-            peerInstalled: peerPresence.installed || current != nil,
+            peerInstalled: peerWatchState.installed,
+            peerListening: peerPresence.listening || current != nil,
+            installed: ownInstallation.installed,
+            peerComplicationEnabled: peerWatchState.complicationEnabled,
+            complicationEnabled: ownInstallation.complicationEnabled,
+            peerUnitFileState: peerPresence.unitFileState,
             peerRunning: peerPresence.running || current != nil,
             link: linkState.description,
             peerLaunch: current?.peerHello?.launch,
@@ -208,7 +219,9 @@ public actor PairEngine {
     /// Whether the peer has something waiting from this side, is owed a link for presence or room, or
     /// has content of its own to deliver here.
     var needsLink: Bool {
-        hasContentForPeer || wantsPresenceLink || owesRoomNow || wantsDeliveryLink
+        // Nothing links to or from an app that is not installed; its content waits for a reinstall.
+        guard ownInstallation.installed, peerWatchState.installed else { return false }
+        return hasContentForPeer || wantsPresenceLink || owesRoomNow || wantsDeliveryLink
     }
 
     /// See ``LinkPolicy/wantsDeliveryLink(presence:refusingForSpace:)``.

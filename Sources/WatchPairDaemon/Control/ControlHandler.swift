@@ -88,8 +88,19 @@ struct ControlHandler: ControlRequestHandler {
         case .syncGet: return try await self.connection.syncGet(key: request.key ?? "")
         case .syncList: return try await self.connection.syncList()
         case .syncNow: return try await self.connection.syncNow()
+        case .uninstall: return try await setInstalled(false)
+        case .install: return try await setInstalled(true)
+        case .setComplication:
+            try await engine.setComplicationEnabled(request.enabled ?? false)
+            return .object(["complicationEnabled": .bool(request.enabled ?? false)])
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
+    }
+
+    /// `uninstall` / `install`: records this app's installation state for the peer (``PairEngine/setInstalled(_:)``).
+    private func setInstalled(_ installed: Bool) async throws(WCFailure) -> JSONValue {
+        try await engine.setInstalled(installed)
+        return .object(["installed": .bool(installed)])
     }
 
     private func status() async -> JSONValue {

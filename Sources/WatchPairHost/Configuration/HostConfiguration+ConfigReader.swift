@@ -16,7 +16,7 @@ extension HostConfiguration {
     /// and the value it produces is the one `buildHost` hands that component:
     /// `EngineConfiguration.init(role:config:)` (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`,
     /// `backoff.*`, `keepAlive.*`), `UnixSocketTransportConfiguration.init(role:config:)` (`paths.link`,
-    /// `paths.peerLink`, `paths.peerControl`, `allowedUIDs`), ``ControlServerConfiguration/init(role:config:)``
+    /// `paths.peerLink`, `paths.peerControl`, `paths.peerState`, `allowedUIDs`), ``ControlServerConfiguration/init(role:config:)``
     /// (`paths.control`), `StoreConfiguration.init(role:config:)` (`paths.state`, `durability`, `queues.*`).
     /// This initializer reads the host's own, ``LogSettings/init(config:)`` (`log.*`) among them:
     ///
@@ -44,6 +44,10 @@ extension HostConfiguration {
         transport = try UnixSocketTransportConfiguration(role: role, config: config)
         control = try ControlServerConfiguration(role: role, config: config)
         store = try StoreConfiguration(role: role, config: config)
+        // The installation records (docs/Lifecycle.md): this app's in its store's directory, the peer's
+        // where `paths.peerState` says, else beside it.
+        transport.stateDirectory = store.directory
+        transport.peerStateDirectory = transport.peerStateDirectory ?? Paths.peerState(besides: store.directory, role: role)
         // 0 would exit before the peer that launched the daemon delivered anything.
         idleExit = try read.seconds("timeouts.idleExit", exclusiveMinimum: true) ?? idleExit
         launch = try read.choice("launch", LaunchSetting.self) ?? launch

@@ -19,7 +19,9 @@ extension HostConfiguration {
     /// server (`control`) and the store (`state`).
     public var paths: Paths {
         get {
-            Paths(link: linkPath, peerLink: transport.peerLinkPath, control: control.path, peerControl: transport.peerControlPath, state: store.directory)
+            Paths(
+                link: linkPath, peerLink: transport.peerLinkPath, control: control.path, peerControl: transport.peerControlPath,
+                state: store.directory, peerState: transport.peerStateDirectory)
         }
         set {
             transport.listener = .bind(path: newValue.link)
@@ -28,6 +30,8 @@ extension HostConfiguration {
             transport.peerControlPath = newValue.peerControl
             control.path = newValue.control
             store.directory = newValue.state
+            transport.stateDirectory = newValue.state
+            transport.peerStateDirectory = newValue.peerState
         }
     }
     /// Where the host binds the link listener when systemd passes none (`paths.link`): the transport's

@@ -40,6 +40,8 @@ public struct HostConfiguration: Sendable {
             listener: .bind(path: paths.link), peerLinkPath: paths.peerLink, peerControlPath: paths.peerControl,
             allowedUIDs: UnixSocketTransportConfiguration.defaultAllowedUIDs)
         transport.contentMarkerPath = paths.link + UnixSocketTransportConfiguration.contentMarkerSuffix
+        transport.stateDirectory = paths.state
+        transport.peerStateDirectory = paths.peerState
         self.control = ControlServerConfiguration(path: paths.control)
         self.store = StoreConfiguration(directory: paths.state)
         self.launch = .auto
@@ -67,16 +69,20 @@ public struct HostConfiguration: Sendable {
         public var control: String
         /// The peer's control socket: it answering means the peer app runs.
         public var peerControl: String
-        /// The state directory holding the store.
+        /// The state directory holding the store (and the app's installation record).
         public var state: String
+        /// The peer's state directory, where its installation record is read (`wcctl uninstall`); nil:
+        /// none is read.
+        public var peerState: String?
 
         /// Creates a set of paths.
-        public init(link: String, peerLink: String, control: String, peerControl: String, state: String) {
+        public init(link: String, peerLink: String, control: String, peerControl: String, state: String, peerState: String? = nil) {
             self.link = link
             self.peerLink = peerLink
             self.control = control
             self.peerControl = peerControl
             self.state = state
+            self.peerState = peerState
         }
     }
 

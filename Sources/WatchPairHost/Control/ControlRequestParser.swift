@@ -110,6 +110,10 @@ public enum ControlRequestParser {
             try object("metadata", request.metadata)
         case .files:
             break
+        case .uninstall, .install:
+            break
+        case .setComplication:
+            _ = try need("enabled", request.enabled)
         case .contextSet:
             try object("context", need("context", request.context))
         case .receive:

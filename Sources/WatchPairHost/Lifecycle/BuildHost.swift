@@ -115,6 +115,10 @@ public func buildHost(
     } else {
         var transportConfiguration = configuration.transport
         transportConfiguration.listener = .adopt(fileDescriptor: link!.descriptor)
+        if link?.adopted == true {
+            // Under systemd the peer app is installed only while its socket unit is enabled and not masked.
+            transportConfiguration.peerSocketUnit = UnitFileStateProbe(unit: "\(configuration.role.peer.daemonName).socket")
+        }
         transport = UnixSocketTransport(configuration: transportConfiguration, logger: logger)
     }
     let launch = link?.launchMode(configuration.launch) ?? (configuration.launch == .background ? .background : .foreground)

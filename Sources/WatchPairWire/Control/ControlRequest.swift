@@ -25,6 +25,8 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     public var transferId: String?
     /// `transferFile`: the absolute path of the file, read by the daemon (as its own user).
     public var path: String?
+    /// `setComplication`: whether the watch app's complication is enabled.
+    public var enabled: Bool?
     /// `transferFile`: the file's metadata dictionary (JSON with the `$data`/`$date` conventions).
     public var metadata: JSONValue?
     /// `contextGet`: true for the last received context instead of the last sent one.
@@ -147,4 +149,10 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case syncList
     /// Keyed sync: send what needs a sync now (and on the watch, ask the phone for its snapshot).
     case syncNow
+    /// Uninstall this app: the peer's content to it fails with 7006/7018 until `install`.
+    case uninstall
+    /// Install this app again after `uninstall`.
+    case install
+    /// Enable or disable the watch app's complication (`enabled`); the phone's `isComplicationEnabled`.
+    case setComplication
 }

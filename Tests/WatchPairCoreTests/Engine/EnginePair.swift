@@ -57,6 +57,9 @@ final class EnginePair: Sendable {
 
     func path(_ role: Role, _ suffix: String) -> String { "\(directory)/\(role.daemonName).\(suffix)" }
 
+    /// Where the Unix-socket transports look for the peer's socket unit links (`/etc/systemd/system`'s stand-in).
+    var unitConfigurationDirectory: String { "\(directory)/systemd" }
+
     func transport(for role: Role) -> any Transport {
         switch kind {
         case .inMemory:
@@ -68,6 +71,10 @@ final class EnginePair: Sendable {
                 peerControlPath: path(role.peer, "ctl")
             )
             configuration.contentMarkerPath = path(role, "sock") + UnixSocketTransportConfiguration.contentMarkerSuffix
+            configuration.stateDirectory = path(role, "app")
+            configuration.peerStateDirectory = path(role.peer, "app")
+            configuration.peerSocketUnit = UnitFileStateProbe(
+                unit: "\(role.peer.daemonName).socket", configurationDirectories: [unitConfigurationDirectory], unitDirectories: [])
             return UnixSocketTransport(configuration: configuration, logger: quietLogger)
         }
     }

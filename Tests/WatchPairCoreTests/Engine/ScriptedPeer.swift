@@ -14,7 +14,7 @@ final class ScriptedPeerTransport: Transport {
     private let opened: AsyncStream<InMemoryConnection>.Continuation
     private let openedEngineEnd: AsyncStream<InMemoryConnection>.Continuation
 
-    init(presence: PeerPresence = PeerPresence(installed: true, running: true)) {
+    init(presence: PeerPresence = PeerPresence(listening: true, running: true)) {
         self.presence = presence
         (connections, opened) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (engineEnds, openedEngineEnd) = AsyncStream.makeStream(bufferingPolicy: .unbounded)

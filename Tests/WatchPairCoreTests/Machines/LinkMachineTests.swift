@@ -34,9 +34,9 @@ struct LinkMachineTests {
 
     @Test("reachability and presence links")
     func reachability() {
-        let none = PeerPresence(installed: false, running: false)
-        let installed = PeerPresence(installed: true, running: false)
-        let running = PeerPresence(installed: true, running: true)
+        let none = PeerPresence(listening: false, running: false)
+        let installed = PeerPresence(listening: true, running: false)
+        let running = PeerPresence(listening: true, running: true)
         #expect(LinkPolicy.isReachable(role: .phone, linkedPeerLaunch: .foreground, linked: true, presence: none))
         #expect(!LinkPolicy.isReachable(role: .phone, linkedPeerLaunch: .background, linked: true, presence: running))
         #expect(!LinkPolicy.isReachable(role: .phone, linkedPeerLaunch: nil, linked: false, presence: running))
@@ -59,7 +59,7 @@ struct LinkMachineTests {
         (true, false, true, true, false),
     ])
     func deliveryLink(installed: Bool, running: Bool, pending: Bool, refusing: Bool, expected: Bool) {
-        let presence = PeerPresence(installed: installed, running: running, contentPending: pending)
+        let presence = PeerPresence(listening: installed, running: running, contentPending: pending)
         #expect(LinkPolicy.wantsDeliveryLink(presence: presence, refusingForSpace: refusing) == expected)
     }
 

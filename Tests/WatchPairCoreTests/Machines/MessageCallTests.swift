@@ -84,9 +84,9 @@ struct MessageCallTests {
 
     @Test("wake rules: the watch may launch the phone; the phone never launches the watch")
     func wakeRules() {
-        let absent = PeerPresence(installed: false, running: false)
-        let installed = PeerPresence(installed: true, running: false)
-        let running = PeerPresence(installed: true, running: true)
+        let absent = PeerPresence(listening: false, running: false)
+        let installed = PeerPresence(listening: true, running: false)
+        let running = PeerPresence(listening: true, running: true)
         #expect(MessageWakeRule.mayConnect(role: .watch, peer: installed) == nil)
         #expect(MessageWakeRule.mayConnect(role: .watch, peer: absent)?.code == .notReachable)
         #expect(MessageWakeRule.mayConnect(role: .phone, peer: installed)?.code == .notReachable)

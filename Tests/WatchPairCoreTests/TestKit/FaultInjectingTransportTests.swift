@@ -125,7 +125,7 @@ struct FaultInjectingTransportTests {
             // Reads on the wrapped side are untouched.
             try await client.write([0x0F])
             #expect(try await TestKit.read(server) == [0x0F])
-            #expect(await faulty.peerPresence() == PeerPresence(installed: false, running: false))
+            #expect(await faulty.peerPresence() == PeerPresence(listening: false, running: false))
         }
     }
 }

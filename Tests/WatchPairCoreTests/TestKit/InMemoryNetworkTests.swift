@@ -70,17 +70,17 @@ struct InMemoryNetworkTests {
     func installedFlagAndPresence() async throws {
         let network = InMemoryNetwork()
         let phone = network.transport(for: .phone)
-        #expect(await phone.peerPresence() == PeerPresence(installed: false, running: false))
+        #expect(await phone.peerPresence() == PeerPresence(listening: false, running: false))
         network.setInstalled(.watch, true)
-        #expect(await phone.peerPresence() == PeerPresence(installed: true, running: false))
+        #expect(await phone.peerPresence() == PeerPresence(listening: true, running: false))
         network.setInstalled(.watch, false)
 
         try await TestKit.withServer(network.transport(for: .watch), on: network, role: .watch) { _ in
-            #expect(await phone.peerPresence() == PeerPresence(installed: true, running: true))
+            #expect(await phone.peerPresence() == PeerPresence(listening: true, running: true))
             // The watch's own view of the phone is separate.
-            #expect(await network.transport(for: .watch).peerPresence() == PeerPresence(installed: false, running: false))
+            #expect(await network.transport(for: .watch).peerPresence() == PeerPresence(listening: false, running: false))
         }
-        #expect(await phone.peerPresence() == PeerPresence(installed: false, running: false))
+        #expect(await phone.peerPresence() == PeerPresence(listening: false, running: false))
     }
 
     @Test("peerChanges yields when the peer's installed flag changes and when it starts or stops serving")
@@ -91,15 +91,15 @@ struct InMemoryNetworkTests {
 
         network.setInstalled(.watch, true)
         #expect(await changes.next() != nil)
-        #expect(await phone.peerPresence() == PeerPresence(installed: true, running: false))
+        #expect(await phone.peerPresence() == PeerPresence(listening: true, running: false))
 
         network.setInstalled(.phone, false)  // Not the peer, and no change: nothing to see.
         try await TestKit.withServer(network.transport(for: .watch), on: network, role: .watch) { _ in
             #expect(await changes.next() != nil)
-            #expect(await phone.peerPresence() == PeerPresence(installed: true, running: true))
+            #expect(await phone.peerPresence() == PeerPresence(listening: true, running: true))
         }
         #expect(await changes.next() != nil)
-        #expect(await phone.peerPresence() == PeerPresence(installed: true, running: false))
+        #expect(await phone.peerPresence() == PeerPresence(listening: true, running: false))
     }
 
     @Test("peerChanges finishes when the consuming task is cancelled")

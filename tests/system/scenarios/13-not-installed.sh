@@ -1,5 +1,7 @@
-# `systemctl stop watchd.socket watchd.service` ("not installed"): the phone's userInfo queues and
-# its messages fail at once with 7007; starting the watch again delivers everything, in order.
+# `systemctl stop watchd.socket watchd.service` ("device off", DESIGN §3): the phone's userInfo queues,
+# its messages fail at once with 7007 and the watch app still counts as installed (nothing listens, but
+# it was not uninstalled: 42-app-not-installed is that case); starting the watch again delivers
+# everything, in order.
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
 reset_pair
@@ -15,7 +17,8 @@ expect_status 107 phone send '{"ping":1}'
 expect_status 107 phone send '{"ping":2}' --no-reply
 wait_events 5 2 WC_EVENT=messageFailed WC_ROLE=phone WC_ERROR_CODE=7007
 [ "$(outstanding phone)" = 20 ] || fail "outstanding: $(outstanding phone)"
-[ "$(phone --json status | json_get peerInstalled)" = false ] || fail "peerInstalled is not false"
+[ "$(phone --json status | json_get peerInstalled)" = true ] || fail "device off: peerInstalled is not true"
+[ "$(phone --json status | json_get peerListening)" = false ] || fail "device off: peerListening is not false"
 expect_unit watchd.service inactive
 
 sx systemctl start watchd.socket watchd.service

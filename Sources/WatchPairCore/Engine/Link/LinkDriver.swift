@@ -15,7 +15,7 @@ final class LinkDriver {
     /// An attempt of this driver is connecting.
     private(set) var connecting = false
     /// What the transport last said of the peer app (the newest probe wins).
-    private(set) var presence = PeerPresence(installed: false, running: false)
+    private(set) var presence = PeerPresence(listening: false, running: false)
     private var presenceProbesStarted: UInt64 = 0
     private var presenceProbeApplied: UInt64 = 0
     /// Fires when a wait for back pressure should end early: the peer's endpoints changed, or the peer
@@ -59,6 +59,7 @@ final class LinkDriver {
     /// seen by asking, so every place that asks must report what it saw.
     func probePeer(_ engine: isolated PairEngine) async {
         await refreshPresence(engine)
+        engine.updateWatchState()
         engine.updateReachability()
     }
 

@@ -30,11 +30,13 @@ enum LinkPolicy {
     }
 
     /// `isReachable` (DESIGN.md §3): the phone needs a handshaken link to a foreground watch app; the
-    /// watch needs the phone app installed (its link can be made, launching it if needed).
+    /// watch needs the phone app listening (its link can be made, launching it if needed). Never when the
+    /// peer app is not installed (``WatchState``).
     static func isReachable(role: Role, linkedPeerLaunch: LaunchMode?, linked: Bool, presence: PeerPresence) -> Bool {
-        switch role {
+        guard presence.watchState.installed else { return false }
+        return switch role {
         case .phone: linkedPeerLaunch == .foreground
-        case .watch: linked || presence.installed
+        case .watch: linked || presence.listening
         }
     }
 
@@ -43,16 +45,17 @@ enum LinkPolicy {
     /// the watch's transfers for lack of room: each presence link would bring them again, to be refused
     /// again, in a loop; it links back once its app has made room.
     static func wantsPresenceLink(role: Role, launch: LaunchMode, presence: PeerPresence, refusingForSpace: Bool = false) -> Bool {
-        role == .phone && launch == .foreground && presence.running && !refusingForSpace
+        role == .phone && launch == .foreground && presence.running && presence.watchState.installed && !refusingForSpace
     }
 
     /// Content outlives its sender (DESIGN §3): a peer app that is installed but not running and
     /// announced content for this side is linked to, which launches it in the background, so it delivers.
     /// Either side, any launch mode. Not when it runs (it links by itself: a second link would only
     /// race it), not while this side refuses the peer's transfers for room (the link would bring them
-    /// again), and not when nothing listens (device off: the content waits).
+    /// again), not when nothing listens (device off: the content waits), and not when the peer app is not
+    /// installed (an uninstalled app is never launched).
     static func wantsDeliveryLink(presence: PeerPresence, refusingForSpace: Bool) -> Bool {
-        presence.contentPending && presence.installed && !presence.running && !refusingForSpace
+        presence.contentPending && presence.listening && !presence.running && presence.watchState.installed && !refusingForSpace
     }
 }
 

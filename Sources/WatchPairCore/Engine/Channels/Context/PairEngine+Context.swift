@@ -5,7 +5,8 @@ extension PairEngine {
     ///
     /// Returns the stored context with its new version, or nil when `payload` equals the last one sent
     /// (Apple does not deliver an identical update again). An empty dictionary is a real update that
-    /// clears the peer's received context. Over the size limit: 7009, nothing stored.
+    /// clears the peer's received context. Over the size limit: 7009; a peer app that is not installed:
+    /// 7006/7018; nothing stored.
     @discardableResult
     public func updateApplicationContext(_ payload: PlistDictionary) async throws(WCFailure) -> StoredContext? {
         let encoded: EncodedDictionary
@@ -15,6 +16,7 @@ extension PairEngine {
             emit(.payloadRejected, "context refused: \(error.message)", channel: .applicationContext, errorCode: error.code)
             throw error
         }
+        try refuseIfPeerNotInstalled("context", channel: .applicationContext)
         let stored: StoredContext?
         do {
             stored = try await store.setSentContext(encoded)

@@ -18,6 +18,7 @@ extension PairEngine {
                 throw error
             }
         }
+        try refuseIfPeerNotInstalled("file", channel: .file)
         let file: OutgoingFile
         do {
             file = try await store.files.enqueueFile(source: path, metadata: encoded)

@@ -32,6 +32,10 @@ final class MessageChannel {
             engine.emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
             throw failure
         }
+        if let failure = engine.peerWatchState.refusal(role: engine.role) {
+            engine.emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
+            throw failure
+        }
         nextId += 1
         let id = nextId
         let outcome = OneShot<Result<MessageBody, WCFailure>>()

@@ -10,7 +10,7 @@ enum MessageWakeRule {
         case .phone:
             peer.running ? nil : WCFailure(.notReachable, "the watch app is not running")
         case .watch:
-            peer.installed ? nil : WCFailure(.notReachable, "the phone app is not installed")
+            peer.listening ? nil : WCFailure(.notReachable, "the phone app is not listening (device off)")
         }
     }
 

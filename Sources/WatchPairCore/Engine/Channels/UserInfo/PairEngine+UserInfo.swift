@@ -4,7 +4,8 @@ import WatchPairWire
 extension PairEngine {
     /// Accepts a userInfo transfer (`transferUserInfo`): returns once it is durable in the store.
     ///
-    /// Checks size (7009) before anything is stored; a full outbox gives 7015 and stores nothing. The payload
+    /// Checks size (7009) before anything is stored; a peer app that is not installed gives 7006/7018 and
+    /// a full outbox 7015, both storing nothing. The payload
     /// is encoded here, once: the store keeps those bytes and the frames carry them.
     /// The transfer is delivered to the peer app exactly once, in order, whenever a link can be made.
     public func transferUserInfo(_ payload: PlistDictionary) async throws(WCFailure) -> OutboxTransfer {
@@ -15,6 +16,7 @@ extension PairEngine {
             emit(.payloadRejected, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.code)
             throw error
         }
+        try refuseIfPeerNotInstalled("userInfo", channel: .userInfo)
         let transfer: OutboxTransfer
         do {
             transfer = try await store.enqueue(transferId: UUID(), payload: encoded)

@@ -1,0 +1,65 @@
+import Glibc
+import WatchPairCore
+
+/// Reads a unit's enablement the way `systemctl is-enabled` computes it, from the unit's links on disk,
+/// without a bus: masked when the unit's name in a configuration directory links to `/dev/null`, enabled
+/// when a `<target>.wants/` link to it exists there, disabled when only its unit file exists.
+///
+/// Why the links and not sd-bus `UnitFileState`: the daemons run with `PrivateNetwork=`, a system-call
+/// filter and no bus policy, a private test systemd has no D-Bus broker, and the links are what systemd
+/// itself reads; they live in `/etc` and `/run`, so inotify reports every `enable`, `disable`, `mask`
+/// and `unmask` at once (``UnixSocketTransport/peerChanges()`` watches them) and they survive reboots.
+public struct UnitFileStateProbe: Sendable, Hashable {
+    /// The unit, e.g. `watchd.socket`.
+    public var unit: String
+    /// The target whose `.wants/` directory holds the enablement link (the unit's `WantedBy=`).
+    public var wantedBy: String
+    /// Where `systemctl enable` and `mask` write links: `/etc/systemd/system` and `/run/systemd/system`.
+    public var configurationDirectories: [String]
+    /// Where unit files are installed (`scripts/install.sh`: `/usr/local/lib/systemd/system`).
+    public var unitDirectories: [String]
+
+    /// A probe of `unit` at systemd's standard locations.
+    public init(
+        unit: String,
+        wantedBy: String = "sockets.target",
+        configurationDirectories: [String] = ["/etc/systemd/system", "/run/systemd/system"],
+        unitDirectories: [String] = ["/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"]
+    ) {
+        self.unit = unit
+        self.wantedBy = wantedBy
+        self.configurationDirectories = configurationDirectories
+        self.unitDirectories = unitDirectories
+    }
+
+    /// The paths whose appearance or removal can change the state (for inotify).
+    public var watchedPaths: [String] {
+        configurationDirectories.flatMap { ["\($0)/\(unit)", "\($0)/\(wantedBy).wants/\(unit)"] }
+    }
+
+    /// The unit's enablement now; nil when no unit file of that name exists (not installed under systemd).
+    public func state() -> UnitFileState? {
+        for directory in configurationDirectories where Self.linksToDevNull("\(directory)/\(unit)") {
+            return .masked
+        }
+        for directory in configurationDirectories where Self.exists("\(directory)/\(wantedBy).wants/\(unit)") {
+            return .enabled
+        }
+        let files = (configurationDirectories + unitDirectories).map { "\($0)/\(unit)" }
+        return files.contains(where: Self.exists) ? .disabled : nil
+    }
+
+    /// The entry exists (a link counts even when its target does not).
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// `path` is a symbolic link to `/dev/null` (how `systemctl mask` masks).
+    private static func linksToDevNull(_ path: String) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return false }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "/dev/null"
+    }
+}

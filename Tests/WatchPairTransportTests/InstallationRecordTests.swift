@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Logging
+import Testing
+import WatchPairCore
+import WatchPairTransport
+
+/// The installation record (`wcctl uninstall`) and the socket unit's enablement, read from disk so they
+/// hold while the peer app is not running.
+@Suite("installation record and unit file state", .timeLimit(.minutes(1)))
+struct InstallationRecordTests {
+    @Test("a published record is read back by the app and by its peer, and inotify reports it")
+    func record() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var watchSide = UnixSocketTransportConfiguration(listener: .none, peerLinkPath: dir("phoned.sock"), peerControlPath: dir("phoned.ctl"))
+        watchSide.stateDirectory = dir("watchd")
+        var phoneSide = UnixSocketTransportConfiguration(listener: .none, peerLinkPath: dir("watchd.sock"), peerControlPath: dir("watchd.ctl"))
+        phoneSide.peerStateDirectory = dir("watchd")
+        let watch = UnixSocketTransport(configuration: watchSide, logger: Logger(label: "test"))
+        let phone = UnixSocketTransport(configuration: phoneSide, logger: Logger(label: "test"))
+        #expect(await phone.peerPresence().installation.installed, "no record: installed")
+        let changes = phone.peerChanges()
+        try await watch.publishInstallation(AppInstallation(installed: false))
+        // The record's directory appears first, then the record: each is a change; wait for the record.
+        var iterator = changes.makeAsyncIterator()
+        while await phone.peerPresence().installation.installed { _ = await iterator.next() }
+        #expect(await phone.peerPresence().installation == AppInstallation(installed: false))
+        #expect(await watch.installation() == AppInstallation(installed: false))
+        try await watch.publishInstallation(AppInstallation(installed: true))
+        #expect(await phone.peerPresence().watchState.installed)
+    }
+
+    @Test("a damaged record counts as installed (a stray file never makes the peer refuse content)")
+    func damaged() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir("watchd"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: dir("watchd") + "/app-installation.json", contents: Data("{not json".utf8))
+        var configuration = UnixSocketTransportConfiguration(listener: .none, peerLinkPath: dir("watchd.sock"), peerControlPath: dir("watchd.ctl"))
+        configuration.peerStateDirectory = dir("watchd")
+        let phone = UnixSocketTransport(configuration: configuration, logger: Logger(label: "test"))
+        #expect(await phone.peerPresence().installation.installed)
+    }
+
+    @Test("unit file state: masked, enabled, disabled, unknown, as systemctl is-enabled says")
+    func unitFileState() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let etc = dir("etc"), lib = dir("lib")
+        try FileManager.default.createDirectory(atPath: etc + "/sockets.target.wants", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        let probe = UnitFileStateProbe(unit: "watchd.socket", configurationDirectories: [etc], unitDirectories: [lib])
+        #expect(probe.state() == nil, "no unit file: not under systemd")
+        FileManager.default.createFile(atPath: lib + "/watchd.socket", contents: Data("[Socket]\n".utf8))
+        #expect(probe.state() == .disabled)
+        try FileManager.default.createSymbolicLink(atPath: etc + "/sockets.target.wants/watchd.socket", withDestinationPath: lib + "/watchd.socket")
+        #expect(probe.state() == .enabled)
+        try FileManager.default.createSymbolicLink(atPath: etc + "/watchd.socket", withDestinationPath: "/dev/null")
+        #expect(probe.state() == .masked, "masked wins over enabled")
+        #expect(probe.watchedPaths == [etc + "/watchd.socket", etc + "/sockets.target.wants/watchd.socket"])
+    }
+}

@@ -1,0 +1,68 @@
+# "App not installed" (DESIGN §3), apart from "device off" (13-not-installed): `wcctl --side watch
+# uninstall`, a masked and a disabled watchd.socket each make the watch app not installed: the phone's
+# transfer, context and message fail at once with 7006 and nothing queues, also while watchd is
+# stopped (the record is in watchd's state directory, the mask and the enablement in /etc). Installed
+# again (`wcctl install`, unmask, enable), content flows.
+# timeout: 120
+. "$WP_REPO/tests/system/lib.sh"
+reset_pair
+restore_units() {
+    sx systemctl unmask watchd.socket >/dev/null 2>&1
+    sx systemctl enable watchd.socket >/dev/null 2>&1
+}
+trap restore_units EXIT
+peer_installed() { [ "$(phone --json status | json_get peerInstalled)" = "$1" ]; }
+expect_refused() {
+    expect_status 106 phone transfer '{"refused":true}'
+    expect_status 106 phone context set '{"refused":true}'
+    expect_status 106 phone send '{"refused":true}' --no-reply
+    [ "$(outstanding phone)" = 0 ] || fail "$1: outstanding $(outstanding phone)"
+    [ "$(phone --json status | json_get contextSentVersion)" = 0 ] || fail "$1: a context was stored"
+}
+
+sx systemctl start phoned.service watchd.socket watchd.service
+wait_unit phoned.service active
+wait_unit watchd.service active
+wait_for 20 phone reachable
+journal_mark
+
+# 1. wcctl uninstall: the record outlives watchd.
+watch uninstall >/dev/null || fail "uninstall"
+wait_until 10 "the phone sees the watch app uninstalled" peer_installed false
+expect_refused uninstalled
+wait_event 10 WC_EVENT=watchStateChanged WC_ROLE=phone
+wait_event 10 WC_EVENT=installationChanged WC_ROLE=watch
+wait_events 10 2 WC_EVENT=contentRefused WC_ROLE=phone WC_ERROR_CODE=7006
+wait_event 10 WC_EVENT=messageFailed WC_ROLE=phone WC_ERROR_CODE=7006
+sx systemctl stop watchd.service
+wait_unit watchd.service inactive
+peer_installed false || fail "uninstalled, watchd stopped: peerInstalled is not false"
+expect_refused "uninstalled and stopped"
+expect_unit watchd.service inactive
+sx systemctl start watchd.service
+wait_unit watchd.service active
+watch install >/dev/null || fail "install"
+wait_until 10 "the phone sees the watch app installed" peer_installed true
+phone transfer '{"n":1}' >/dev/null || fail "transfer after install"
+wait_for 30 phone drained
+
+# 2. systemctl mask watchd.socket (it keeps listening: still not installed).
+sx systemctl mask watchd.socket >/dev/null 2>&1 || fail "mask"
+wait_until 10 "masked: not installed" peer_installed false
+[ "$(phone --json status | json_get peerUnitFileState)" = masked ] || fail "peerUnitFileState is not masked"
+expect_refused masked
+sx systemctl unmask watchd.socket >/dev/null 2>&1 || fail "unmask"
+wait_until 10 "unmasked: installed" peer_installed true
+
+# 3. systemctl disable watchd.socket.
+sx systemctl disable watchd.socket >/dev/null 2>&1 || fail "disable"
+wait_until 10 "disabled: not installed" peer_installed false
+[ "$(phone --json status | json_get peerUnitFileState)" = disabled ] || fail "peerUnitFileState is not disabled"
+expect_refused disabled
+sx systemctl enable watchd.socket >/dev/null 2>&1 || fail "enable"
+wait_until 10 "enabled: installed" peer_installed true
+phone transfer '{"n":2}' >/dev/null || fail "transfer after enable"
+wait_for 30 phone drained
+got=$(received_ns watch | tr '\n' ' ')
+[ "$got" = "1 2 " ] || fail "watch received: $got"
+echo "uninstalled, masked and disabled: 7006 and nothing queued; installed again: delivered"
