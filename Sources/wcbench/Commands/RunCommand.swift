@@ -57,6 +57,7 @@ struct RunCommand: ParsableCommand {
     /// The sections, in the order they run.
     enum Section: String, CaseIterable, ExpressibleByArgument {
         case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory, layer
+        case file
     }
 
     func run() throws {
@@ -105,6 +106,7 @@ struct RunCommand: ParsableCommand {
                 case .coldLaunch: try ColdLaunchBench(context: context).run()
                 case .memory: try MemoryBench(context: context).run()
                 case .layer: try LayerBench(context: context).run()
+                case .file: try FileBench(context: context).run()
                 }
             } catch {
                 context.progress("\(section.rawValue) FAILED: \(error)")
