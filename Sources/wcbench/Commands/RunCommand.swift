@@ -98,6 +98,7 @@ struct RunCommand: ParsableCommand {
         for section in Section.allCases where wanted.contains(section) {
             do throws(BenchError) {
                 switch section {
+                case .file: try FileBench(context: context).run()
                 case .baseline: try BaselineBench(context: context).run()
                 case .message: try MessageBench(context: context).run()
                 case .userInfo: try UserInfoBench(context: context).run()
@@ -106,7 +107,6 @@ struct RunCommand: ParsableCommand {
                 case .coldLaunch: try ColdLaunchBench(context: context).run()
                 case .memory: try MemoryBench(context: context).run()
                 case .layer: try LayerBench(context: context).run()
-                case .file: try FileBench(context: context).run()
                 }
             } catch {
                 context.progress("\(section.rawValue) FAILED: \(error)")
