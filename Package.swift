@@ -192,6 +192,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WatchConnectionStyleTests", dependencies: ["WatchConnection", "WatchConnectionTesting"]),
+        // A file path written in WatchConnectivitySwift's and LocalData's style against `import WatchConnectivity`.
+        .testTarget(name: "WatchConnectivityStyleTests", dependencies: ["WatchConnectivity", "WatchConnectivityTesting"]),
         .testTarget(
             name: "WatchPairCoreTests",
             dependencies: [

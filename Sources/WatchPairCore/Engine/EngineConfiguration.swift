@@ -29,12 +29,14 @@ public struct EngineConfiguration: Sendable {
     /// Bytes per file chunk frame (default 64 KiB, well under the frame limit): the granularity at which
     /// other traffic interleaves with a file.
     public var fileChunkSize: Int = 64 * 1024
-    /// The most file bytes sent beyond the receiver's durable offset (default 1 MiB): what a link drop
+    /// The most file bytes sent beyond the receiver's durable offset (default 4 MiB): what a link drop
     /// can cost, and the receiver's buffer.
-    public var fileWindow: UInt64 = 1 << 20
-    /// Received file bytes gathered before one durable write and acknowledgement (default 256 KiB); at
-    /// most half the window, so the sender is never stalled waiting for an acknowledgement.
-    public var fileSyncBytes: UInt64 = 256 * 1024
+    public var fileWindow: UInt64 = 4 << 20
+    /// Received file bytes gathered before one durable write and acknowledgement (default 2 MiB); at
+    /// most half the window, so the sender is never stalled waiting for an acknowledgement. Each durable
+    /// write is an fdatasync and a store commit: at 256 KiB they were most of a large file's time
+    /// (8 fsyncs per MiB; BENCHMARKS.md, "Files").
+    public var fileSyncBytes: UInt64 = 2 << 20
 
     public init(
         role: Role,

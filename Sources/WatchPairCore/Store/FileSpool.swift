@@ -59,10 +59,12 @@ struct FileSpool: Sendable {
     /// if the app changes its file meanwhile). The copy appears under its final name only when complete.
     ///
     /// - Throws: `.unreadableFile` (7008) naming `source` when it is missing, unreadable or not a regular
-    ///   file; `.diskFull` (7015) on ENOSPC or EDQUOT; `.ioFailure` otherwise. On any failure nothing is
-    ///   left in the spool.
+    ///   file (a FIFO is refused without waiting for a writer); `.diskFull` (7015) on ENOSPC or EDQUOT;
+    ///   `.ioFailure` otherwise. On any failure nothing is left in the spool.
     func copyIn(from source: String, as id: UUID) throws(StoreError) -> Copied {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO (or a device) would otherwise wait for a writer forever; it is
+        // refused below as not a regular file, and a regular file's reads ignore the flag.
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard input >= 0 else { throw Self.sourceError(errno, source) }
         defer { close(input) }
         var info = stat()

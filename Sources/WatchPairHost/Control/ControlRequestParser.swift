@@ -106,7 +106,9 @@ public enum ControlRequestParser {
         case .cancel, .cancelFile:
             try uuid("transferId", need("transferId", request.transferId))
         case .transferFile:
-            guard try need("path", request.path).hasPrefix("/") else { throw wrong("path", "an absolute path") }
+            let path = try need("path", request.path)
+            // Named in the error, as every refused file is (the daemon's working directory is not the client's).
+            guard path.hasPrefix("/") else { throw wrong("path", "an absolute path, not \(path)") }
             try object("metadata", request.metadata)
         case .files:
             break

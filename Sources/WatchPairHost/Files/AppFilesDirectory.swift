@@ -86,20 +86,32 @@ public struct AppFilesDirectory: Sendable, Hashable {
         return [fileName, stem + "-" + tag + (ext.isEmpty ? "" : "." + ext)]
     }
 
-    /// Creates the directory (mode 0750) when absent.
+    /// The mode of the directory: the daemon's group (`watchpair` under systemd, the group whose members
+    /// use `wcctl`) may list and read it. Set explicitly, since the units' `UMask=0077` would take it away.
+    static let directoryMode: mode_t = 0o750
+    /// The mode of a landed file: readable by the same group, so the app's user need not be root.
+    static let fileMode: mode_t = 0o640
+
+    /// Creates the directory (mode ``directoryMode``) when absent.
     private func create() throws(AppFilesError) {
-        guard mkdir(path, 0o750) == 0 || errno == EEXIST else { throw AppFilesError(errno, "creating the files directory", path) }
+        if mkdir(path, Self.directoryMode) == 0 {
+            guard chmod(path, Self.directoryMode) == 0 else { throw AppFilesError(errno, "setting the mode of the files directory", path) }
+            return
+        }
+        guard errno == EEXIST else { throw AppFilesError(errno, "creating the files directory", path) }
     }
 
-    /// Links `source` as `target`; copies it when the two are on different file systems.
+    /// Links `source` as `target` (mode ``fileMode``); copies it when the two are on different file systems.
     private static func linkOrCopy(_ source: String, to target: String) throws(AppFilesError) {
-        if link(source, target) == 0 { return }
-        let code = errno
-        guard code == EXDEV || code == EPERM else { throw AppFilesError(code, "linking the received file", target) }
-        do {
-            try FileManager.default.copyItem(atPath: source, toPath: target)
-        } catch {
-            throw AppFilesError(EIO, "copying the received file (\(error))", target)
+        if link(source, target) != 0 {
+            let code = errno
+            guard code == EXDEV || code == EPERM else { throw AppFilesError(code, "linking the received file", target) }
+            do {
+                try FileManager.default.copyItem(atPath: source, toPath: target)
+            } catch {
+                throw AppFilesError(EIO, "copying the received file (\(error))", target)
+            }
         }
+        guard chmod(target, fileMode) == 0 else { throw AppFilesError(errno, "setting the mode of the received file", target) }
     }
 }

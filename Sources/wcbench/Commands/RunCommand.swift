@@ -57,6 +57,7 @@ struct RunCommand: ParsableCommand {
     /// The sections, in the order they run.
     enum Section: String, CaseIterable, ExpressibleByArgument {
         case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory, layer
+        case file
     }
 
     func run() throws {
@@ -97,6 +98,7 @@ struct RunCommand: ParsableCommand {
         for section in Section.allCases where wanted.contains(section) {
             do throws(BenchError) {
                 switch section {
+                case .file: try FileBench(context: context).run()
                 case .baseline: try BaselineBench(context: context).run()
                 case .message: try MessageBench(context: context).run()
                 case .userInfo: try UserInfoBench(context: context).run()

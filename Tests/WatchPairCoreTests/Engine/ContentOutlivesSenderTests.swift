@@ -44,6 +44,33 @@ struct ContentOutlivesSenderTests {
         await pair.tearDown()
     }
 
+    @Test("a file alone, queued by a stopped phone, is announced and reaches a watch that starts later")
+    func stoppedSenderDeliversFile() async throws {
+        let pair = try EnginePair(.inMemory)
+        let (path, bytes) = try FileChannelTests.makeFile(pair, "ride.fit", size: 3 << 20)
+        let announcements = pair.network.transport(for: .watch).peerChanges()
+        let phone = try await pair.start(.phone)
+        let accepted = try await phone.transferFile(at: path, metadata: nil)
+        try await within(.seconds(20), "the phone announced its file") {
+            for await _ in announcements where pair.network.isContentPending(.phone) { return }
+        }
+        await pair.stop(.phone)
+        pair.network.setInstalled(.phone, true)
+        pair.network.setActivationHandler(.phone) { _ = try? await pair.start(.phone, launch: .background) }
+        let watch = try await pair.start(.watch, launch: .background)
+        try await until("the watch received the file", on: watch.appSignal) {
+            ((try? await watch.pendingFiles()) ?? []).count == 1
+        }
+        let file = try #require(try await watch.pendingFiles().first)
+        #expect(file.offer.transferId == accepted.transferId)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file.spoolPath)) == bytes)
+        let relaunched = try #require(pair.engine(.phone))
+        try await until("the phone withdrew its announcement", on: relaunched.contentSignal) {
+            await relaunched.status().outstandingFiles == 0 && !pair.network.isContentPending(.phone)
+        }
+        await pair.tearDown()
+    }
+
     @Test("over Unix sockets the announcement is a file beside the link socket that the peer sees")
     func markerFile() async throws {
         let pair = try EnginePair(.unixSocket)

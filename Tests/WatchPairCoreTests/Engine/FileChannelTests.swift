@@ -68,7 +68,8 @@ struct FileChannelTests {
           arguments: Interruption.allCases)
     func resumed(_ interruption: Interruption) async throws {
         let pair = try EnginePair(.inMemory, clock: ManualClock())
-        let size = 8 << 20
+        // Each interruption may cost up to one window: eight windows keep two of them under half the file.
+        let size = 8 * Int(EngineConfiguration(role: .phone).fileWindow)
         let (path, bytes) = try Self.makeFile(pair, "big.bin", size: size, seed: 7)
         let counter = ByteCounter()
         let startPhone = { try await pair.start(.phone, transport: ByteCountingTransport(wrapping: pair.transport(for: .phone), counter: counter)) }

@@ -30,13 +30,17 @@ struct FileOutboxStoreTests {
         }
     }
 
-    @Test("a missing, unreadable or non-regular source is 7008 naming the path; nothing is stored")
+    // A FIFO with no writer once blocked the copy's open() for good: the time limit turns that into a failure.
+    @Test("a missing, unreadable or non-regular source (a folder, a FIFO) is 7008 naming the path, at once; nothing is stored",
+          .timeLimit(.minutes(1)))
     func badSources() async throws {
         try await Support.withStore { store, configuration throws in
             let missing = configuration.directory + "/nope.bin"
             let folder = configuration.directory + "/a-folder"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-            for source in [missing, folder, "/"] {
+            let fifo = configuration.directory + "/a-fifo"
+            try #require(mkfifo(fifo, 0o600) == 0)
+            for source in [missing, folder, "/", fifo] {
                 let error = await Support.expectStoreError { _ = try await store.files.enqueueFile(source: source, metadata: nil) }
                 #expect(error?.kind == .unreadableFile)
                 #expect(error?.wcCode == .invalidParameter)

@@ -1,12 +1,24 @@
-# A 200 MiB file from the phone while `systemctl kill -s KILL` hits watchd twice mid-transfer (at 30% and
-# at 60% of the bytes it acknowledged): systemd restarts it, the file resumes from what watchd held
-# durably, and it arrives once in watchd's files/ directory with an equal checksum. The bytes phoned
-# wrote in all (its /proc/PID/io, less the spool copy) are under 1.5× the file: resumed, not restarted.
-# WP_FILE_MIB changes the size.
-# timeout: 150
+# A 200 MiB file from the phone with `kill -9` of the receiver (watchd) at 30% and of the sender
+# (phoned) at 60% of the bytes watchd acknowledged: systemd restarts each, the file resumes from what
+# watchd held durably, and it arrives once in watchd's files/ directory with an equal checksum. The
+# bytes phoned wrote in all (/proc/PID/io of both its processes, less the spool copy) are under 1.5×
+# the file: resumed, not restarted. WP_FILE_MIB changes the size.
+# timeout: 180
 . "$WP_REPO/tests/system/lib.sh"
 mib=${WP_FILE_MIB:-200}
 size=$((mib << 20))
+# phoned always starts in the foreground here: restarted after its kill, a connection from watchd
+# could otherwise make it a background launch, which exits when idle and takes its byte count along.
+dropin=/run/systemd/system/phoned.service.d/61-foreground.conf
+cleanup() {
+    sx rm -f "$dropin"
+    sx systemctl daemon-reload
+    sx rm -rf /srv/wp-files
+}
+trap cleanup EXIT
+sx mkdir -p "$(dirname "$dropin")"
+sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_LAUNCH=foreground\n' > $dropin"
+sx systemctl daemon-reload
 reset_pair
 sx systemctl start phoned.service watchd.service
 wait_unit phoned.service active
@@ -21,8 +33,9 @@ sx chmod 0755 /srv/wp-files
 sx sh -c "head -c $size /dev/urandom > $src && chmod 0644 $src" || fail "cannot make the file"
 sum=$(sx sha256sum "$src" | cut -d' ' -f1)
 
-# wchar: bytes phoned passed to write-like calls (its spool copy, its link, its store, its journal).
-wchar() { sx cat "/proc/$(main_pid phoned.service)/io" | sed -n 's/^wchar: //p'; }
+# wchar PID: bytes the process passed to write-like calls since it started (its spool copy, its link,
+# its store, its journal).
+wchar() { sx cat "/proc/$1/io" | sed -n 's/^wchar: //p'; }
 # acked: the bytes watchd acknowledged of the outstanding file (empty when none is outstanding).
 acked() {
     sx wcctl --side phone --json files 2>/dev/null | $PY -c '
@@ -34,32 +47,46 @@ for line in sys.stdin:
         break'
 }
 acked_ge() { [ "$(acked)" -ge "$1" ] 2>/dev/null; }
+# restarted UNIT PID: UNIT runs again, as another process than PID. (Not NRestarts: a peer's connect
+# may start it through its socket before Restart= does, which counts as a fresh start.)
+restarted() {
+    local now
+    now=$(main_pid "$1")
+    [ -n "$now" ] && [ "$now" != 0 ] && [ "$now" != "$2" ]
+}
+# kill_at PERCENT DAEMON: waits until watchd acknowledged PERCENT of the file, then kill -9s DAEMON and
+# waits for systemd to run it again.
+kill_at() {
+    wait_until 60 "watchd to acknowledge $1% of the file" acked_ge $((size / 100 * $1))
+    local pid
+    pid=$(main_pid "$2.service")
+    if [ "$2" = phoned ]; then
+        # Stopped first, so the count read is the last: a stopped process writes nothing more.
+        sx systemctl kill -s STOP phoned.service
+        written=$(( $(wchar "$pid") - before ))
+        sx systemctl kill -s KILL phoned.service
+    else
+        sx systemctl kill -s KILL "$2.service"
+    fi
+    wait_until 15 "$2 to run again" restarted "$2.service" "$pid"
+    wait_unit "$2.service" active
+    note "killed $2 at $1% of the file; it runs again"
+}
 
-phoned_pid=$(main_pid phoned.service)
-before=$(wchar)
+first_phoned=$(main_pid phoned.service)
+before=$(wchar "$first_phoned")
 started=$SECONDS
 id=$(phone transfer-file "$src") || fail "transfer-file"
 note "queued $id ($mib MiB) in $((SECONDS - started)) s"
-# restarted PID: watchd runs again, as another process than PID. (Not NRestarts: phoned's reconnect may
-# start it through watchd.socket before Restart= does, which counts as a fresh start.)
-restarted() {
-    local now
-    now=$(main_pid watchd.service)
-    [ -n "$now" ] && [ "$now" != 0 ] && [ "$now" != "$1" ]
-}
-for percent in 30 60; do
-    wait_until 60 "watchd to acknowledge $percent% of the file" acked_ge $((size / 100 * percent))
-    pid=$(main_pid watchd.service)
-    sx systemctl kill -s KILL watchd.service
-    note "killed watchd at $(( $(acked) * 100 / size ))% acknowledged"
-    wait_until 15 "watchd to run again" restarted "$pid"
-    wait_unit watchd.service active
-done
+kill_at 30 watchd
+kill_at 60 phoned
+second_phoned=$(main_pid phoned.service)
 wait_event 90 WC_EVENT=fileReceived WC_ROLE=watch
 wait_event 20 WC_EVENT=fileFinished WC_ROLE=phone
 note "delivered in $((SECONDS - started)) s"
-[ "$(main_pid phoned.service)" = "$phoned_pid" ] || fail "phoned restarted: its byte count is lost"
-sent=$(( $(wchar) - before - size ))
+[ "$(main_pid phoned.service)" = "$second_phoned" ] || fail "phoned restarted again: its byte count is lost"
+# The second phoned's count starts at 0 with the process: everything it wrote is counted.
+sent=$(( written + $(wchar "$second_phoned") - size ))
 
 landed=/var/lib/watchpair/watchd/files/big.bin
 wait_until 10 "the file in watchd's files/ directory" sx test -f "$landed"
@@ -70,5 +97,4 @@ wait_until 10 "the file in watchd's files/ directory" sx test -f "$landed"
 note "phoned wrote $sent bytes to send $size ($((sent * 100 / size))%)"
 [ "$sent" -ge "$size" ] || fail "phoned wrote $sent bytes, less than the file: the count is wrong"
 [ "$sent" -lt $((size * 3 / 2)) ] || fail "phoned wrote $sent bytes for a file of $size: restarted, not resumed"
-sx rm -rf /srv/wp-files
-echo "$mib MiB, watchd killed twice, arrived once, checksum equal, $((sent * 100 / size))% of the file sent"
+echo "$mib MiB, watchd killed at 30%, phoned at 60%: arrived once, checksum equal, $((sent * 100 / size))% of the file sent"

@@ -9,10 +9,10 @@ import WatchPairWire
 /// posted as control frames, and what the sender's machine decides on a received frame (more chunks, a
 /// cancel to tell) is queued here and written by the pump.
 ///
-/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 1 MiB) sent beyond the
+/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 4 MiB) sent beyond the
 /// receiver's durable offset; chunks of `fileChunkSize` bytes (default 64 KiB), each its own frame and
 /// write, so userInfo, context and message frames interleave with them at chunk granularity; at most
-/// `fileSyncBytes` (default 1 MiB) plus one chunk of received bytes held in memory before a durable write.
+/// `fileSyncBytes` (default 2 MiB) plus one chunk of received bytes held in memory before a durable write.
 final class FileChannel {
     var sender: FileSender
     var receiver: FileReceiver

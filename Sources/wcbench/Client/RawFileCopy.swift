@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+
+/// The machine's limit for moving a file between two processes: the same bytes read from a file, written
+/// into a Unix stream socket, read out of it and written to another file, fdatasynced once at the end.
+///
+/// No framing, no store, no checksums: what any file transfer over a Unix socket must at least do. The
+/// sending side runs on a thread of its own, so reading and writing overlap as they do between the two
+/// daemons (2 cores here: the two daemons get no more parallelism than this).
+enum RawFileCopy {
+    /// Bytes per `read`/`write`: the size the daemons' spool copy uses too.
+    static let bufferSize = 1 << 20
+
+    /// Copies `source` to `destination` through a socketpair; returns the seconds from the first read to
+    /// the destination's fdatasync returning.
+    static func copy(_ source: String, to destination: String) throws(BenchError) -> Double {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw BenchError.system("open \(source)", errno: errno) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else {
+            close(input)
+            throw BenchError.system("open \(destination)", errno: errno)
+        }
+        defer { close(output) }
+        let (receiving, sending) = try UnixSockets.pair()
+        defer { close(receiving) }
+        let start = Monotonic.now()
+        let sender = Thread {
+            var buffer = [UInt8](repeating: 0, count: bufferSize)
+            buffer.withUnsafeMutableBytes { raw in
+                while true {
+                    let n = read(input, raw.baseAddress!, raw.count)
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0, UnixSockets.writeExactly(sending, raw.baseAddress!, n) else { break }
+                }
+            }
+            close(input)
+            close(sending)
+        }
+        sender.start()
+        var buffer = [UInt8](repeating: 0, count: bufferSize)
+        let failure: Int32? = buffer.withUnsafeMutableBytes { raw in
+            while true {
+                let n = read(receiving, raw.baseAddress!, raw.count)
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { return errno }
+                if n == 0 { return nil }
+                guard UnixSockets.writeExactly(output, raw.baseAddress!, n) else { return errno }
+            }
+        }
+        if let failure { throw BenchError.system("raw copy to \(destination)", errno: failure) }
+        guard fdatasync(output) == 0 else { throw BenchError.system("fdatasync \(destination)", errno: errno) }
+        return Monotonic.seconds(start, Monotonic.now())
+    }
+}
