@@ -87,8 +87,8 @@ else
     echo "skipped: the system tests boot systemd in new namespaces and need root"
 fi
 
-echo "== benchmark smoke run (wcbench --quick; numbers are reported, never asserted)"
-if timeout -s KILL 600 "$bin/wcbench" --quick --json "$logs/bench-quick.json" > "$logs/bench.log" 2>&1; then
+echo "== benchmark smoke run (wcbench --quick --peers; numbers are reported, never asserted)"
+if timeout -s KILL 600 "$bin/wcbench" --quick --peers --json "$logs/bench-quick.json" > "$logs/bench.log" 2>&1; then
     tail -30 "$logs/bench.log"
     passed=$((passed + 1))
 else

@@ -54,10 +54,15 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress lines on stderr.")
     var quiet = false
 
+    @Flag(help: "Also measure a durable local broker doing the same jobs (Debian's mosquitto, MQTT QoS 1, its two persistence modes) and print WatchPair's ratio to it.")
+    var peers = false
+
     /// The sections, in the order they run.
     enum Section: String, CaseIterable, ExpressibleByArgument {
         case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory, layer
         case file
+        /// mosquitto doing the same jobs (only with `--peers`, or named in `--only`).
+        case peers
     }
 
     func run() throws {
@@ -94,7 +99,7 @@ struct RunCommand: ParsableCommand {
             report.notes.append("perf record ran during the measurements (--profile \(profile)): the numbers are slowed by profiling")
         }
 
-        let wanted = Set(only ?? Section.allCases)
+        let wanted = Set(only ?? Section.allCases.filter { $0 != .peers || peers }).union(peers ? [.peers] : [])
         for section in Section.allCases where wanted.contains(section) {
             do throws(BenchError) {
                 switch section {
@@ -107,6 +112,7 @@ struct RunCommand: ParsableCommand {
                 case .coldLaunch: try ColdLaunchBench(context: context).run()
                 case .memory: try MemoryBench(context: context).run()
                 case .layer: try LayerBench(context: context).run()
+                case .peers: try PeersBench(context: context).run()
                 }
             } catch {
                 context.progress("\(section.rawValue) FAILED: \(error)")
