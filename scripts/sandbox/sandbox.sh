@@ -144,7 +144,7 @@ sandbox_shutdown() {
     fi
     if [ -n "$SANDBOX_STATE" ] && [ -d "$SANDBOX_STATE" ] && [ -z "${SANDBOX_KEEP:-}" ]; then
         # Nothing is mounted on the host side: the overlay and tmpfs lived in the namespace only.
-        if findmnt -rn -o TARGET | grep -q "^$SANDBOX_STATE"; then
+        if grep -q "^$SANDBOX_STATE" < <(findmnt -rn -o TARGET); then
             sandbox_log "$SANDBOX_STATE still has mounts; not removing it"
         else
             rm -rf "$SANDBOX_STATE"

@@ -26,7 +26,7 @@ has_event WC_EVENT=controlClientRefused && fail "a refusal by the file mode is n
 sx chmod 0666 /run/watchpair/phoned.ctl
 expect_status 101 as wpstranger transfers
 out=$(as wpstranger status 2>&1) && fail "stranger served: $out"
-echo "$out" | grep -q 'permission denied: uid [0-9]* is not root' || fail "stranger's error: $out"
+grep -q 'permission denied: uid [0-9]* is not root' <<<"$out" || fail "stranger's error: $out"
 wait_event 10 WC_EVENT=controlClientRefused WC_ROLE=phone
 expect_status 0 as wpmember status
 expect_clean_stop phoned.service

@@ -53,7 +53,7 @@ for bad in "$dir/secret.bin" "$dir/pipe"; do
     err=$(sx timeout 20 wcctl --side phone transfer-file "$bad" 2>&1 >/dev/null)
     status=$?
     [ "$status" = 108 ] || fail "transfer-file $bad: exit $status ($err), expected 108 (7008)"
-    echo "$err" | grep -qF "$bad" || fail "the error does not name $bad: $err"
+    grep -qF "$bad" <<<"$err" || fail "the error does not name $bad: $err"
 done
 [ "$(sx wcctl --side phone --json status | json_get outstandingFiles)" = 0 ] || fail "a bad file was queued"
 echo "6 userInfo and 6 files interleaved: each channel in order, once; wpmember reads them; unreadable and FIFO are 7008"

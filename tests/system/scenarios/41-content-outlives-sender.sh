@@ -39,7 +39,7 @@ wait_until 15 "phoned withdraws its announcement" phone_withdrew
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 " ] || fail "watch received: $got"
 ctx=$(watch context get --received) || fail "context get"
-echo "$ctx" | grep -q night || fail "watch context: $ctx"
+grep -q night <<<"$ctx" || fail "watch context: $ctx"
 wait_event 30 WC_EVENT=idleExit WC_ROLE=phone
 wait_unit phoned.service inactive 10
 echo "a stopped phone's transfer, context and file reached a watch that started later"

@@ -13,11 +13,13 @@ while read -r kind id; do
     entry=$(awk -v id="-- $id" '$0 == id { on = 1; print; next } /^-- / { on = 0 } on' "$catalog")
     [ -n "$entry" ] || { echo "no catalog entry for $kind ($id)"; exit 1; }
     for header in Subject: Defined-By: Documentation:; do
-        echo "$entry" | grep -q "^$header " || { echo "$kind: no $header"; exit 1; }
+        # A here-string, not `echo | grep -q`: grep -q exits at the first match, and with pipefail the
+        # echo's SIGPIPE (when it had more to write) failed the check at random under load.
+        grep -q "^$header " <<<"$entry" || { echo "$kind: no $header"; exit 1; }
     done
-    echo "$entry" | grep -q "WC_EVENT=$kind\." || { echo "$kind: the text does not name WC_EVENT=$kind"; exit 1; }
+    grep -q "WC_EVENT=$kind\." <<<"$entry" || { echo "$kind: the text does not name WC_EVENT=$kind"; exit 1; }
     # Text: at least two paragraphs (what happened, what to do).
-    [ "$(echo "$entry" | awk 'NR > 4 && /^$/' | wc -l)" -ge 1 ] || { echo "$kind: one paragraph only"; exit 1; }
+    [ "$(awk 'NR > 4 && /^$/' <<<"$entry" | wc -l)" -ge 1 ] || { echo "$kind: one paragraph only"; exit 1; }
 done <<< "$ids"
 root=$(mktemp -d /tmp/wp-catalog.XXXXXX)
 trap 'rm -rf "$root"' EXIT
