@@ -42,6 +42,29 @@ struct EventHistoryTests {
         #expect(after.map(\.seq) == (9...13).map { UInt64($0) })
     }
 
+    @Test func aBatchThatFillsTheFileRotatesBetweenItsWritesAndKeepsItsOrder() throws {
+        let dir = try TemporaryDirectory()
+        let (history, _) = EventHistory.open(directory: dir.path, segmentLimit: 4, logger: quietLogger)
+        history?.append(Self.event(1))
+        // 2–4 fill the file, 5–8 go to a new one, 9 to a third (5–8 then the previous segment).
+        history?.append(contentsOf: (2...9).map(Self.event))
+        history?.close()
+        let (again, events) = EventHistory.open(directory: dir.path, segmentLimit: 4, logger: quietLogger)
+        again?.close()
+        #expect(events.map(\.seq) == (5...9).map { UInt64($0) })
+    }
+
+    @Test func aClosedHistoryTakesNoBatch() throws {
+        let dir = try TemporaryDirectory()
+        let (history, _) = EventHistory.open(directory: dir.path, segmentLimit: 2, logger: quietLogger)
+        history?.append(contentsOf: (1...2).map(Self.event))
+        history?.close()
+        // Full and closed: the batch must neither rotate the file away nor reopen it.
+        history?.append(contentsOf: (3...5).map(Self.event))
+        let (_, events) = EventHistory.open(directory: dir.path, segmentLimit: 2, logger: quietLogger)
+        #expect(events.map(\.seq) == [1, 2])
+    }
+
     @Test func aLineCutShortByACrashIsSkippedAndTheNextEventIsKept() throws {
         let dir = try TemporaryDirectory()
         let (history, _) = EventHistory.open(directory: dir.path, logger: quietLogger)

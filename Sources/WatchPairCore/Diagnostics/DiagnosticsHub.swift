@@ -10,6 +10,7 @@ public final class DiagnosticsHub: Sendable {
 
     private struct State {
         var subscribers: [UInt64: AsyncStream<DiagnosticEvent>.Continuation] = [:]
+        var batchSubscribers: [UInt64: DiagnosticBatches] = [:]
         var nextId: UInt64 = 0
         var dropped: Int = 0
     }
@@ -37,14 +38,39 @@ public final class DiagnosticsHub: Sendable {
         return stream
     }
 
+    /// A new subscription handing out events in batches (everything since the last take); it sees
+    /// events emitted from now on and ends when its consuming task is cancelled. Same bound as
+    /// `subscribe()`.
+    public func subscribeInBatches() -> DiagnosticBatches {
+        let batches = DiagnosticBatches(limit: bufferLimit)
+        state.withLock { state in
+            state.nextId += 1
+            state.batchSubscribers[state.nextId] = batches
+        }
+        return batches
+    }
+
     /// Delivers `event` to every subscriber.
     public func emit(_ event: DiagnosticEvent) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let (subscribers, batchSubscribers) = state.withLock { (Array($0.subscribers.values), $0.batchSubscribers) }
         var dropped = 0
         for subscriber in subscribers {
             if case .dropped = subscriber.yield(event) { dropped += 1 }
         }
-        if dropped > 0 { state.withLock { $0.dropped += dropped } }
+        var finished: [UInt64] = []
+        for (id, batches) in batchSubscribers {
+            switch batches.append(event) {
+            case .kept: break
+            case .droppedOldest: dropped += 1
+            case .finished: finished.append(id)
+            }
+        }
+        if dropped > 0 || !finished.isEmpty {
+            state.withLock { state in
+                state.dropped += dropped
+                for id in finished { state.batchSubscribers.removeValue(forKey: id) }
+            }
+        }
     }
 
     /// Events lost by subscribers that fell more than `bufferLimit` behind.

@@ -194,8 +194,12 @@ final class EngineSession: WCSessionProviding {
     }
 
     /// Reads the inbox and the received context after each `appSignal`; hands the layer's items on.
+    ///
+    /// Only what is new is read: the inbox after the last item seen, its head only while the layer holds
+    /// items it has not acknowledged, and the received context only when the engine's version moved. A
+    /// signal per stored batch or finished transfer then costs the app's own traffic one small read.
     private func followInbox() async {
-        var cursor: UInt64 = 0
+        var progress = LayerInboxProgress()
         var contextVersion: UInt64 = 0
         while !Task.isCancelled {
             let seen = engine.appSignal.generation
@@ -206,23 +210,27 @@ final class EngineSession: WCSessionProviding {
             do throws(WCFailure) {
                 var page: [InboxTransfer]
                 repeat {
-                    page = try await engine.pendingUserInfo(after: cursor, limit: 256)
+                    page = try await engine.pendingUserInfo(after: progress.cursor, limit: 256)
                     for transfer in page {
-                        cursor = transfer.deliveryId
-                        if let envelope = Self.envelope(transfer) { receiver(.userInfo([WireEnvelope.key: envelope])) }
+                        let envelope = Self.envelope(transfer)
+                        progress.saw(transfer.deliveryId, layers: envelope != nil)
+                        if let envelope { receiver(.userInfo([WireEnvelope.key: envelope])) }
                     }
                 } while page.count == 256
-                await state.withLock({ $0.handled })?()
-                // The layer's items at the head of the inbox are taken; the first other item (a
-                // `receive` client's to take) stops the run.
-                let head = try await engine.pendingUserInfo(after: 0, limit: 256)
-                if let taken = head.prefix(while: { Self.envelope($0) != nil && $0.deliveryId <= cursor }).last {
-                    try await engine.acknowledgeUserInfo(upTo: taken.deliveryId)
+                if progress.owesAcknowledgement {
+                    await state.withLock({ $0.handled })?()
+                    // The layer's items at the head of the inbox are taken; the first other item (a
+                    // `receive` client's to take) stops the run.
+                    let head = try await engine.pendingUserInfo(after: 0, limit: 256)
+                    if let taken = head.prefix(while: { Self.envelope($0) != nil && $0.deliveryId <= progress.cursor }).last {
+                        try await engine.acknowledgeUserInfo(upTo: taken.deliveryId)
+                        progress.acknowledged(upTo: taken.deliveryId)
+                    }
                 }
             } catch {
                 // A store failure: tried again at the next change.
             }
-            if let context = try? await store.receivedContext(), context.version > contextVersion {
+            if await engine.receivedContextVersion != contextVersion, let context = try? await store.receivedContext() {
                 contextVersion = context.version
                 if case .string(let envelope)? = context.payload[WireEnvelope.key] {
                     receiver(.applicationContext([WireEnvelope.key: envelope]))

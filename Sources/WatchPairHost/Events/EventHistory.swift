@@ -12,7 +12,7 @@ import WatchPairWire
 /// file holds ``segmentLimit`` events it becomes `events.1.jsonl`, replacing the older segment, and a new
 /// file starts; so between `segmentLimit` and `2 × segmentLimit` events (the newest) are kept, about
 /// 300 bytes each, and the oldest half is dropped at once when full. Lines are written with one
-/// `write(2)` each and not fsynced: events are diagnostics, and a kill -9 loses none (the page cache
+/// `write(2)` per batch the event sink hands over, and not fsynced: events are diagnostics, and a kill -9 loses none (the page cache
 /// keeps them); power loss may lose the last few. A line cut short by a crash is skipped when read.
 public final class EventHistory: Sendable {
     /// The file being written.
@@ -61,12 +61,21 @@ public final class EventHistory: Sendable {
     /// Appends `event`, rotating first when the current file is full. A failed write is dropped: the
     /// event still reaches the journal or stderr and the in-memory log.
     public func append(_ event: DiagnosticEvent) {
-        let line = Array((event.controlJSON.canonicalText + "\n").utf8)
+        append(contentsOf: [event])
+    }
+
+    /// Appends `events` in order with one `write(2)` per file they land in (a batch that fills the
+    /// current file rotates it between two writes). A failed write drops its lines, as ``append(_:)``.
+    public func append(contentsOf events: [DiagnosticEvent]) {
+        var lines = events.map { Array(($0.controlJSON.canonicalText + "\n").utf8) }[...]
         state.withLock { state in
-            guard state.descriptor >= 0 else { return }
-            if state.count >= segmentLimit { rotate(&state) }
-            guard state.descriptor >= 0 else { return }
-            if writeAll(state.descriptor, line) { state.count += 1 }
+            while !lines.isEmpty, state.descriptor >= 0 {
+                if state.count >= segmentLimit { rotate(&state) }
+                guard state.descriptor >= 0 else { return }
+                let chunk = lines.prefix(segmentLimit - state.count)
+                if writeAll(state.descriptor, Array(chunk.joined())) { state.count += chunk.count }
+                lines = lines.dropFirst(chunk.count)
+            }
         }
     }
 

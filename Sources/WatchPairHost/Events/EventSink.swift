@@ -5,12 +5,15 @@ import WatchPairCore
 /// `wcctl events`) and the ``EventHistory`` (kept across restarts), and writes it with the
 /// ``EventWriter`` (journald or stderr).
 ///
+/// Events come in batches (everything emitted since the last one, ``DiagnosticBatches``), so the history
+/// file takes one `write(2)` per batch: under load that is one per many events.
+///
 /// It runs first in the service group, so it is shut down last: at graceful shutdown every other service
 /// has stopped, and the events they emitted (`idleExit` included) are still written, because a cancelled
-/// `AsyncStream` hands out what it had buffered before it ends.
+/// subscription hands out what it had buffered before it ends.
 struct EventSink: Service {
     /// The engine's diagnostics subscription, made before anything was emitted.
-    let events: AsyncStream<DiagnosticEvent>
+    let events: DiagnosticBatches
     let log: EventLog
     let writer: EventWriter
     /// The history file; nil when it could not be opened.
@@ -22,11 +25,13 @@ struct EventSink: Service {
         let writer = self.writer
         let history = self.history
         await cancelWhenGracefulShutdown {
-            for await event in events {
+            for await batch in events {
                 // The file first: an event `wcctl events` has shown is already on disk, kill -9 or not.
-                history?.append(event)
-                log.append(event)
-                writer.write(event)
+                history?.append(contentsOf: batch)
+                for event in batch {
+                    log.append(event)
+                    writer.write(event)
+                }
             }
         }
         history?.close()

@@ -139,7 +139,7 @@ public func buildHost(
     }
 
     // Subscribe before the first event so the sink sees every one.
-    let subscription = engine.diagnostics.subscribe()
+    let subscription = engine.diagnostics.subscribeInBatches()
     let how = link?.adopted == true ? "socket activation" : "started directly"
     engine.diagnostics.emit(
         DiagnosticEvent(

@@ -49,3 +49,9 @@ extension PairEngine {
         }
     }
 }
+
+extension PairEngine {
+    /// The version of the context last received and stored (0: none), held in memory, so a follower
+    /// reads the stored context only when it moved.
+    public var receivedContextVersion: UInt64 { context.receivedVersion }
+}
