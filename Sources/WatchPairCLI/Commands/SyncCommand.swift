@@ -82,7 +82,7 @@ struct SyncCommand: ParsableCommand {
             abstract: "Show a key's value and state.",
             discussion: """
                 One JSON object, as `sync set` prints it; a key the peer sent that this app
-                has not registered shows registered: false. Exit 1 (7008) for a key this app
+                has not registered shows registered: false. Exit 108 (error 7008) for a key this app
                 knows nothing of.
 
                 EXAMPLE
