@@ -36,3 +36,11 @@ expect_watch_has_phone_keys() {
 }
 # confirmed KEY: the phone's app holds KEY as synced (the watch confirmed its revision).
 confirmed() { [ "$(sync_field phone "$1" needSync)" = false ]; }
+# start_watch: installs and starts the watch app and makes sure it runs in the foreground. With the
+# phone's content pending, the link can reach watchd.socket before the service starts, and that start
+# is a background launch that idle-exits (see start_app): then it is started again.
+start_watch() {
+    sx systemctl start watchd.socket watchd.service
+    wait_unit watchd.service active
+    ensure_foreground watchd
+}

@@ -13,9 +13,8 @@ phone sync set theme '"dark"' >/dev/null || fail "sync set theme"
 phone sync set profile '{"name":"Ada","age":36}' >/dev/null || fail "sync set profile"
 [ "$(sync_field phone theme needSync)" = true ] || fail "theme: $(phone sync get theme)"
 
-sx systemctl start watchd.socket watchd.service
-wait_unit watchd.service active
+start_watch
 expect_watch_has_phone_keys theme profile
-wait_until 20 "the phone sees theme confirmed" confirmed theme
-wait_until 20 "the phone sees profile confirmed" confirmed profile
+wait_until 30 "the phone sees theme confirmed" confirmed theme
+wait_until 30 "the phone sees profile confirmed" confirmed profile
 echo "phone first: the watch holds theme and profile, and the phone saw them confirmed"

@@ -15,11 +15,12 @@ wait_until 10 "phoned announces its content" sx test -e /run/watchpair/phoned.so
 sx systemctl stop phoned.service
 wait_unit phoned.service inactive
 
-sx systemctl start watchd.socket watchd.service
-wait_unit watchd.service active
+start_watch
 wait_event 30 WC_EVENT=backgroundLaunch WC_ROLE=phone
 wait_holds 30 watch theme dark 1@phone
 wait_holds 30 watch units metric 1@phone
-# The phone (launched in the background) now answers control requests again: both agree.
+# The phone app's ledger kept its values across its stops: start it and compare.
+sx systemctl start phoned.service
+wait_for 10 phone ready
 expect_watch_has_phone_keys theme units
 echo "lifetimes that never overlap: the watch holds what the stopped phone had set"

@@ -15,8 +15,7 @@ for n in $(seq 1 20); do
 done
 [ "$(sync_field phone counter revision)" = 20@phone ] || fail "phone: $(phone sync get counter)"
 
-sx systemctl start watchd.socket watchd.service
-wait_unit watchd.service active
+start_watch
 wait_holds 30 watch counter 20 20@phone
 received=$(events WC_EVENT=syncUnknownKey WC_EVENT=syncReceived WC_ROLE=watch WC_SYNC_KEY=counter | field WC_SYNC_REVISION | tr '\n' ' ')
 [ "$received" = "20@phone " ] || fail "the watch took these revisions of counter: $received"
