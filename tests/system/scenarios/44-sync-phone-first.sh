@@ -1,6 +1,6 @@
-# Keyed sync, phone first (DESIGN §10): the phone app sets its keys while the watch app is not
-# installed; they stay needSync. Installing and starting the watch later delivers them, and the
-# phone sees its keys confirmed.
+# Keyed sync, phone first (DESIGN §10): the phone app sets its keys while the watch is off
+# (`systemctl stop watchd.socket`: device off, the app still installed); they stay needSync. Starting
+# the watch later delivers them, and the phone sees its keys confirmed.
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
 . "$WP_REPO/tests/system/sync.sh"
