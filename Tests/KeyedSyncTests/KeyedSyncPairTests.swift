@@ -61,6 +61,25 @@ struct KeyedSyncPairTests {
         return url
     }
 
+    @Test("a subscriber that reads late still gets every event of many keys' snapshots")
+    func eventsOfManyKeys() async throws {
+        let clock = ManualClock()
+        let (phoneSession, _) = FlakySession.pair(seed: 1, clock: clock)
+        let phone = SyncApp(.phone, session: phoneSession, clock: clock)
+        let events = phone.sync.events
+        // The n-th change sends a snapshot of n keys: 30 changes report 465 syncSent at once.
+        for n in 0..<30 {
+            phone.sync.register("k\(n)")
+            try phone.sync.set(n, for: "k\(n)")
+        }
+        phone.sync.close()
+        var sent = 0
+        for await event in events {
+            if case .sent = event { sent += 1 }
+        }
+        #expect(sent == 30 * 31 / 2)
+    }
+
     @Test("the phone's change reaches a running watch, and the phone sees it confirmed")
     func liveChange() async throws {
         let clock = ManualClock()

@@ -79,6 +79,24 @@ struct SyncLedgerTests {
         #expect(watch.records["k"]?.revision == SyncRevision(counter: 4, writer: .watch))
     }
 
+    @Test("the watch's own changes of a phone-owned key never hold back the phone's next one", arguments: [1, 2, 5])
+    func phoneOwnedLocalChanges(localChanges: Int) {
+        var watch = Self.ledger(["k": SyncKeyOptions(availability: .phoneWithWatchSync)], side: .watch)
+        let first = SyncEntry(key: "k", revision: SyncRevision(counter: 1, writer: .phone), value: Self.json("1"))
+        #expect(watch.event(.received([first], at: 1)).applied == [first])
+        for n in 0..<localChanges { _ = watch.event(.set("k", Self.json("\(100 + n)"))) }
+        #expect(watch.records["k"]?.revision == SyncRevision(counter: UInt64(1 + localChanges), writer: .watch))
+        // The phone knows nothing of the watch's changes: its next revision is 2.
+        let next = SyncEntry(key: "k", revision: SyncRevision(counter: 2, writer: .phone), value: Self.json("2"))
+        #expect(watch.event(.received([next], at: 2)).applied == [next])
+        #expect(watch.records["k"]?.value == Self.json("2"))
+        // Older values of the phone's still lose, with or without a local change in between.
+        _ = watch.event(.set("k", Self.json("9")))
+        let late = watch.event(.received([first], at: 3))
+        #expect(late.notes == [.ignoredOlder(key: "k", received: first.revision, held: next.revision)])
+        #expect(watch.records["k"]?.value == Self.json("9"))
+    }
+
     @Test("setting a key back to an earlier value still makes a new revision")
     func setBack() {
         var ledger = Self.ledger(["a": SyncKeyOptions()])

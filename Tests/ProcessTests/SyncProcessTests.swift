@@ -44,6 +44,8 @@ struct SyncProcessTests {
             let held = try #require(try await pair.ok(["sync", "set", "blob", big]).object)
             #expect(held["notSent"]?.stringValue?.contains("too large for automaticSmall") == true, "\(held)")
             #expect(held["needSync"] == .bool(false), "\(held)")
+            let list = try await pair.ok(["sync", "list"])
+            #expect(list.json.first?["notSent"]?.stringValue == "too large for automaticSmall: 20002 > 16384 bytes", "\(list)")
             let events = try await pair.ok(["--json", "events", "--event", "syncNotSent"])
             #expect(events.stdout.contains { $0.contains("blob") }, "\(events)")
             expectWCError(try await pair.wcctl(["sync", "get", "nothing"]), 7008)

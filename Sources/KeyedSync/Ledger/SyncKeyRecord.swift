@@ -17,6 +17,9 @@ public struct SyncKeyRecord: Sendable, Hashable, Codable {
     public var lastSyncTime: Double?
     /// Why the current value is not sent, if it is not.
     public var blocked: SyncBlock?
+    /// The newest revision the peer sent (nil in ledgers written before it was kept): what a key the
+    /// peer owns orders received values by, since this app's own changes of it stay local.
+    public var peerRevision: SyncRevision?
 
     public init(options: SyncKeyOptions? = nil) {
         self.options = options

@@ -160,7 +160,7 @@ public struct SyncLedger: Sendable, Hashable {
 
     private mutating func receive(_ entry: SyncEntry, at time: Double, _ action: inout Action) {
         var record = records[entry.key] ?? SyncKeyRecord()
-        if let held = record.revision, entry.revision <= held {
+        if let held = orderedAgainst(record), entry.revision <= held {
             action.notes.append(.ignoredOlder(key: entry.key, received: entry.revision, held: held))
             return
         }
@@ -170,6 +170,7 @@ public struct SyncLedger: Sendable, Hashable {
         }
         record.value = entry.value
         record.revision = entry.revision
+        record.peerRevision = entry.revision
         record.needSync = false
         record.lastSyncTime = time
         record.blocked = nil
@@ -183,6 +184,14 @@ public struct SyncLedger: Sendable, Hashable {
         if eligibility(record)?.isSendable == true { record.published = entry }
         records[entry.key] = record
         action.persist = true
+    }
+
+    /// The revision a received value must be newer than: the held one, except for a key the peer owns
+    /// (`.phoneWithWatchSync` on the watch), where only the peer's own earlier values count: a local
+    /// change stays local and must not hold back the owner's next change, however often it was made.
+    private func orderedAgainst(_ record: SyncKeyRecord) -> SyncRevision? {
+        guard eligibility(record) == .ineligible(.phoneOwned) else { return record.revision }
+        return record.peerRevision ?? record.revision.flatMap { $0.writer == side.peer ? $0 : nil }
     }
 
     /// All published entries, by key.

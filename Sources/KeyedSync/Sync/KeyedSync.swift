@@ -201,9 +201,10 @@ public final class KeyedSync {
 
     // MARK: Events
 
-    /// Every event from now on (each subscriber buffers the newest 256).
+    /// Every event from now on (each subscriber buffers the newest `configuration.eventBuffer`).
     public var events: AsyncStream<KeyedSyncEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: KeyedSyncEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: KeyedSyncEvent.self, bufferingPolicy: .bufferingNewest(configuration.eventBuffer))
         let id = UUID()
         eventSubscribers[id] = continuation
         continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.eventSubscribers[id] = nil } }

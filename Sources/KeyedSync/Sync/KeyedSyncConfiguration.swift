@@ -10,6 +10,11 @@ public struct KeyedSyncConfiguration: Sendable {
     public var maxAutoSyncSize = 16_384
     /// How long a pushed snapshot waits for the peer's confirmation before its keys stay `needSync`.
     public var confirmationTimeout: Duration = .seconds(10)
+    /// How many events each `events` subscriber buffers (the newest are kept). One change or received
+    /// snapshot reports an event per key in it, all at once: a snapshot fits one 262,144-byte context at
+    /// 60 bytes or more per key, so 8,192 holds the events of any one, with room for a reader that is a
+    /// few snapshots behind. (256 lost a third of one launch's 300 events in the daemon.)
+    public var eventBuffer = 8_192
     /// The wall time at the clock's start, for `lastSyncTime` (tests pin it).
     public var wallClockOrigin = Date()
 

@@ -10,13 +10,38 @@ struct SyncCommand: ParsableCommand {
             Each app keeps keys that sync to the other with the launch-order-safe
             handshake: either app may start first, or run while the other is off, and
             the watch ends with the phone's newest values (docs/KeyedSync.md). Every
-            change raises the key's revision; an older value never overrides a newer one.
-            The ledger is in the app's state directory (keyedsync.json).
+            change raises the key's revision (3@phone: the third change, written by
+            the phone); an older value never overrides a newer one, and a value set
+            back to an earlier one still syncs. The ledger is in the app's state
+            directory (keyedsync.json) and survives restarts and kill -9.
+
+            WHEN A VALUE GOES
+              automaticSmall (default)  at once, while its JSON is at most 16 KiB
+              manual                    with `wcctl sync now`
+              never                     never
+              phoneOnly, watchOnly      never (the key stays in its app)
+              phoneWithWatchSync        phone to watch only
+
+            IS IT THERE YET?
+              The sender's `sync get` shows needSync: false once the peer confirmed
+              the revision (and lastSyncTime); the receiver's shows the revision it
+              holds. A key the receiver never registered is kept and shows
+              registered: false. A value not sent says why in notSent.
+
+            EVENTS (journald WC_EVENT, and `wcctl events --event NAME`)
+              syncSent, syncConfirmed, syncReceived, syncRequested (the handshake),
+              syncNotSent (why), syncIgnored (an older revision arrived late),
+              syncUnknownKey, syncFailed; WC_SYNC_KEY and WC_SYNC_REVISION.
+
+            EXIT STATUS
+              0 done; 2 usage; 3 the app's daemon is not running; 108 (7008) a bad
+              value, availability or policy, or a key `sync get` does not know.
 
             EXAMPLE
               wcctl sync set theme '"dark"'
               wcctl --side watch sync get theme | jq .value
               wcctl sync list
+              wcctl --side watch events --event syncIgnored
             """,
         subcommands: [Set.self, Get.self, List.self, Now.self]
     )
@@ -82,8 +107,8 @@ struct SyncCommand: ParsableCommand {
             abstract: "Show a key's value and state.",
             discussion: """
                 One JSON object, as `sync set` prints it; a key the peer sent that this app
-                has not registered shows registered: false. Exit 1 (7008) for a key this app
-                knows nothing of.
+                has not registered shows registered: false. Exit 108 (error 7008)
+                for a key this app knows nothing of.
 
                 EXAMPLE
                   wcctl --side watch sync get theme | jq -r .value

@@ -61,6 +61,7 @@ struct RunCommand: ParsableCommand {
     enum Section: String, CaseIterable, ExpressibleByArgument {
         case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory, layer
         case file
+        case sync
         /// mosquitto doing the same jobs (only with `--peers`, or named in `--only`).
         case peers
     }
@@ -104,6 +105,7 @@ struct RunCommand: ParsableCommand {
             do throws(BenchError) {
                 switch section {
                 case .file: try FileBench(context: context).run()
+                case .sync: try SyncBench(context: context).run()
                 case .baseline: try BaselineBench(context: context).run()
                 case .message: try MessageBench(context: context).run()
                 case .userInfo: try UserInfoBench(context: context).run()
