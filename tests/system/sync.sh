@@ -34,6 +34,15 @@ expect_watch_has_phone_keys() {
     note "watch sync list:"
     sx wcctl --side watch sync list >&2
 }
+# phone_alone: a clean pair with only the phone app running and the watch off (its socket stopped:
+# device off, the app still installed), where the phone-first scenarios start.
+phone_alone() {
+    reset_pair
+    journal_mark
+    sx systemctl start phoned.service
+    wait_for 10 phone ready
+    expect_unit watchd.socket inactive
+}
 # confirmed KEY: the phone's app holds KEY as synced (the watch confirmed its revision).
 confirmed() { [ "$(sync_field phone "$1" needSync)" = false ]; }
 # start_watch: installs and starts the watch app and makes sure it runs in the foreground. With the

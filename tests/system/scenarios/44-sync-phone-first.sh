@@ -4,11 +4,7 @@
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
 . "$WP_REPO/tests/system/sync.sh"
-reset_pair
-journal_mark
-sx systemctl start phoned.service
-wait_for 10 phone ready
-expect_unit watchd.socket inactive
+phone_alone
 phone sync set theme '"dark"' >/dev/null || fail "sync set theme"
 phone sync set profile '{"name":"Ada","age":36}' >/dev/null || fail "sync set profile"
 [ "$(sync_field phone theme needSync)" = true ] || fail "theme: $(phone sync get theme)"

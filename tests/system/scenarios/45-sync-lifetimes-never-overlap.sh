@@ -4,11 +4,7 @@
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
 . "$WP_REPO/tests/system/sync.sh"
-reset_pair
-journal_mark
-sx systemctl start phoned.service
-wait_for 10 phone ready
-expect_unit watchd.socket inactive
+phone_alone
 phone sync set theme '"dark"' >/dev/null || fail "sync set theme"
 phone sync set units '"metric"' >/dev/null || fail "sync set units"
 wait_until 10 "phoned announces its content" sx test -e /run/watchpair/phoned.sock.pending

@@ -5,11 +5,7 @@
 # timeout: 90
 . "$WP_REPO/tests/system/lib.sh"
 . "$WP_REPO/tests/system/sync.sh"
-reset_pair
-journal_mark
-sx systemctl start phoned.service
-wait_for 10 phone ready
-expect_unit watchd.socket inactive
+phone_alone
 for n in $(seq 1 20); do
     phone sync set counter "$n" >/dev/null || fail "sync set counter $n"
 done
