@@ -35,6 +35,9 @@ public struct EngineConfiguration: Sendable {
     /// Received file bytes gathered before one durable write and acknowledgement (default 256 KiB); at
     /// most half the window, so the sender is never stalled waiting for an acknowledgement.
     public var fileSyncBytes: UInt64 = 256 * 1024
+    /// Complication transfers a (UTC) day before `transferCurrentComplicationUserInfo` sends plain
+    /// userInfo instead (default 50, Apple's; ``ComplicationBudget``).
+    public var complicationDailyBudget: Int = 50
 
     public init(
         role: Role,
