@@ -110,7 +110,7 @@ import WatchPairWire
     }
 
     @Test func unknownType() {
-        for type: UInt8 in [0, 15, 0x7F, 0xFF] {
+        for type: UInt8 in [0, 16, 0x7F, 0xFF] {
             #expect(frameError { _ = try decodeAll(rawFrame(type: type, body: be64(1))) } == .unknownType(type))
         }
     }
