@@ -10,7 +10,7 @@ struct ComplicationProcessTests {
     func complicationTransfers() async throws {
         try await PairSandbox.with(config: ["complications": .object(["dailyBudget": .integer(2)])]) { pair in
             try await pair.startReady(.phone)
-            try await pair.startReady(.watch)
+            let watch = try await pair.startReady(.watch)
             let disabled = try await pair.wcctl(["complication", #"{"t":0}"#])
             expectWCError(disabled, 7001)
             #expect(disabled.stderr.contains("complication is not enabled"), "\(disabled)")
@@ -21,6 +21,8 @@ struct ComplicationProcessTests {
             try await pair.pollUntil("the phone to see the complication enabled") {
                 try await pair.status(.phone)["complicationTransfersRemaining"] == .integer(2)
             }
+            // The watch's device off: everything stays outstanding at the phone, where `transfers` lists it.
+            #expect(await watch.stop() == 0, "\(pair.tail(.watch))")
             let first = try await pair.ok(["complication", #"{"t":1}"#])
             #expect(first.stdout.count == 2 && UUID(uuidString: first.stdout[0]) != nil, "\(first)")
             #expect(first.stdout.last == "remaining 1", "\(first)")
@@ -34,6 +36,10 @@ struct ComplicationProcessTests {
             #expect(third.object?["isCurrentComplicationInfo"] == .bool(false), "at 0 it goes as plain userInfo: \(third)")
             #expect(try await pair.status(.phone)["complicationTransfersRemaining"] == .integer(0))
 
+            let outstanding = try await pair.ok(["--json", "transfers"])  // one JSON object a line
+            #expect(outstanding.json.map { $0["isCurrentComplicationInfo"] == .bool(true) } == [true, false, true, false], "\(outstanding)")
+
+            try await pair.startReady(.watch)
             try await pair.ok(["wait", "drained", "--timeout", "20"])
             let received = try await pair.receivePending(.watch, channels: ["userInfo"])
             #expect(received.map { $0["userInfo"] } == (1...4).map { JSONValue.object(["t": .integer(Int64($0))]) }, "in order: \(received)")

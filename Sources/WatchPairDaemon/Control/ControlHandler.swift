@@ -169,13 +169,16 @@ struct ControlHandler: ControlRequestHandler {
         let outstanding = try await engine.outstandingUserInfoTransfers()
         return .object([
             "transfers": .array(outstanding.map { transfer in
-                .object([
+                var object: [String: JSONValue] = [
                     "transferId": .string(transfer.transferId.uuidString),
                     "seq": ControlJSON.integer(transfer.seq),
                     "userInfo": ControlJSON.json(transfer.payload),
                     "isTransferring": .bool(true),
                     "createdAt": ControlJSON.timestamp(transfer.createdAt),
-                ])
+                ]
+                // Only when set, so plain transfers list as they did.
+                if transfer.isCurrentComplicationInfo { object["isCurrentComplicationInfo"] = .bool(true) }
+                return .object(object)
             })
         ])
     }
