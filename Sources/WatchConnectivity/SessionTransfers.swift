@@ -47,6 +47,7 @@ final class SessionTransfers: Sendable {
             if let existing = state.registry.object(for: stored.transferId) { return existing }
             let transfer = WCSessionUserInfoTransfer(
                 transferId: stored.transferId, payload: .plist(stored.payload), isTransferring: isTransferring,
+                isCurrentComplicationInfo: stored.isCurrentComplicationInfo,
                 canceller: { [weak self] id in
                     _ = EngineExecutor.shared.blockingCall { (try? await engine.cancelUserInfo(id)) ?? false }
                     self?.remove(id)

@@ -89,6 +89,41 @@ extension WCSession {
     /// with `isTransferring == false` and reported to `session(_:didFinish:error:)` with the error.
     @discardableResult
     public func transferUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
+        queueUserInfo(userInfo) { (engine, payload) async throws(WCFailure) -> OutboxTransfer in
+            try await engine.transferUserInfo(payload)
+        }
+    }
+
+    /// Phone side: sends complication data to the watch app (`transferCurrentComplicationUserInfo`), as a
+    /// userInfo flagged `isCurrentComplicationInfo`, delivered to the watch's
+    /// `session(_:didReceiveUserInfo:)` in order with the other userInfo, durable like them.
+    ///
+    /// Each call uses one of `remainingComplicationUserInfoTransfers` (50 a UTC day by default); at 0 the
+    /// transfer still goes, as a plain userInfo (`isCurrentComplicationInfo` false), as Apple does. Refused
+    /// as `transferUserInfo` is (the same checks), and also with 7008 on the watch side and with 7001
+    /// while `isComplicationEnabled` is false ("fails immediately"): returned with `isTransferring ==
+    /// false` and reported to `session(_:didFinish:error:)`.
+    @discardableResult
+    public func transferCurrentComplicationUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
+        queueUserInfo(userInfo) { (engine, payload) async throws(WCFailure) -> OutboxTransfer in
+            try await engine.transferCurrentComplicationUserInfo(payload)
+        }
+    }
+
+    /// Phone side: complication transfers left today (UTC days on the session's clock); 0 on the watch,
+    /// before activation and while `isComplicationEnabled` is false, as Apple reports it.
+    public var remainingComplicationUserInfoTransfers: Int {
+        guard let runtime = activeRuntime else { return 0 }
+        let engine = runtime.engine
+        return EngineExecutor.shared.blockingCall { await engine.remainingComplicationUserInfoTransfers() }
+    }
+
+    /// `transferUserInfo` and `transferCurrentComplicationUserInfo`: converts, queues through `enqueue`, and
+    /// returns the registered transfer object, or a refused one reported to `didFinish`.
+    private func queueUserInfo(
+        _ userInfo: [String: Any],
+        _ enqueue: @escaping @Sendable (PairEngine, PlistDictionary) async throws(WCFailure) -> OutboxTransfer
+    ) -> WCSessionUserInfoTransfer {
         let runtime: SessionRuntime
         let payload: PlistDictionary
         do {
@@ -103,7 +138,7 @@ extension WCSession {
         let result = transfers.registering {
             EngineExecutor.shared.blockingCall { () -> Result<WCSessionUserInfoTransfer, WCFailure> in
                 do throws(WCFailure) {
-                    let stored = try await engine.transferUserInfo(payload)
+                    let stored = try await enqueue(engine, payload)
                     return .success(self.transfers.object(for: stored, engine: engine, isTransferring: true))
                 } catch {
                     return .failure(error)

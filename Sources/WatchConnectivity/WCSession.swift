@@ -166,9 +166,6 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// False on the watch side, before activation and while the watch app is not installed.
     public var isComplicationEnabled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.complicationEnabled } }
 
-    /// Always 0: complication transfers (`transferCurrentComplicationUserInfo`) are not implemented yet.
-    public var remainingComplicationUserInfoTransfers: Int { 0 }
-
     /// Always false: there is no device lock on Linux.
     public var iOSDeviceNeedsUnlockAfterRebootForReachability: Bool { false }
 

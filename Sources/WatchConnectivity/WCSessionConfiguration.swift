@@ -59,6 +59,9 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     /// The `FileDescriptorName=` of the systemd socket adopted as the link listener (default: the daemon
     /// name); a single passed fd with systemd's default name is adopted too.
     public var listenFDName: String
+    /// Phone side: complication transfers a UTC day before `transferCurrentComplicationUserInfo` sends
+    /// plain userInfo (`complications.dailyBudget`, default 50 as on Apple's devices).
+    public var complicationDailyBudget = 50
 
     /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`, and the
     /// host's defaults for everything else (docs/Configuration.md).
@@ -90,6 +93,7 @@ public struct WCSessionConfiguration: Sendable, Hashable {
         case .background?: .background
         }
         host.listenFDName = listenFDName
+        host.engine.complicationDailyBudget = complicationDailyBudget
         return host
     }
 }
@@ -144,6 +148,7 @@ extension WCSessionConfiguration {
         inboxLimit = host.queues.inbox
         allowedUIDs = host.allowedUIDs
         listenFDName = host.listenFDName
+        complicationDailyBudget = host.engine.complicationDailyBudget
     }
 }
 

@@ -25,15 +25,21 @@ public final class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
         case refused([String: Any])
     }
 
-    init(transferId: UUID?, payload: Payload, isTransferring: Bool, canceller: (@Sendable (UUID) -> Void)?) {
+    init(
+        transferId: UUID?, payload: Payload, isTransferring: Bool, isCurrentComplicationInfo: Bool = false,
+        canceller: (@Sendable (UUID) -> Void)?
+    ) {
         self.transferId = transferId
         self.payload = payload
+        self.isCurrentComplicationInfo = isCurrentComplicationInfo
         self.canceller = canceller
         self.transferring = Mutex(isTransferring)
     }
 
-    /// Always false: complication transfers (`transferCurrentComplicationUserInfo`) are not implemented.
-    public var isCurrentComplicationInfo: Bool { false }
+    /// True when the transfer goes as the current complication info: sent with
+    /// `transferCurrentComplicationUserInfo` within the day's budget. False for `transferUserInfo`, and for
+    /// a complication transfer sent with the budget at 0 (it went as a plain userInfo).
+    public let isCurrentComplicationInfo: Bool
 
     /// The dictionary being transferred.
     public var userInfo: [String: Any] {

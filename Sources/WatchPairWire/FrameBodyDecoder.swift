@@ -40,16 +40,16 @@ enum FrameBodyDecoder {
                 let raw = Int(try r.readUInt16())
                 guard let code = WCErrorCode(rawValue: raw) else { throw MalformedError(.unknownErrorCode(raw)) }
                 frame = .error(relatesTo: relatesTo, code: code, reason: try r.readString())
-            case .userInfo:
+            case .userInfo, .complicationUserInfo:
                 let seq = try r.readUInt64()
                 let after = try r.readUInt64()
                 let transferId = try r.readUUID()
                 // Validated as strictly as any payload, then kept as the bytes it arrived as.
                 let start = r.index
-                let payload = try PlistCodec.readDictionary(&r)
-                frame = .userInfo(
-                    seq: seq, after: after, transferId: transferId,
-                    payload: EncodedDictionary(validated: payload, from: r, start: start))
+                let payload = EncodedDictionary(validated: try PlistCodec.readDictionary(&r), from: r, start: start)
+                frame = type == .userInfo
+                    ? .userInfo(seq: seq, after: after, transferId: transferId, payload: payload)
+                    : .complicationUserInfo(seq: seq, after: after, transferId: transferId, payload: payload)
             case .ack:
                 frame = .ack(upTo: try r.readUInt64())
             case .context:

@@ -55,7 +55,8 @@ public enum FrameEncoder {
             w.write(relatesTo)
             w.write(UInt16(clamping: code.rawValue))
             w.write(string: reason)
-        case .userInfo(let seq, let after, let transferId, let payload):
+        case .userInfo(let seq, let after, let transferId, let payload),
+            .complicationUserInfo(let seq, let after, let transferId, let payload):
             w.write(seq)
             w.write(after)
             w.write(transferId)

@@ -45,6 +45,8 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable {
     case fileAck = 0x0D
     /// `Frame.fileEnd` (protocol version 2).
     case fileEnd = 0x0E
+    /// `Frame.complicationUserInfo`: the body of a `userInfo` (protocol version 3).
+    case complicationUserInfo = 0x0F
 
     /// The case name, e.g. `userInfo`, for logs and error messages.
     public var name: String {
@@ -63,6 +65,7 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable {
         case .fileChunk: "fileChunk"
         case .fileAck: "fileAck"
         case .fileEnd: "fileEnd"
+        case .complicationUserInfo: "complicationUserInfo"
         }
     }
 }
@@ -85,6 +88,7 @@ extension Frame {
         case .fileChunk: .fileChunk
         case .fileAck: .fileAck
         case .fileEnd: .fileEnd
+        case .complicationUserInfo: .complicationUserInfo
         }
     }
 }

@@ -32,8 +32,8 @@ public struct ResumeState: Sendable, Hashable {
 
 /// The first frame each side sends on a new connection.
 public struct Hello: Sendable, Hashable {
-    /// The wire protocol version this build speaks.
-    public static let currentProtocolVersion: UInt16 = 2
+    /// The wire protocol version this build speaks: 3 (2 added the file frames, 3 `complicationUserInfo`).
+    public static let currentProtocolVersion: UInt16 = 3
 
     /// The wire protocol version the sender speaks; a receiver that speaks another rejects the
     /// hello (`FrameError.unsupportedVersion`).
@@ -85,6 +85,10 @@ public enum Frame: Sendable, Hashable {
     /// numbers are skipped by the sender, never by the link. The payload travels as the bytes it was
     /// encoded to when the app handed it over (`EncodedDictionary`).
     case userInfo(seq: UInt64, after: UInt64, transferId: UUID, payload: EncodedDictionary)
+    /// A userInfo transfer sent as the current complication info (`transferCurrentComplicationUserInfo`
+    /// within the day's budget): a `userInfo` with a flag, in the same sequence and `after` chain, so it
+    /// is delivered in order with the other userInfo. Its own type byte leaves `userInfo` frames as they were.
+    case complicationUserInfo(seq: UInt64, after: UInt64, transferId: UUID, payload: EncodedDictionary)
     /// Cumulative acknowledgement: every userInfo up to and including `upTo` is durably received.
     case ack(upTo: UInt64)
     /// The sender's application context, `version` increasing per sender store. Like userInfo, the payload

@@ -44,7 +44,7 @@ struct ComponentConfigurationTests {
         "paths.peerState": "/tmp/peer-state", "allowedUIDs": "1234",
         "paths.control": "/tmp/d.ctl", "paths.state": "/tmp/state", "durability": "process", "queues.outbox": "3",
         "queues.inbox": "4", "timeouts.idleExit": "3", "launch": "background", "log.level": "debug",
-        "log.destination": "stderr", "listenFDName": "x",
+        "log.destination": "stderr", "listenFDName": "x", "complications.dailyBudget": "7",
     ]
 
     @Test("the components' keys and the host's own are HostConfiguration.keys, each read by exactly one reader")
@@ -163,6 +163,6 @@ struct ComponentConfigurationTests {
             #expect(Array(HostConfiguration.keys[start..<start + keys.count]) == keys)
         }
         #expect(HostConfiguration.keys.count == Set(HostConfiguration.keys).count)
-        #expect(HostConfiguration.keys.count == 28)
+        #expect(HostConfiguration.keys.count == 29)
     }
 }

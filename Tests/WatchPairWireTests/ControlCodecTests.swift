@@ -55,6 +55,10 @@ struct ControlCodecTests {
                 $0.errorCode = 7012
             },
             make(-14, .events) { $0.follow = false },
+            // `enabled` was dropped by the codec, so `wcctl --side watch complication enable` failed 7008.
+            make(15, .setComplication) { $0.enabled = true },
+            make(16, .setComplication) { $0.enabled = false },
+            make(17, .transferComplication) { $0.userInfo = json(#"{"t":21}"#) },
         ]
     }()
 

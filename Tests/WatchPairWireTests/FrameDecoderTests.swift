@@ -110,15 +110,18 @@ import WatchPairWire
     }
 
     @Test func unknownType() {
-        for type: UInt8 in [0, 15, 0x7F, 0xFF] {
+        for type: UInt8 in [0, 16, 0x7F, 0xFF] {
             #expect(frameError { _ = try decodeAll(rawFrame(type: type, body: be64(1))) } == .unknownType(type))
         }
     }
 
     @Test func unsupportedVersionIsToldApart() {
-        let v3 = be16(3) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
+        let v4 = be16(4) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
             + be64(0) + be64(0) + Array("a future field".utf8)
-        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v3)) } == .unsupportedVersion(3))
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v4)) } == .unsupportedVersion(4))
+        // Version 2 had no complication frames: refused at the hello, not when its first one arrives.
+        let v2 = be16(2) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v2)) } == .unsupportedVersion(2))
         // Version 1 had no file frames: a peer speaking it is refused, not half understood.
         let v1 = be16(1) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
         #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v1)) } == .unsupportedVersion(1))
@@ -133,15 +136,15 @@ import WatchPairWire
 
     @Test(arguments: [
         // hello
-        (1, be16(2) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
-        (1, be16(2) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
-        (1, be16(2) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
-        (1, be16(2) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
-        (1, be16(2) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
-        (1, be16(2) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
-        (1, be16(2) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
-        (1, be16(2) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
-        (1, be16(2) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
+        (1, be16(3) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
+        (1, be16(3) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
+        (1, be16(3) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
+        (1, be16(3) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
+        (1, be16(3) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
+        (1, be16(3) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
+        (1, be16(3) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
+        (1, be16(3) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
+        (1, be16(3) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
         // message
         (2, be64(1) + [0x04] + emptyDict, .invalidFlags(4)),
         (2, be64(1) + [0x80] + emptyDict, .invalidFlags(0x80)),

@@ -113,6 +113,12 @@ extension DiagnosticEvent {
         case watchStateChanged
         /// Content for a peer app that is not installed was refused at once (7006 / 7018); nothing queued.
         case contentRefused
+        /// A complication transfer (`transferCurrentComplicationUserInfo`) was accepted and made durable,
+        /// counted against the day's budget (WC_TRANSFER_ID, WC_SEQ).
+        case complicationQueued
+        /// The day's complication budget was used up: the transfer was accepted and goes as a plain
+        /// userInfo (`isCurrentComplicationInfo` false), as Apple does.
+        case complicationBudgetExhausted
 
         /// The journald `MESSAGE_ID` of this kind.
         public var messageID: String {
@@ -172,6 +178,8 @@ extension DiagnosticEvent {
             case .installationChanged: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b260"
             case .watchStateChanged: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b261"
             case .contentRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b262"
+            case .complicationQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b263"
+            case .complicationBudgetExhausted: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b264"
             }
         }
 
@@ -184,6 +192,7 @@ extension DiagnosticEvent {
             case .syncNotSent, .syncUnknownKey, .syncFailed: .warning
             case .syncIgnored: .notice
             case .contentRefused, .installationChanged, .watchStateChanged: .notice
+            case .complicationBudgetExhausted: .notice
             case .messageFailed, .peerUnavailable, .payloadRejected: .notice
             case .deliveryFailed, .healthChanged, .recoverySuggested: .notice
             case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug

@@ -37,6 +37,9 @@ public struct EngineConfiguration: Sendable {
     /// write is an fdatasync and a store commit: at 256 KiB they were most of a large file's time
     /// (8 fsyncs per MiB; BENCHMARKS.md, "Files").
     public var fileSyncBytes: UInt64 = 2 << 20
+    /// Complication transfers a (UTC) day before `transferCurrentComplicationUserInfo` sends plain
+    /// userInfo instead (default 50, Apple's; ``ComplicationBudget``).
+    public var complicationDailyBudget: Int = 50
 
     public init(
         role: Role,

@@ -22,6 +22,9 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     public var peerComplicationEnabled = false
     /// This (watch) app's complication is enabled (`wcctl --side watch complication enable`).
     public var complicationEnabled = false
+    /// `remainingComplicationUserInfoTransfers` (phone): complication transfers left today; 0 on the watch
+    /// and while the watch app's complication is not enabled.
+    public var complicationTransfersRemaining = 0
     /// The enablement of the peer's socket unit as systemd reports it; nil when not known (not under systemd).
     public var peerUnitFileState: UnitFileState?
     /// The peer app's process is running.

@@ -81,6 +81,11 @@ public actor PairEngine {
     /// The file channel: its machines, the file in flight each way, and its pump.
     let files: FileChannel
 
+    /// The day's complication budget (``ComplicationBudget``), as the store last saved it.
+    var complicationBudget: ComplicationBudget
+    /// Wall time from the injected clock: `wallClockOrigin` plus the clock's time since `init`.
+    let wallNow: @Sendable () -> Date
+
     /// Loads the caches from `store`. Throws when the store cannot be read.
     public init(
         configuration: EngineConfiguration,
@@ -89,7 +94,8 @@ public actor PairEngine {
         clock: any Clock<Duration> = ContinuousClock(),
         diagnostics: DiagnosticsHub = DiagnosticsHub(),
         logger: Logger,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        wallClockOrigin: Date = Date()
     ) async throws(StoreError) {
         self.configuration = configuration
         self.store = store
@@ -104,6 +110,18 @@ public actor PairEngine {
                 sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
             receivedVersion: try await store.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
+        self.complicationBudget = ComplicationBudget(
+            dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget())
+        self.wallNow = Self.wallClock(clock, origin: wallClockOrigin)
+    }
+
+    /// Now on the wall timeline of `clock`, which started at `origin` (a manual clock moves it too).
+    private static func wallClock<C: Clock<Duration>>(_ clock: C, origin: Date) -> @Sendable () -> Date {
+        let start = clock.now
+        return {
+            let (seconds, attoseconds) = start.duration(to: clock.now).components
+            return origin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        }
     }
 
     /// Serves the link until the calling task is cancelled: accepts the peer's connections, connects to
@@ -185,6 +203,7 @@ public actor PairEngine {
             installed: ownInstallation.installed,
             peerComplicationEnabled: peerWatchState.complicationEnabled,
             complicationEnabled: ownInstallation.complicationEnabled,
+            complicationTransfersRemaining: remainingComplicationUserInfoTransfers(),
             peerUnitFileState: peerPresence.unitFileState,
             peerRunning: peerPresence.running || current != nil,
             link: linkState.description,

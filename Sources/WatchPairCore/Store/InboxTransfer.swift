@@ -14,17 +14,23 @@ public struct InboxTransfer: Sendable, Hashable {
     public var encodedPayload: EncodedDictionary
     /// When this side stored it.
     public var receivedAt: Date
+    /// It came as the current complication info (`transferCurrentComplicationUserInfo` on the phone).
+    public var isCurrentComplicationInfo: Bool
 
     /// The user info dictionary (decoded once, when the frame arrived or when the inbox was read).
     public var payload: PlistDictionary { encodedPayload.dictionary }
 
     /// Creates a value; the store creates the ones it returns.
-    public init(deliveryId: UInt64, seq: UInt64, transferId: UUID, payload: EncodedDictionary, receivedAt: Date) {
+    public init(
+        deliveryId: UInt64, seq: UInt64, transferId: UUID, payload: EncodedDictionary, receivedAt: Date,
+        isCurrentComplicationInfo: Bool = false
+    ) {
         self.deliveryId = deliveryId
         self.seq = seq
         self.transferId = transferId
         self.encodedPayload = payload
         self.receivedAt = receivedAt
+        self.isCurrentComplicationInfo = isCurrentComplicationInfo
     }
 }
 

@@ -15,17 +15,23 @@ public struct OutboxTransfer: Sendable, Hashable {
     public var encodedPayload: EncodedDictionary
     /// When the app handed it over.
     public var createdAt: Date
+    /// Sent as the current complication info (`transferCurrentComplicationUserInfo` within the day's
+    /// budget): `WCSessionUserInfoTransfer.isCurrentComplicationInfo`.
+    public var isCurrentComplicationInfo: Bool
 
     /// The user info dictionary: at hand for transfers from `enqueue`, and validated when `outstanding` and
     /// `unreportedFinished` read them (a damaged row is reported there as `.corrupt`).
     public var payload: PlistDictionary { encodedPayload.dictionary }
 
     /// Creates a value; the store creates the ones it returns.
-    public init(seq: UInt64, transferId: UUID, payload: EncodedDictionary, createdAt: Date) {
+    public init(
+        seq: UInt64, transferId: UUID, payload: EncodedDictionary, createdAt: Date, isCurrentComplicationInfo: Bool = false
+    ) {
         self.seq = seq
         self.transferId = transferId
         self.encodedPayload = payload
         self.createdAt = createdAt
+        self.isCurrentComplicationInfo = isCurrentComplicationInfo
     }
 }
 

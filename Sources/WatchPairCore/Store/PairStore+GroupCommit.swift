@@ -5,9 +5,11 @@ import WatchPairWire
 /// One `enqueue`, `receive` or `consumeInbox` call waiting for a group commit.
 enum BatchRequest: Sendable {
     /// Append one transfer to the outbox; the payload was encoded where it entered, outside the transaction.
-    case enqueue(transferId: UUID, payload: EncodedDictionary, createdAt: Date)
-    /// Store transfers received from a peer store, with the payload bytes their frames carried.
-    case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)])
+    /// `complication`: sent as the current complication info.
+    case enqueue(transferId: UUID, payload: EncodedDictionary, createdAt: Date, complication: Bool)
+    /// Store transfers received from a peer store, with the payload bytes their frames carried;
+    /// `complication` holds the seqs that came as complication transfers.
+    case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>)
     /// Delete the inbox rows the app has taken, up to a delivery id.
     case consume(upTo: UInt64)
 }
@@ -38,14 +40,14 @@ extension PairStore {
                 var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
-                    case .enqueue(let transferId, let payload, let createdAt):
+                    case .enqueue(let transferId, let payload, let createdAt, let complication):
                         return try batch.enqueue(
-                            transferId: transferId, payload: payload, createdAt: createdAt,
+                            transferId: transferId, payload: payload, createdAt: createdAt, complication: complication,
                             limit: outboxLimit
                         ).map(BatchResponse.enqueued)
-                    case .receive(let peerStoreId, let transfers):
+                    case .receive(let peerStoreId, let transfers, let complication):
                         return .success(.received(try batch.receive(
-                            from: peerStoreId, transfers, receivedAt: now, limit: inboxLimit)))
+                            from: peerStoreId, transfers, complication: complication, receivedAt: now, limit: inboxLimit)))
                     case .consume(let upTo):
                         try batch.consume(upTo: upTo)
                         return .success(.consumed)
@@ -100,7 +102,7 @@ private struct BatchTransaction {
     }
 
     mutating func enqueue(
-        transferId: UUID, payload: EncodedDictionary, createdAt: Date, limit: Int
+        transferId: UUID, payload: EncodedDictionary, createdAt: Date, complication: Bool, limit: Int
     ) throws -> Result<OutboxTransfer, StoreError> {
         guard outstanding < limit else {
             return .failure(StoreError(.outboxFull, "the outbox holds \(outstanding) outstanding transfers (limit \(limit))", path: path))
@@ -112,15 +114,17 @@ private struct BatchTransaction {
         lastSeq += 1
         seqChanged = true
         try database.cachedStatement(
-            sql: "INSERT INTO outbox(seq, transfer_id, payload, created_at, finished) VALUES (?, ?, ?, ?, 0)"
-        ).execute(arguments: [lastSeq, id, Data(payload.bytes), StoreColumns.real(createdAt)])
+            sql: "INSERT INTO outbox(seq, transfer_id, payload, created_at, finished, complication) VALUES (?, ?, ?, ?, 0, ?)"
+        ).execute(arguments: [lastSeq, id, Data(payload.bytes), StoreColumns.real(createdAt), complication])
         outstanding += 1
-        return .success(OutboxTransfer(seq: UInt64(lastSeq), transferId: transferId, payload: payload, createdAt: createdAt))
+        return .success(OutboxTransfer(
+            seq: UInt64(lastSeq), transferId: transferId, payload: payload, createdAt: createdAt,
+            isCurrentComplicationInfo: complication))
     }
 
     mutating func receive(
         from peerStoreId: UUID,
-        _ transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)],
+        _ transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>,
         receivedAt: Date, limit: Int
     ) throws -> InboxReceipt {
         var peer = try self.peer ?? PeerRecord.load(database, path: path)
@@ -138,14 +142,16 @@ private struct BatchTransaction {
                 continue
             }
             try database.cachedStatement(
-                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at) VALUES (?, ?, ?, ?, ?)"
+                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at, complication) VALUES (?, ?, ?, ?, ?, ?)"
             ).execute(arguments: [
                 StoreColumns.blob(peerStoreId), StoreColumns.integer(transfer.seq),
                 StoreColumns.blob(transfer.transferId), Data(transfer.payload.bytes), StoreColumns.real(receivedAt),
+                complication.contains(transfer.seq),
             ])
             accepted.append(InboxTransfer(
                 deliveryId: UInt64(database.lastInsertedRowID), seq: transfer.seq, transferId: transfer.transferId,
-                payload: transfer.payload, receivedAt: receivedAt))
+                payload: transfer.payload, receivedAt: receivedAt,
+                isCurrentComplicationInfo: complication.contains(transfer.seq)))
             peer.lastSeq = transfer.seq
             peerChanged = true
             count += 1

@@ -23,10 +23,13 @@ extension PairStore {
     }
 
     /// As `receive(from:_:)`, for payloads as the frames carried them: the inbox keeps exactly these bytes.
+    /// `complication` names the seqs that came as complication transfers (`isCurrentComplicationInfo`).
     public func receive(
-        from peerStoreId: UUID, encoded transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)]
+        from peerStoreId: UUID, encoded transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)],
+        complication: Set<UInt64> = []
     ) async throws(StoreError) -> InboxReceipt {
-        guard case .received(let receipt) = try await submit(.receive(peerStoreId: peerStoreId, transfers: transfers)) else {
+        let request = BatchRequest.receive(peerStoreId: peerStoreId, transfers: transfers, complication: complication)
+        guard case .received(let receipt) = try await submit(request) else {
             preconditionFailure("group commit answered a receive with another response")
         }
         return receipt
@@ -47,7 +50,7 @@ extension PairStore {
         try Row.decodeAll(
             database,
             sql: """
-                SELECT delivery_id, seq, transfer_id, payload, received_at FROM inbox
+                SELECT delivery_id, seq, transfer_id, payload, received_at, complication FROM inbox
                 WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
                 """,
             arguments: [Int64(deliveryId), limit]
@@ -57,7 +60,8 @@ extension PairStore {
                 seq: try row.decode(1, "inbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
                 payload: try row.decode(3, "inbox payload", path: path, StoreColumns.validatedPayload),
-                receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date))
+                receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date),
+                isCurrentComplicationInfo: try row.decode(5, "inbox complication flag", path: path, StoreColumns.flag))
         }
     }
 

@@ -19,8 +19,11 @@ extension PairStore {
 
     /// Durably appends one transfer whose payload is already encoded (as `PayloadLimits.encodeUserInfo`
     /// returns it): the store keeps exactly these bytes. Otherwise as `enqueue(transferId:payload:)`.
-    public func enqueue(transferId: UUID, payload: EncodedDictionary) async throws(StoreError) -> OutboxTransfer {
-        let request = BatchRequest.enqueue(transferId: transferId, payload: payload, createdAt: Date())
+    /// `complication`: the transfer goes as the current complication info (`isCurrentComplicationInfo`).
+    public func enqueue(
+        transferId: UUID, payload: EncodedDictionary, complication: Bool = false
+    ) async throws(StoreError) -> OutboxTransfer {
+        let request = BatchRequest.enqueue(transferId: transferId, payload: payload, createdAt: Date(), complication: complication)
         guard case .enqueued(let transfer) = try await submit(request) else {
             preconditionFailure("group commit answered an enqueue with another response")
         }
@@ -48,7 +51,7 @@ extension PairStore {
         return try await database.read("reading outstanding transfers") { database in
             try Self.outboxTransfers(
                 database, path: path,
-                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 0 AND seq > ? ORDER BY seq LIMIT ?",
+                sql: "SELECT seq, transfer_id, payload, created_at, complication FROM outbox WHERE finished = 0 AND seq > ? ORDER BY seq LIMIT ?",
                 arguments: [Int64(seq), limit], payload: payload)
         }
     }
@@ -111,7 +114,7 @@ extension PairStore {
         return try await database.read("reading finished transfers") { database in
             try Self.outboxTransfers(
                 database, path: path,
-                sql: "SELECT seq, transfer_id, payload, created_at FROM outbox WHERE finished = 1 AND seq > ? ORDER BY seq LIMIT ?",
+                sql: "SELECT seq, transfer_id, payload, created_at, complication FROM outbox WHERE finished = 1 AND seq > ? ORDER BY seq LIMIT ?",
                 arguments: [Int64(seq), limit], payload: StoreColumns.validatedPayload)
         }
     }
@@ -138,7 +141,8 @@ extension PairStore {
                 seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
                 transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid),
                 payload: try row.decode(2, "outbox payload", path: path, payload),
-                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date))
+                createdAt: try row.decode(3, "outbox date", path: path, StoreColumns.date),
+                isCurrentComplicationInfo: try row.decode(4, "outbox complication flag", path: path, StoreColumns.flag))
         }
     }
 }

@@ -31,6 +31,11 @@ enum StoreColumns {
         Int64.fromDatabaseValue(value).map { UInt64(bitPattern: $0) }
     }
 
+    /// An INTEGER 0/1 column as a flag.
+    static func flag(_ value: DatabaseValue) -> Bool? {
+        Int64.fromDatabaseValue(value).flatMap { $0 == 0 ? false : $0 == 1 ? true : nil }
+    }
+
     /// A payload as a BLOB.
     static func encode(_ payload: PlistDictionary) -> Data { Data(PlistCodec.encode(payload)) }
 

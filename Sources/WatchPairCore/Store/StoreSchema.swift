@@ -49,6 +49,11 @@
 //                    revision INTEGER NOT NULL)
 //     no row: never received. version: the sender's; revision: local, +1 per stored receive (survives
 //     peer store changes, so "delivered to the app" is tracked across them).
+//   outbox.complication, inbox.complication INTEGER NOT NULL DEFAULT 0   (v4)
+//     1: sent or received as the current complication info (`isCurrentComplicationInfo`); rows written
+//     before v4 read as 0, plain userInfo.
+//   meta 'complication_day', 'complication_used'   (v4, written on first use)
+//     the complication budget: the UTC day counted (days since 1970) and the transfers counted on it.
 
 import Foundation
 import GRDB
@@ -71,6 +76,8 @@ enum StoreSchema {
         static let contextPeerAck = "context_peer_ack"
         static let contextDeliveredRevision = "context_delivered_rev"
         static let lastFileSeq = "last_file_seq"
+        static let complicationDay = "complication_day"
+        static let complicationUsed = "complication_used"
     }
 
     /// Every migration, in order. Each runs in one transaction with the others' effects visible.
@@ -160,6 +167,13 @@ enum StoreSchema {
                     ) WITHOUT ROWID;
                     """)
             try setMeta(db, Key.lastFileSeq, Int64(0))
+        }
+        migrator.registerMigration("v4-complications") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN complication INTEGER NOT NULL DEFAULT 0 CHECK (complication IN (0, 1));
+                    ALTER TABLE inbox ADD COLUMN complication INTEGER NOT NULL DEFAULT 0 CHECK (complication IN (0, 1));
+                    """)
         }
         return migrator
     }

@@ -187,13 +187,16 @@ extension ControlHandler {
     }
 
     static func userInfoData(_ transfer: InboxTransfer) -> JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "deliveryId": ControlJSON.integer(transfer.deliveryId),
             "seq": ControlJSON.integer(transfer.seq),
             "transferId": .string(transfer.transferId.uuidString),
             "userInfo": ControlJSON.json(transfer.payload),
             "receivedAt": ControlJSON.timestamp(transfer.receivedAt),
-        ])
+        ]
+        // Only when set, so plain userInfo lines stay as they were.
+        if transfer.isCurrentComplicationInfo { object["isCurrentComplicationInfo"] = .bool(true) }
+        return .object(object)
     }
 
     /// A finished file transfer's didFinish: `file` names it; `errorCode` 7014 when the peer found it corrupt.

@@ -63,6 +63,7 @@ struct ControlHandler: ControlRequestHandler {
         case .send: return try await send(request)
         case .sendData: return try await send(request)
         case .transfer: return try await transfer(request)
+        case .transferComplication: return try await transferComplication(request)
         case .transfers: return try await transfers()
         case .cancel: return try await cancel(request)
         case .transferFile: return try await fileOperations.transferFile(request)
@@ -143,26 +144,41 @@ struct ControlHandler: ControlRequestHandler {
     }
 
     private func transfer(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        let payload = try PlistJSON.dictionary(fromJSON: request.userInfo ?? .object([:]), name: "\"userInfo\"")
-        let transfer = try await engine.transferUserInfo(payload)
-        return .object([
-            "transferId": .string(transfer.transferId.uuidString),
-            "seq": ControlJSON.integer(transfer.seq),
-            "isTransferring": .bool(true),
-        ])
+        let transfer = try await engine.transferUserInfo(try Self.userInfo(request))
+        return .object(Self.queuedData(transfer))
+    }
+
+    private func transferComplication(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+        let transfer = try await engine.transferCurrentComplicationUserInfo(try Self.userInfo(request))
+        var result = Self.queuedData(transfer)
+        result["isCurrentComplicationInfo"] = .bool(transfer.isCurrentComplicationInfo)
+        result["remaining"] = .integer(Int64(await engine.remainingComplicationUserInfoTransfers()))
+        return .object(result)
+    }
+
+    private static func userInfo(_ request: ControlRequest) throws(WCFailure) -> PlistDictionary {
+        try PlistJSON.dictionary(fromJSON: request.userInfo ?? .object([:]), name: "\"userInfo\"")
+    }
+
+    /// A `transfer` result: the queued transfer.
+    private static func queuedData(_ transfer: OutboxTransfer) -> [String: JSONValue] {
+        ["transferId": .string(transfer.transferId.uuidString), "seq": ControlJSON.integer(transfer.seq), "isTransferring": .bool(true)]
     }
 
     private func transfers() async throws(WCFailure) -> JSONValue {
         let outstanding = try await engine.outstandingUserInfoTransfers()
         return .object([
             "transfers": .array(outstanding.map { transfer in
-                .object([
+                var object: [String: JSONValue] = [
                     "transferId": .string(transfer.transferId.uuidString),
                     "seq": ControlJSON.integer(transfer.seq),
                     "userInfo": ControlJSON.json(transfer.payload),
                     "isTransferring": .bool(true),
                     "createdAt": ControlJSON.timestamp(transfer.createdAt),
-                ])
+                ]
+                // Only when set, so plain transfers list as they did.
+                if transfer.isCurrentComplicationInfo { object["isCurrentComplicationInfo"] = .bool(true) }
+                return .object(object)
             })
         ])
     }

@@ -7,7 +7,7 @@ extension EngineConfiguration {
     /// `BackoffPolicy.init(config:)` and `KeepAlivePolicy.init(config:)`, in reading order.
     public static let configKeys =
         ["pairId"] + PayloadLimits.configKeys + ["timeouts.reply", "timeouts.handshake"] + BackoffPolicy.configKeys
-        + KeepAlivePolicy.configKeys
+        + KeepAlivePolicy.configKeys + ["complications.dailyBudget"]
 
     /// Reads the engine of the daemon playing `role` from `config`; absent keys keep `EngineConfiguration`'s
     /// defaults. `launch` stays `.foreground`: the host decides it at build time.
@@ -20,6 +20,7 @@ extension EngineConfiguration {
     /// | `timeouts.handshake` | seconds > 0 | 5 |
     /// | `backoff.*` | see `BackoffPolicy.init(config:)` | |
     /// | `keepAlive.*` | see `KeepAlivePolicy.init(config:)` | |
+    /// | `complications.dailyBudget` | integer ≥ 0 | 50 |
     /// - Throws: ``ConfigurationError`` naming the first key out of its range or of the wrong type.
     public init(role: Role, config: ConfigReader) throws(ConfigurationError) {
         self.init(role: role)
@@ -30,5 +31,6 @@ extension EngineConfiguration {
         handshakeTimeout = try read.seconds("timeouts.handshake", exclusiveMinimum: true) ?? handshakeTimeout
         backoff = try BackoffPolicy(config: config)
         keepAlive = try KeepAlivePolicy(config: config)
+        complicationDailyBudget = try read.integer("complications.dailyBudget", minimum: 0) ?? complicationDailyBudget
     }
 }

@@ -101,7 +101,7 @@ public enum ControlRequestParser {
         case .sendData:
             guard Data(base64Encoded: try need("data", request.data)) != nil else { throw wrong("data", "base64") }
             try timeout()
-        case .transfer:
+        case .transfer, .transferComplication:
             try object("userInfo", need("userInfo", request.userInfo))
         case .cancel, .cancelFile:
             try uuid("transferId", need("transferId", request.transferId))

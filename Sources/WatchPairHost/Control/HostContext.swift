@@ -44,6 +44,7 @@ public struct HostContext: Sendable {
             "installed": .bool(status.installed),
             "peerComplicationEnabled": .bool(status.peerComplicationEnabled),
             "complicationEnabled": .bool(status.complicationEnabled),
+            "complicationTransfersRemaining": .integer(Int64(status.complicationTransfersRemaining)),
             "peerUnitFileState": status.peerUnitFileState.map { .string($0.rawValue) } ?? .null,
             "peerRunning": .bool(status.peerRunning),
             "link": .string(status.link),

@@ -39,6 +39,7 @@ extension ControlRequest: ControlLine {
         o["answers"] = answers.map(JSONValue.bool)
         o["requestId"] = requestId.map(JSONValue.string)
         o["all"] = all.map(JSONValue.bool)
+        o["enabled"] = enabled.map(JSONValue.bool)
         o["key"] = key.map(JSONValue.string)
         o["value"] = value
         o["availability"] = availability.map(JSONValue.string)
@@ -100,6 +101,7 @@ extension ControlRequest: ControlLine {
             answers = try fields.bool("answers")
             requestId = try fields.string("requestId")
             all = try fields.bool("all")
+            enabled = try fields.bool("enabled")
             key = try fields.string("key")
             self.value = object["value"]
             availability = try fields.string("availability")

@@ -17,7 +17,7 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     /// `send`, `sendData`: seconds to wait for the reply (default: the daemon's reply timeout); `wait`:
     /// seconds to wait at most (default: no limit).
     public var timeout: Double?
-    /// `transfer`: the userInfo dictionary.
+    /// `transfer`, `transferComplication`: the userInfo dictionary.
     public var userInfo: JSONValue?
     /// `contextSet`: the new application context.
     public var context: JSONValue?
@@ -155,4 +155,7 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case install
     /// Enable or disable the watch app's complication (`enabled`); the phone's `isComplicationEnabled`.
     case setComplication
+    /// `transferCurrentComplicationUserInfo` (`userInfo`), phone only; the result says whether it went as
+    /// the current complication info and how many such transfers remain today.
+    case transferComplication
 }

@@ -149,8 +149,8 @@ struct InstallationStateTests {
     }
 }
 
-/// Expects `operation` to fail with `code`.
-private func expectFailure(_ code: WCErrorCode, _ operation: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
+/// Expects `operation` to fail with `code` (complication tests use it too).
+func expectFailure(_ code: WCErrorCode, _ operation: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
     do {
         try await operation()
         Issue.record("succeeded, expected \(code.rawValue)", sourceLocation: sourceLocation)

@@ -2,7 +2,8 @@
 # uninstall`, a masked and a disabled watchd.socket each make the watch app not installed: the phone's
 # transfer, context and message fail at once with 7006 and nothing queues, also while watchd is
 # stopped (the record is in watchd's state directory, the mask and the enablement in /etc). Installed
-# again (`wcctl install`, unmask, enable), content flows.
+# again (`wcctl install`, unmask, enable), content flows. Then a complication transfer: 7001 while the
+# watch app's complication is disabled, counted against the budget once enabled.
 # timeout: 120
 . "$WP_REPO/tests/system/lib.sh"
 reset_pair
@@ -65,4 +66,15 @@ phone transfer '{"n":2}' >/dev/null || fail "transfer after enable"
 wait_for 30 phone drained
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 2 " ] || fail "watch received: $got"
-echo "uninstalled, masked and disabled: 7006 and nothing queued; installed again: delivered"
+
+# 4. Complications (DESIGN §11): refused while the watch app's complication is disabled; enabled in
+# watchd's record, the phone sends one out of its daily budget.
+remaining() { [ "$(phone --json status | json_get complicationTransfersRemaining)" = "$1" ]; }
+expect_status 101 phone complication '{"c":0}'
+watch complication enable >/dev/null || fail "complication enable"
+wait_until 10 "the phone sees the complication enabled" remaining 50
+sent=$(phone complication '{"c":1}') || fail "complication transfer"
+[ "$(echo "$sent" | tail -1)" = "remaining 49" ] || fail "wcctl complication printed: $sent"
+wait_for 30 phone drained
+wait_event 10 WC_EVENT=complicationQueued WC_ROLE=phone
+echo "uninstalled, masked and disabled: 7006 and nothing queued; installed again: delivered; a complication transfer"

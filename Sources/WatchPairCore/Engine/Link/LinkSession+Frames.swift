@@ -17,11 +17,12 @@ extension LinkSession {
                 index += 1
                 continue
             }
-            // Consecutive userInfo frames are stored in one transaction and acknowledged once.
-            if case .userInfo = frame {
+            // Consecutive userInfo frames (complication transfers among them) are stored in one transaction
+            // and acknowledged once.
+            if ReceivedUserInfo(frame) != nil {
                 var batch: [ReceivedUserInfo] = []
-                while index < frames.endIndex, case .userInfo(let seq, let after, let id, let payload) = frames[index] {
-                    batch.append(ReceivedUserInfo(seq: seq, after: after, transferId: id, payload: payload))
+                while index < frames.endIndex, let received = ReceivedUserInfo(frames[index]) {
+                    batch.append(received)
                     index += 1
                 }
                 guard await engine.userInfo.receive(batch, on: link, engine) else { return false }
@@ -59,7 +60,7 @@ extension LinkSession {
             link.post(.pong(nonce: nonce))
         case .pong:
             break
-        case .userInfo:
+        case .userInfo, .complicationUserInfo:
             break  // batched by `process`
         case .fileOffer(let offer):
             return await engine.files.offered(offer, on: link, engine)

@@ -9,24 +9,41 @@ extension PairEngine {
     /// is encoded here, once: the store keeps those bytes and the frames carry them.
     /// The transfer is delivered to the peer app exactly once, in order, whenever a link can be made.
     public func transferUserInfo(_ payload: PlistDictionary) async throws(WCFailure) -> OutboxTransfer {
+        let encoded = try checkedUserInfo(payload, "userInfo")
+        let transfer = try await enqueueUserInfo(encoded, complication: false)
+        userInfoQueued(transfer)
+        return transfer
+    }
+
+    /// The local checks of a userInfo (7009 size, 7008 nesting), then the peer's installation (7006/7018):
+    /// the payload encoded once, or the refusal with its event. `what` names the call in events.
+    func checkedUserInfo(_ payload: PlistDictionary, _ what: String) throws(WCFailure) -> EncodedDictionary {
         let encoded: EncodedDictionary
         do {
             encoded = try configuration.limits.encodeUserInfo(payload)
         } catch {
-            emit(.payloadRejected, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.code)
+            emit(.payloadRejected, "\(what) refused: \(error.message)", channel: .userInfo, errorCode: error.code)
             throw error
         }
-        try refuseIfPeerNotInstalled("userInfo", channel: .userInfo)
-        let transfer: OutboxTransfer
+        try refuseIfPeerNotInstalled(what, channel: .userInfo)
+        return encoded
+    }
+
+    /// Appends a checked payload to the outbox (durable when it returns); a full outbox is 7015 with a
+    /// `queueFull` event and nothing stored.
+    func enqueueUserInfo(_ encoded: EncodedDictionary, complication: Bool) async throws(WCFailure) -> OutboxTransfer {
         do {
-            transfer = try await store.enqueue(transferId: UUID(), payload: encoded)
+            return try await store.enqueue(transferId: UUID(), payload: encoded, complication: complication)
         } catch {
             emit(.queueFull, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
             throw error.failure
         }
+    }
+
+    /// A transfer is durable: its event, and the pump and the peer are told.
+    func userInfoQueued(_ transfer: OutboxTransfer) {
         emit(.userInfoQueued, "userInfo \(transfer.seq) queued", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         contentArrived()
-        return transfer
     }
 
     /// Transfers accepted and not yet acknowledged by the peer, oldest first (`outstandingUserInfoTransfers`).

@@ -51,7 +51,9 @@ final class UserInfoChannel {
             var chunkLast = cursor
             for (index, transfer) in batch.enumerated() {
                 chunk.append(
-                    .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.encodedPayload))
+                    transfer.isCurrentComplicationInfo
+                        ? .complicationUserInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.encodedPayload)
+                        : .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.encodedPayload))
                 chunkLast = transfer.seq
                 guard chunk.isFull || index == batch.count - 1 else { continue }
                 guard engine.current === target, (try? await target.send(chunk)) != nil else { break }
@@ -126,7 +128,9 @@ final class UserInfoChannel {
         guard case .store(let chain, let gap) = receiver.event(.frames(batch)) else { return true }
         let receipt: InboxReceipt
         do {
-            receipt = try await engine.store.receive(from: peer, encoded: chain.map { (seq: $0.seq, transferId: $0.transferId, payload: $0.payload) })
+            receipt = try await engine.store.receive(
+                from: peer, encoded: chain.map { (seq: $0.seq, transferId: $0.transferId, payload: $0.payload) },
+                complication: Set(chain.lazy.filter(\.isCurrentComplicationInfo).map(\.seq)))
         } catch {
             // Nothing was acknowledged, so the sender keeps everything and resends after backing off.
             engine.emit(.queueFull, "could not store received userInfo: \(error.message)", channel: .userInfo, errorCode: error.wcCode)

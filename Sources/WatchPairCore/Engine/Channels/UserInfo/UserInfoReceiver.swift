@@ -56,4 +56,20 @@ struct ReceivedUserInfo: Sendable, Hashable {
     let after: UInt64
     let transferId: UUID
     let payload: EncodedDictionary
+    /// It came in a `complicationUserInfo` frame (`isCurrentComplicationInfo`).
+    var isCurrentComplicationInfo = false
+}
+
+extension ReceivedUserInfo {
+    /// The transfer a `userInfo` or `complicationUserInfo` frame carries; nil for any other frame.
+    init?(_ frame: Frame) {
+        switch frame {
+        case .userInfo(let seq, let after, let transferId, let payload):
+            self.init(seq: seq, after: after, transferId: transferId, payload: payload)
+        case .complicationUserInfo(let seq, let after, let transferId, let payload):
+            self.init(seq: seq, after: after, transferId: transferId, payload: payload, isCurrentComplicationInfo: true)
+        default:
+            return nil
+        }
+    }
 }
