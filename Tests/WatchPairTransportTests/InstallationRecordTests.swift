@@ -36,7 +36,7 @@ struct InstallationRecordTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir("watchd"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir("watchd") + "/app-installation.json", contents: Data("{not json".utf8))
+        _ = FileManager.default.createFile(atPath: dir("watchd") + "/app-installation.json", contents: Data("{not json".utf8))
         var configuration = UnixSocketTransportConfiguration(listener: .none, peerLinkPath: dir("watchd.sock"), peerControlPath: dir("watchd.ctl"))
         configuration.peerStateDirectory = dir("watchd")
         let phone = UnixSocketTransport(configuration: configuration, logger: Logger(label: "test"))
@@ -52,7 +52,7 @@ struct InstallationRecordTests {
         try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
         let probe = UnitFileStateProbe(unit: "watchd.socket", configurationDirectories: [etc], unitDirectories: [lib])
         #expect(probe.state() == nil, "no unit file: not under systemd")
-        FileManager.default.createFile(atPath: lib + "/watchd.socket", contents: Data("[Socket]\n".utf8))
+        _ = FileManager.default.createFile(atPath: lib + "/watchd.socket", contents: Data("[Socket]\n".utf8))
         #expect(probe.state() == .disabled)
         try FileManager.default.createSymbolicLink(atPath: etc + "/sockets.target.wants/watchd.socket", withDestinationPath: lib + "/watchd.socket")
         #expect(probe.state() == .enabled)

@@ -173,7 +173,8 @@ struct WatchConnectionReceiverTests {
         connection.register(Greet.self) { _ in
             announce.yield()
             // Never answers: the process "dies" while it runs.
-            for await _ in AsyncStream<Void> { _ in } {}
+            let never = AsyncStream<Void> { _ in }
+            for await _ in never {}
             throw CancellationError()
         }
         try await connection.waitForActivation()

@@ -127,7 +127,7 @@ struct FileChannelTests {
         let pair = try EnginePair(.inMemory, clock: ManualClock())
         let counter = ByteCounter()
         let phone = try await pair.start(.phone, transport: ByteCountingTransport(wrapping: pair.transport(for: .phone), counter: counter))
-        let watch = try await pair.start(.watch)
+        _ = try await pair.start(.watch)
         let (big, _) = try Self.makeFile(pair, "big", size: 16 << 20)
         let (small, smallBytes) = try Self.makeFile(pair, "small", size: 1000)
         let cancelled = try await phone.transferFile(at: big, metadata: nil)

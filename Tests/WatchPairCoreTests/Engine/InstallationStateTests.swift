@@ -117,7 +117,7 @@ struct InstallationStateTests {
         let units = pair.unitConfigurationDirectory
         try FileManager.default.createDirectory(atPath: units + "/sockets.target.wants", withIntermediateDirectories: true)
         let unitFile = units + "/watchd.socket.file"
-        FileManager.default.createFile(atPath: unitFile, contents: Data())
+        _ = FileManager.default.createFile(atPath: unitFile, contents: Data())
         try FileManager.default.createSymbolicLink(atPath: units + "/sockets.target.wants/watchd.socket", withDestinationPath: unitFile)
         let phone = try await pair.start(.phone)
         #expect(await phone.status().peerUnitFileState == .enabled)
