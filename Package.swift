@@ -30,8 +30,10 @@ let package = Package(
         // The version and commit of the build (`--version` of every binary), generated before each build.
         .target(name: "WatchPairVersion", plugins: ["BuildInfoPlugin"]),
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
+        // CRC-32C with the CPU's instruction (SSE4.2 `crc32`), chosen at run time by WatchPairWire.
+        .target(name: "CCRC32C"),
         // Pure: frames, handshake, property-list values, WCError codes. No I/O.
-        .target(name: "WatchPairWire"),
+        .target(name: "WatchPairWire", dependencies: ["CCRC32C"]),
         // Channel state machines, durable store, link policy, diagnostics. No sockets.
         .target(
             name: "WatchPairCore",

@@ -1,8 +1,24 @@
+internal import CCRC32C
+
 /// CRC-32C (Castagnoli), the checksum in every frame's trailer.
 ///
 /// Reflected polynomial 0x82F63B78, initial value and final XOR 0xFFFFFFFF (the variant of iSCSI,
-/// ext4 and SCTP; check value: `"123456789"` → 0xE3069283). Table-driven, slice-by-8: eight bytes per step.
+/// ext4 and SCTP; check value: `"123456789"` → 0xE3069283). Computed by the CPU's `crc32` instruction
+/// where it has one (SSE4.2 on x86-64, checked once at run time), else by a table-driven slice-by-8;
+/// both give the same results.
 public enum CRC32C {
+    /// How a checksum is computed.
+    public enum Implementation: Sendable, Equatable {
+        /// The CPU's CRC-32C instruction (SSE4.2 `crc32`), eight bytes per instruction.
+        case hardware
+        /// Table-driven slice-by-8 in Swift, on every CPU.
+        case software
+    }
+
+    /// The implementation this process uses: `.hardware` when the CPU has the instruction.
+    public static let implementation: Implementation =
+        watchpair_crc32c_hardware_available() != 0 ? .hardware : .software
+
     /// The CRC-32C of `bytes`.
     public static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
         update(0, with: bytes)
@@ -12,60 +28,35 @@ public enum CRC32C {
     ///
     /// Start from 0 for a fresh checksum.
     public static func update(_ crc: UInt32, with bytes: some Collection<UInt8>) -> UInt32 {
-        if let result = bytes.withContiguousStorageIfAvailable({ update(crc, buffer: $0) }) {
+        update(crc, with: bytes, using: implementation)
+    }
+
+    /// Continues a checksum with a chosen implementation, for tests and benchmarks that compare the two.
+    ///
+    /// - Precondition: `.hardware` only where ``implementation`` is `.hardware`.
+    public static func update(
+        _ crc: UInt32, with bytes: some Collection<UInt8>, using implementation: Implementation
+    ) -> UInt32 {
+        if let result = bytes.withContiguousStorageIfAvailable({ update(crc, buffer: $0, using: implementation) }) {
             return result
         }
-        return Array(bytes).withUnsafeBufferPointer { update(crc, buffer: $0) }
+        return Array(bytes).withUnsafeBufferPointer { update(crc, buffer: $0, using: implementation) }
     }
 
     static func update(_ crc: UInt32, buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let t = tables
-        var c = ~crc
-        var i = 0
-        let n = buffer.count
-        t.withUnsafeBufferPointer { t in
-            // Eight bytes per step: one lookup per byte in its own table, XORed together.
-            while n - i >= 8 {
-                let lo = c ^ (UInt32(buffer[i]) | UInt32(buffer[i + 1]) << 8
-                    | UInt32(buffer[i + 2]) << 16 | UInt32(buffer[i + 3]) << 24)
-                let hi = UInt32(buffer[i + 4]) | UInt32(buffer[i + 5]) << 8
-                    | UInt32(buffer[i + 6]) << 16 | UInt32(buffer[i + 7]) << 24
-                c = t[7 * 256 + Int(lo & 0xFF)]
-                    ^ t[6 * 256 + Int((lo >> 8) & 0xFF)]
-                    ^ t[5 * 256 + Int((lo >> 16) & 0xFF)]
-                    ^ t[4 * 256 + Int(lo >> 24)]
-                    ^ t[3 * 256 + Int(hi & 0xFF)]
-                    ^ t[2 * 256 + Int((hi >> 8) & 0xFF)]
-                    ^ t[1 * 256 + Int((hi >> 16) & 0xFF)]
-                    ^ t[Int(hi >> 24)]
-                i += 8
-            }
-            while i < n {
-                c = t[Int((c ^ UInt32(buffer[i])) & 0xFF)] ^ (c >> 8)
-                i += 1
-            }
-        }
-        return ~c
+        update(crc, buffer: buffer, using: implementation)
     }
 
-    /// Eight 256-entry tables, flat: table k at offset k × 256. Table 0 is the classic byte table;
-    /// table k advances a byte's contribution by k further zero bytes.
-    static let tables: [UInt32] = {
-        let polynomial: UInt32 = 0x82F6_3B78
-        var t = [UInt32](repeating: 0, count: 8 * 256)
-        for byte in 0..<256 {
-            var c = UInt32(byte)
-            for _ in 0..<8 {
-                c = (c & 1) != 0 ? (c >> 1) ^ polynomial : c >> 1
-            }
-            t[byte] = c
+    static func update(
+        _ crc: UInt32, buffer: UnsafeBufferPointer<UInt8>, using implementation: Implementation
+    ) -> UInt32 {
+        switch implementation {
+        case .hardware:
+            precondition(Self.implementation == .hardware, "CRC-32C: this CPU has no crc32 instruction")
+            guard let base = buffer.baseAddress else { return crc }
+            return watchpair_crc32c_hardware_update(crc, base, buffer.count)
+        case .software:
+            return softwareUpdate(crc, buffer: buffer)
         }
-        for k in 1..<8 {
-            for byte in 0..<256 {
-                let previous = t[(k - 1) * 256 + byte]
-                t[k * 256 + byte] = (previous >> 8) ^ t[Int(previous & 0xFF)]
-            }
-        }
-        return t
-    }()
+    }
 }
