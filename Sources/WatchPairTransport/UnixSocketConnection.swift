@@ -133,6 +133,11 @@ public final class UnixSocketConnection: TransportConnection {
         return promise.futureResult
     }
 
+    /// Whether this connection's socket runs on `loop` (tests check that a host's sockets share one).
+    func runs(on loop: SocketEventLoop) -> Bool {
+        self.channel.eventLoop === loop.eventLoop
+    }
+
     /// Closes both directions: further writes throw, ``inbound`` finishes after what was already read.
     ///
     /// Idempotent; returns once the socket is closed.

@@ -30,7 +30,7 @@ public final class UnixSocketTransport: Transport {
 
     /// The settings this transport was made with.
     public let configuration: UnixSocketTransportConfiguration
-    private let eventLoopGroup: MultiThreadedEventLoopGroup
+    private let eventLoopGroup: any EventLoopGroup
     let logger: Logger
     private let openConnections = Mutex(0)
 
@@ -47,6 +47,14 @@ public final class UnixSocketTransport: Transport {
     ) {
         self.configuration = configuration
         self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// Creates a transport whose sockets (the listener, every accepted and every made connection) all run
+    /// on `loop`, shared with the other transports given the same value; see ``SocketEventLoop``.
+    public init(configuration: UnixSocketTransportConfiguration, loop: SocketEventLoop, logger: Logger) {
+        self.configuration = configuration
+        self.eventLoopGroup = loop.eventLoop
         self.logger = logger
     }
 

@@ -51,6 +51,7 @@ public final class ControlServer: Service, Sendable {
         logger: Logger,
         access: ControlAccessPolicy,
         refused: @escaping @Sendable (PeerCredentials, String) -> Void,
+        loop: SocketEventLoop,
         handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
     ) {
         self.socket = socket
@@ -67,17 +68,21 @@ public final class ControlServer: Service, Sendable {
                 checksAcceptedPeers: false,
                 allowsRemoteHalfClosure: true
             ),
+            loop: loop,
             logger: logger
         )
     }
 
     /// Binds the control socket at `path` (mode 0660 in the daemon's group, a stale file removed) for a
-    /// server not yet running; `refused` hears of each client the access policy turns away.
+    /// server not yet running; `refused` hears of each client the access policy turns away. Clients'
+    /// sockets run on `loop`: give it the loop of the host's peer link, so that a reply written after a
+    /// peer-link read needs no thread hand-off (``SocketEventLoop``).
     /// - Throws: ``HostError`` `.listen` naming the path.
     public static func bind(
         path: String,
         logger: Logger,
         refused: @escaping @Sendable (PeerCredentials, String) -> Void = { _, _ in },
+        loop: SocketEventLoop = .next(),
         handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
     ) throws(HostError) -> ControlServer {
         let socket = try ListeningSocket.bindOwned(path, mode: 0o660, logger: logger)
@@ -90,7 +95,7 @@ public final class ControlServer: Service, Sendable {
             throw HostError(.listen, "cannot stat the control socket \(path): \(String(cString: strerror(code)))")
         }
         let access = ControlAccessPolicy(ownUID: geteuid(), group: info.st_gid)
-        return ControlServer(socket: socket, logger: logger, access: access, refused: refused, handler: handler)
+        return ControlServer(socket: socket, logger: logger, access: access, refused: refused, loop: loop, handler: handler)
     }
 
     /// Clients that have sent a request and are still connected.

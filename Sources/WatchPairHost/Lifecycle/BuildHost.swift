@@ -109,6 +109,9 @@ public func buildHost(
         return error
     }
 
+    // The peer link and the control clients share one event loop, so a control request that goes to the
+    // peer and back, and a peer message that goes to a control client, stay on one thread (SocketEventLoop).
+    let socketLoop = SocketEventLoop.next()
     let transport: any Transport
     if let given = environment.transport {
         transport = given
@@ -119,7 +122,7 @@ public func buildHost(
             // Under systemd the peer app is installed only while its socket unit is enabled and not masked.
             transportConfiguration.peerSocketUnit = UnitFileStateProbe(unit: "\(configuration.role.peer.daemonName).socket")
         }
-        transport = UnixSocketTransport(configuration: transportConfiguration, logger: logger)
+        transport = UnixSocketTransport(configuration: transportConfiguration, loop: socketLoop, logger: logger)
     }
     let launch = link?.launchMode(configuration.launch) ?? (configuration.launch == .background ? .background : .foreground)
 
@@ -163,9 +166,12 @@ public func buildHost(
         do {
             let role = configuration.role
             let diagnostics = engine.diagnostics
-            let server = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: { peer, reason in
+            let refused: @Sendable (PeerCredentials, String) -> Void = { peer, reason in
                 diagnostics.emit(DiagnosticEvent(.controlClientRefused, role: role, "control client refused (\(peer)): \(reason)"))
-            }) { _ in face.controlHandler }
+            }
+            let server = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: refused, loop: socketLoop) { _ in
+                face.controlHandler
+            }
             serverReference.server.withLock { $0 = server }
             controlServer = server
         } catch {
