@@ -104,6 +104,24 @@ enum ProcessEnvironment {
 }
 
 extension CommandContext {
+    /// Queues the userInfo dictionary `argument` (JSON, `@FILE` or `-`) with `op` (`transfer`, or
+    /// `transferComplication`) and prints the transfer's id, or with --json the whole answer; returns the
+    /// answer for what a command prints besides.
+    @discardableResult
+    func transferUserInfo(_ argument: String, with op: ControlOperation, what: String) throws(CLIError) -> JSONValue {
+        let payload = try dictionaryArgument(argument, what: what)
+        let client = try connect()
+        var request = client.makeRequest(op)
+        request.userInfo = payload
+        let result = try client.call(request, wait: Payload.requestWait)
+        if json {
+            try printJSON(result)
+        } else {
+            try print(result[field: "transferId"].map(OutputFormatter.humanValue) ?? "")
+        }
+        return result
+    }
+
     /// Cancels an outstanding transfer with `op` (`cancel` for userInfo, `cancelFile` for files) and
     /// prints the outcome: a sentence, or with --json `{"cancelled":true|false,"transferId":"…"}`.
     func cancelTransfer(_ op: ControlOperation, transferId: String) throws(CLIError) {

@@ -45,15 +45,8 @@ struct ComplicationCommand: WcctlSubcommand {
             request.enabled = argument == "enable"
             try context.printJSON(try client.call(request, wait: Payload.requestWait))
         default:
-            let payload = try context.dictionaryArgument(argument, what: "complication userInfo")
-            let client = try context.connect()
-            var request = client.makeRequest(.transferComplication)
-            request.userInfo = payload
-            let result = try client.call(request, wait: Payload.requestWait)
-            if context.json {
-                try context.printJSON(result)
-            } else {
-                try context.print(result[field: "transferId"].map(OutputFormatter.humanValue) ?? "")
+            let result = try context.transferUserInfo(argument, with: .transferComplication, what: "complication userInfo")
+            if !context.json {
                 try context.print("remaining \(result[field: "remaining"].map(OutputFormatter.humanValue) ?? "0")")
             }
         }

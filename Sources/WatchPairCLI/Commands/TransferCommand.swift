@@ -25,15 +25,6 @@ struct TransferCommand: WcctlSubcommand {
     var userInfo: String
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        let payload = try context.dictionaryArgument(userInfo, what: "userInfo")
-        let client = try context.connect()
-        var request = client.makeRequest(.transfer)
-        request.userInfo = payload
-        let result = try client.call(request, wait: Payload.requestWait)
-        if context.json {
-            try context.printJSON(result)
-        } else {
-            try context.print(result[field: "transferId"].map(OutputFormatter.humanValue) ?? "")
-        }
+        try context.transferUserInfo(userInfo, with: .transfer, what: "userInfo")
     }
 }
