@@ -18,6 +18,24 @@ struct WatchConnectionQueueTests {
         return link
     }
 
+    /// Sends a messageOnly `Greet` per name from the unreachable phone, each queued (its `requestQueued`
+    /// seen) before the next is sent, so the queue holds them in this order.
+    func queue(_ names: [String], on phone: WatchConnection) async -> [Task<Greeting, any Error>] {
+        let events = phone.diagnosticEvents
+        var sends: [Task<Greeting, any Error>] = []
+        for (index, name) in names.enumerated() {
+            sends.append(Task { try await phone.send(Greet(name: name), strategy: .messageOnly) })
+            _ = await first(events) { $0 == .requestQueued(type: "Greet", size: index + 1) }
+        }
+        return sends
+    }
+
+    /// Active mode and the peer reachable again: the queue flushes.
+    func flush(_ link: TestLink) async {
+        await link.phone.connect()
+        link.flaky?.phone.setReachable(true)
+    }
+
     @Test("messageOnly, queued mode, unreachable: queued on disk, flushed in order when reachable in active mode")
     func queuedThenFlushed() async throws {
         let directory = try temporaryDirectory()
@@ -25,15 +43,11 @@ struct WatchConnectionQueueTests {
         let link = try await unreachableLink(directory)
         let order = link.watch.registerNameRecorder()
         let phone = link.phone
-        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
-        let events = phone.diagnosticEvents
-        _ = await first(events) { if case .requestQueued = $0 { true } else { false } }
-        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
-        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
+        let sends = await queue(["one", "two"], on: phone)
+        let (one, two) = (sends[0], sends[1])
         #expect(phone.pendingRequestCount == 2)
         #expect(persistedQueue(directory).count == 2)
-        await phone.connect()
-        link.flaky?.phone.setReachable(true)
+        await flush(link)
         #expect(try await one.value.text == "one")
         #expect(try await two.value.text == "two")
         var iterator = order.makeAsyncIterator()
@@ -76,13 +90,9 @@ struct WatchConnectionQueueTests {
             for await _ in gate { break }
             return Greeting(text: request.name)
         }
-        let events = phone.diagnosticEvents
-        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
-        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
-        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
-        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
-        await phone.connect()
-        link.flaky?.phone.setReachable(true)
+        let sends = await queue(["one", "two"], on: phone)
+        let (one, two) = (sends[0], sends[1])
+        await flush(link)
         var starts = started.makeAsyncIterator()
         #expect(await starts.next() == "one")
         #expect(persistedQueue(directory).count == 2, "the flush took the requests off the disk before they went")
@@ -113,14 +123,8 @@ struct WatchConnectionQueueTests {
             }
             return Greeting(text: request.name)
         }
-        let events = phone.diagnosticEvents
-        var sends: [Task<Greeting, any Error>] = []
-        for number in 1...count {
-            sends.append(Task { try await phone.send(Greet(name: "\(number)"), strategy: .messageOnly) })
-            _ = await first(events) { $0 == .requestQueued(type: "Greet", size: number) }
-        }
-        await phone.connect()
-        link.flaky?.phone.setReachable(true)
+        let sends = await queue((1...count).map(String.init), on: phone)
+        await flush(link)
         var starts = started.makeAsyncIterator()
         #expect(await starts.next() == batch)
         #expect(persistedQueue(directory).count == count, "\(batch - 1) handed on, none of them saved yet")
@@ -143,13 +147,9 @@ struct WatchConnectionQueueTests {
             if request.name == "one" { for await _ in gate { break } }
             return Greeting(text: request.name)
         }
-        let events = phone.diagnosticEvents
-        let one = Task { try await phone.send(Greet(name: "one"), strategy: .messageOnly) }
-        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 1) }
-        let two = Task { try await phone.send(Greet(name: "two"), strategy: .messageOnly) }
-        _ = await first(events) { $0 == .requestQueued(type: "Greet", size: 2) }
-        await phone.connect()
-        link.flaky?.phone.setReachable(true)
+        let sends = await queue(["one", "two"], on: phone)
+        let (one, two) = (sends[0], sends[1])
+        await flush(link)
         var starts = started.makeAsyncIterator()
         #expect(await starts.next() == "one")
         phone.cancelQueuedRequest(id: try #require(phone.queuedRequests.last?.id))
