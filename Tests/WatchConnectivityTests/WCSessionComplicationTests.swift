@@ -14,7 +14,7 @@ struct WCSessionComplicationTests {
     func refusalsAndDelivery(_ mode: WCSessionTestMode) async throws {
         let pair = try WCSessionPair(mode)
         let phoneDelegate = FullDelegate(), watchDelegate = FullDelegate(recordsStateChanges: false)
-        try await activate(pair, phoneDelegate, watchDelegate)
+        await pair.activate(phoneDelegate, watchDelegate)
         #expect(pair.phone.remainingComplicationUserInfoTransfers == 0, "0 while not enabled, as Apple reports it")
 
         let refused = pair.phone.transferCurrentComplicationUserInfo(["n": 0])
@@ -45,7 +45,7 @@ struct WCSessionComplicationTests {
     func dailyBudget() async throws {
         let pair = try WCSessionPair(.inMemory)
         let phoneDelegate = FullDelegate(), watchDelegate = FullDelegate(recordsStateChanges: false)
-        try await activate(pair, phoneDelegate, watchDelegate)
+        await pair.activate(phoneDelegate, watchDelegate)
         try await enable(pair, phoneDelegate)
         // The watch's device off: everything stays outstanding at the phone, where the test reads it.
         await pair.watch.shutdown()
@@ -66,17 +66,6 @@ struct WCSessionComplicationTests {
         #expect(pair.phone.transferCurrentComplicationUserInfo(["n": 53]).isCurrentComplicationInfo)
         #expect(pair.phone.remainingComplicationUserInfoTransfers == 49)
         await pair.shutdown()
-    }
-
-    /// Activates both sessions and waits until each sees the other.
-    private func activate(_ pair: WCSessionPair, _ phoneDelegate: FullDelegate, _ watchDelegate: FullDelegate) async throws {
-        pair.phone.delegate = phoneDelegate
-        pair.watch.delegate = watchDelegate
-        pair.phone.activate()
-        #expect(await phoneDelegate.next() == .activated(.activated, errorCode: nil))
-        pair.watch.activate()
-        #expect(await watchDelegate.next() == .activated(.activated, errorCode: nil))
-        #expect(await phoneDelegate.next() == .reachability(true))
     }
 
     /// Enables the watch app's complication and waits until the phone knows.

@@ -58,13 +58,7 @@ struct WCSessionInstallationTests {
     func complication(_ mode: WCSessionTestMode) async throws {
         let pair = try WCSessionPair(mode)
         let phoneDelegate = FullDelegate(), watchDelegate = FullDelegate(recordsStateChanges: false)
-        pair.phone.delegate = phoneDelegate
-        pair.watch.delegate = watchDelegate
-        pair.phone.activate()
-        #expect(await phoneDelegate.next() == .activated(.activated, errorCode: nil))
-        pair.watch.activate()
-        #expect(await watchDelegate.next() == .activated(.activated, errorCode: nil))
-        #expect(await phoneDelegate.next() == .reachability(true))
+        await pair.activate(phoneDelegate, watchDelegate)
         #expect(!pair.phone.isComplicationEnabled)
         try await pair.setComplicationEnabled(true)
         #expect(await phoneDelegate.next() == .watchStateChanged(installed: true))
