@@ -6,11 +6,7 @@ extension InMemoryNetwork {
     /// ``InMemoryTransport/publishInstallation(_:)`` does the same). A change is reported to the peer
     /// transport's `peerChanges()`.
     public func setInstallation(_ role: Role, _ installation: AppInstallation) {
-        state.withLock { state in
-            guard state.endpoints[role]!.installation != installation else { return }
-            state.endpoints[role]!.installation = installation
-            state.notifyChange(of: role)
-        }
+        update(role, \.installation, to: installation)
     }
 
     /// `role`'s installation record.
@@ -21,10 +17,6 @@ extension InMemoryNetwork {
     /// Sets the enablement of `role`'s socket unit, as `systemctl disable`, `mask`, `enable` would (nil:
     /// not under systemd). A change is reported to the peer transport's `peerChanges()`.
     public func setUnitFileState(_ role: Role, _ unitFileState: UnitFileState?) {
-        state.withLock { state in
-            guard state.endpoints[role]!.unitFileState != unitFileState else { return }
-            state.endpoints[role]!.unitFileState = unitFileState
-            state.notifyChange(of: role)
-        }
+        update(role, \.unitFileState, to: unitFileState)
     }
 }

@@ -94,9 +94,15 @@ public final class InMemoryNetwork: Sendable {
     ///
     /// A change is reported to the peer transport's `peerChanges()`; setting the current value does nothing.
     public func setInstalled(_ role: Role, _ installed: Bool) {
+        update(role, \.installed, to: installed)
+    }
+
+    /// Sets one field of `role`'s endpoint; a change is reported to the peer transport's `peerChanges()`,
+    /// the current value does nothing.
+    func update<Value: Equatable>(_ role: Role, _ field: WritableKeyPath<Endpoint, Value>, to value: Value) {
         state.withLock { state in
-            guard state.endpoints[role]!.installed != installed else { return }
-            state.endpoints[role]!.installed = installed
+            guard state.endpoints[role]![keyPath: field] != value else { return }
+            state.endpoints[role]![keyPath: field] = value
             state.notifyChange(of: role)
         }
     }
@@ -104,11 +110,7 @@ public final class InMemoryNetwork: Sendable {
     /// Records whether `role` has content waiting for its peer; a change is reported to the peer
     /// transport's `peerChanges()`.
     public func setContentPending(_ role: Role, _ pending: Bool) {
-        state.withLock { state in
-            guard state.endpoints[role]!.contentPending != pending else { return }
-            state.endpoints[role]!.contentPending = pending
-            state.notifyChange(of: role)
-        }
+        update(role, \.contentPending, to: pending)
     }
 
     /// Whether `role` announced content waiting for its peer.
