@@ -97,6 +97,34 @@ struct KeyedSyncPairTests {
         #expect(phone.sync.status(of: "profile")?.lastSyncTime != nil)
     }
 
+    @Test("a push the peer could not confirm is sent again while the peer stays reachable")
+    func retriedWhileReachable() async throws {
+        let clock = ManualClock()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (phoneSession, watchSession) = FlakySession.pair(seed: 6, clock: clock)
+        let phone = SyncApp(.phone, session: phoneSession, clock: clock, keys: Self.registerProfile)
+        let watch = SyncApp(.watch, session: watchSession, clock: clock, directory: directory, keys: Self.registerProfile)
+        let events = phone.sync.events
+        // The watch cannot write its ledger (its directory is now a file), so its handler throws and
+        // the phone's push fails, though both apps stay up and reachable.
+        try FileManager.default.removeItem(at: directory)
+        #expect(FileManager.default.createFile(atPath: directory.path, contents: nil))
+        try phone.sync.set("dusk", for: "theme")
+        await Self.next(events) { if case .unconfirmed = $0 { true } else { false } }
+        #expect(phone.sync.status(of: "theme")?.needSync == true)
+        try FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // No activation and no change of reachability comes: only the retry timer, armed for
+        // `retryDelay` (2 s) after the failure, sends it again. Step exactly to it.
+        let retry = clock.now.advanced(by: .seconds(2))
+        while clock.nextDeadline != retry { await Task.yield() }
+        clock.advance(to: retry)
+        await Self.next(events) { if case .confirmed(key: "theme", _) = $0 { true } else { false } }
+        #expect(phone.sync.status(of: "theme")?.needSync == false)
+        #expect(try watch.sync.value(String.self, for: "theme") == "dusk")
+    }
+
     @Test("watch first: its handshake waits for the phone app, which answers when it runs")
     func watchFirst() async throws {
         let clock = ManualClock()

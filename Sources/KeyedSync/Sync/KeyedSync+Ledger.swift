@@ -31,11 +31,34 @@ extension KeyedSync {
                 SyncPush(entries: snapshot), strategy: .contextOnly, delivery: .immediate,
                 retryPolicy: RetryPolicy(maxAttempts: 1, timeout: configuration.confirmationTimeout))
             try commit(.confirmed(snapshot, at: wallNow))
+            if generation == pushGeneration { retry(.confirmed) }
         } catch let error as KeyedSyncError {
             emit(.storageFailed(reason: error.description))
         } catch {
             // A newer snapshot replaced this one's context before the peer read it: only the newest counts.
-            if generation == pushGeneration { emit(.unconfirmed(reason: "\(error)")) }
+            guard generation == pushGeneration else { return }
+            emit(.unconfirmed(reason: "\(error)"))
+            retry(.unconfirmed)
+        }
+    }
+
+    /// Acts on ``PushRetry``'s decision: arms or disarms the timer, or pushes what still needs a sync.
+    func retry(_ event: PushRetry.Event) {
+        switch pushRetry.event(event) {
+        case .none:
+            break
+        case .schedule(let delay):
+            retryTimer?.cancel()
+            let sleep = self.sleep
+            retryTimer = Task { [weak self] in
+                do { try await sleep(delay) } catch { return }
+                self?.retry(.timerFired)
+            }
+        case .cancel:
+            retryTimer?.cancel()
+            retryTimer = nil
+        case .push:
+            spawn { await self.syncRegisteredKeysIfNeeded() }
         }
     }
 
@@ -69,6 +92,7 @@ extension KeyedSync {
     /// The watch asks only once it has registered a key: an app that syncs nothing (a daemon nobody has
     /// given a key yet) adds no traffic.
     func statusChanged(from previous: ConnectionStatus?, to status: ConnectionStatus) {
+        if status.isReachable != previous?.isReachable { retry(.reachability(status.isReachable)) }
         let activated = status.isActivated && previous?.isActivated != true
         let reachable = status.isReachable && previous?.isReachable != true
         let watchState = side == .phone && previous != nil && previous?.isCounterpartAppInstalled != status.isCounterpartAppInstalled

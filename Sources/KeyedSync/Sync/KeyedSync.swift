@@ -12,7 +12,8 @@ import WatchConnection
 ///
 /// Each app pushes a snapshot of its published keys as its application context (latest wins, so an app
 /// that was off receives only the newest), and the peer confirms it; keys the peer has not confirmed stay
-/// `needSync` and are pushed again at activation and whenever the peer becomes reachable. The watch asks
+/// `needSync` and are pushed again at activation, whenever the peer becomes reachable, and with backoff
+/// while it stays reachable (``PushRetry``). The watch asks
 /// for the phone's snapshot at activation and on reachability (the handshake: a message when reachable,
 /// otherwise a queued userInfo the phone answers when it next runs), so either app may start first.
 /// Received values are applied only when their revision is newer (``SyncLedger``).
@@ -36,6 +37,12 @@ public final class KeyedSync {
     /// Counts pushes, so only the newest one's failure is reported (an older one was superseded).
     var pushGeneration: UInt64 = 0
     var statusTask: Task<Void, Never>?
+    /// When an unconfirmed push is sent again while the peer stays reachable.
+    var pushRetry: PushRetry
+    /// The armed retry of ``pushRetry``.
+    var retryTimer: Task<Void, Never>?
+    /// Sleeps on the injected clock.
+    let sleep: @Sendable (Duration) async throws -> Void
     /// Pushes and handshakes in flight, so `close()` ends them.
     var tasks: [UUID: Task<Void, Never>] = [:]
 
@@ -52,6 +59,8 @@ public final class KeyedSync {
         self.configuration = configuration
         self.logger = logger
         elapsed = Self.elapsedTime(on: clock)
+        sleep = Self.sleeper(on: clock)
+        pushRetry = PushRetry(initial: configuration.retryDelay, maximum: configuration.maxRetryDelay)
         file = configuration.storageDirectory.map(SyncLedgerFile.init(directory:))
         let loaded = file?.load(side: side, setAsideSuffix: "\(Int(configuration.wallClockOrigin.timeIntervalSince1970))")
         ledger = SyncLedger(side: side, maxAutoSyncSize: configuration.maxAutoSyncSize, records: loaded?.records ?? [:])
@@ -77,6 +86,7 @@ public final class KeyedSync {
     /// with a lifetime of its own (the daemons stop it before the connection closes).
     public func close() {
         statusTask?.cancel()
+        retryTimer?.cancel()
         for task in tasks.values { task.cancel() }
         tasks = [:]
         for continuation in eventSubscribers.values { continuation.finish() }
@@ -95,6 +105,10 @@ public final class KeyedSync {
     private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
         let start = clock.now
         return { start.duration(to: clock.now) }
+    }
+
+    private static func sleeper<C: Clock<Duration>>(on clock: C) -> @Sendable (Duration) async throws -> Void {
+        { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
     }
 
     /// Now, in seconds since 1970: the configured origin plus the clock's elapsed time.

@@ -10,6 +10,11 @@ public struct KeyedSyncConfiguration: Sendable {
     public var maxAutoSyncSize = 16_384
     /// How long a pushed snapshot waits for the peer's confirmation before its keys stay `needSync`.
     public var confirmationTimeout: Duration = .seconds(10)
+    /// How long after an unconfirmed push, while the peer stays reachable, its keys are pushed again;
+    /// each further failure doubles the wait, up to ``maxRetryDelay``.
+    public var retryDelay: Duration = .seconds(2)
+    /// The longest wait between pushes of keys that stay unconfirmed while the peer is reachable.
+    public var maxRetryDelay: Duration = .seconds(300)
     /// How many events each `events` subscriber buffers (the newest are kept). One change or received
     /// snapshot reports an event per key in it, all at once: a snapshot fits one 262,144-byte context at
     /// 60 bytes or more per key, so 8,192 holds the events of any one, with room for a reader that is a

@@ -20,8 +20,8 @@ public enum KeyedSyncEvent: Sendable, Hashable {
     case unknownKey(key: String, revision: SyncRevision)
     /// The peer sent `key`, which this app does not share: ignored.
     case notShared(key: String)
-    /// A snapshot was not confirmed by the peer (it stays `needSync` and is retried when the peer is
-    /// next reachable).
+    /// A snapshot was not confirmed by the peer (it stays `needSync` and is retried with backoff while
+    /// the peer is reachable, and when it next becomes reachable).
     case unconfirmed(reason: String)
     /// The ledger file could not be written (the change is held in memory) or was unreadable (set aside).
     case storageFailed(reason: String)

@@ -216,7 +216,7 @@ extension HeldRequests.Request {
 extension RequestReceiver {
     /// The handler of `type` that decodes a request's body, runs the app's `run` on it, and encodes its
     /// response or the failure (`decodingFailed`, `handlerError`) as a response envelope.
-    static func handler<Request: Sendable, Response: Encodable>(
+    static func handler<Request: Sendable, Response: Encodable & Sendable>(
         of type: String,
         decode: @escaping @Sendable (String) throws -> Request,
         run: @escaping @Sendable (Request) async throws -> Response
