@@ -33,6 +33,31 @@ final class ContextChannel {
         engine.contentSignal.fire()
     }
 
+    /// See ``PairEngine/updateApplicationContext(_:)``: encodes and checks the payload, stores it with
+    /// the next version (nil when identical to the last one), and wakes ``pump(_:)``.
+    func update(_ payload: PlistDictionary, _ engine: isolated PairEngine) async throws(WCFailure) -> StoredContext? {
+        let encoded: EncodedDictionary
+        do {
+            encoded = try engine.configuration.limits.encodeContext(payload)
+        } catch {
+            engine.emit(.payloadRejected, "context refused: \(error.message)", channel: .applicationContext, errorCode: error.code)
+            throw error
+        }
+        try engine.installations.refuseIfPeerNotInstalled("context", channel: .applicationContext, engine)
+        let stored: StoredContext?
+        do {
+            stored = try await engine.store.setSentContext(encoded)
+        } catch {
+            throw error.failure
+        }
+        guard let stored else { return nil }
+        _ = sender.event(.updated(version: stored.version))
+        engine.emit(.contextUpdated, "application context version \(stored.version) set", channel: .applicationContext, seq: stored.version)
+        // ``pump(_:)`` sends it (or a newer one, if more updates come first).
+        engine.contentArrived()
+        return stored
+    }
+
     /// Sends the newest context on the current link whenever the peer lacks it, one frame in flight at a
     /// time (``ContextSender``): the last value wins, so a burst of updates costs one frame per round trip.
     func pump(_ engine: isolated PairEngine) async {
