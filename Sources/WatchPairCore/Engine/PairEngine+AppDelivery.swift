@@ -32,14 +32,14 @@ extension PairEngine {
     /// The received context, if the app has not been given this version yet.
     public func pendingContext() async throws(WCFailure) -> StoredContext? {
         try await StoreError.reported { () async throws(StoreError) in
-            guard let received = try await store.receivedContext() else { return nil }
-            let delivered = try await store.contextDeliveredVersion()
+            guard let received = try await store.contexts.receivedContext() else { return nil }
+            let delivered = try await store.contexts.contextDeliveredVersion()
             return received.version > delivered ? received : nil
         }
     }
 
     /// The app has been given context `version`.
     public func acknowledgeContext(version: UInt64) async throws(WCFailure) {
-        try await StoreError.reported { () async throws(StoreError) in try await store.markContextDelivered(version: version) }
+        try await StoreError.reported { () async throws(StoreError) in try await store.contexts.markContextDelivered(version: version) }
     }
 }

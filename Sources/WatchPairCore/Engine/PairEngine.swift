@@ -103,8 +103,8 @@ public actor PairEngine {
         self.driver = LinkDriver(backoff: configuration.backoff)
         self.context = ContextChannel(
             sender: ContextSender(
-                sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
-            receivedVersion: try await store.receivedContext()?.version ?? 0)
+                sentVersion: try await store.contexts.sentContext()?.version ?? 0, peerAck: try await store.contexts.peerContextAck()),
+            receivedVersion: try await store.contexts.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
         self.complications = ComplicationChannel(
             budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),

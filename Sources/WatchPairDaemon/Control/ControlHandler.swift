@@ -220,7 +220,7 @@ struct ControlHandler: ControlRequestHandler {
     /// The received or the sent context with its version, mapping a store error to the `WCError` a caller sees.
     private func storeRead(received: Bool) async throws(WCFailure) -> StoredContext? {
         do {
-            return received ? try await store.receivedContext() : try await store.sentContext()
+            return received ? try await store.contexts.receivedContext() : try await store.contexts.sentContext()
         } catch {
             throw WCFailure(error.wcCode, error.message)
         }

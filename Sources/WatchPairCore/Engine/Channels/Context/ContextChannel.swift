@@ -46,7 +46,7 @@ final class ContextChannel {
         try engine.installations.refuseIfPeerNotInstalled("context", channel: .applicationContext, engine)
         let stored: StoredContext?
         do {
-            stored = try await engine.store.setSentContext(encoded)
+            stored = try await engine.store.contexts.setSentContext(encoded)
         } catch {
             throw error.failure
         }
@@ -71,7 +71,7 @@ final class ContextChannel {
                 }
                 if sender.wantsToSend {
                     do {
-                        if let sent = try await engine.store.sentContextForSending(), engine.current === target,
+                        if let sent = try await engine.store.contexts.sentContextForSending(), engine.current === target,
                            case .send(let version) = sender.event(.readyToSend(newest: sent.version)) {
                             try await target.send(.context(version: version, payload: sent.payload))
                             continue
@@ -90,7 +90,7 @@ final class ContextChannel {
     func receive(version: UInt64, payload: EncodedDictionary, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         guard let peer = link.peerHello?.storeId else { return false }
         do {
-            if let stored = try await engine.store.receiveContext(from: peer, version: version, payload: payload) {
+            if let stored = try await engine.store.contexts.receiveContext(from: peer, version: version, payload: payload) {
                 receivedVersion = stored.version
                 engine.emit(.contextReceived, "application context version \(version) received", channel: .applicationContext, seq: version)
                 engine.appSignal.fire()
@@ -124,7 +124,7 @@ final class ContextChannel {
             if let link { await LinkSession(link).reject(reason, code: .invalidParameter, engine) }
             return false
         case .recordHeld(let version):
-            try await engine.store.setPeerContextAck(version)
+            try await engine.store.contexts.setPeerContextAck(version)
             engine.driver.madeProgress()
             engine.contentPendingMayHaveChanged()
             engine.contentSignal.fire()

@@ -14,12 +14,12 @@ extension PairEngine {
 
     /// The context this side last sent (`applicationContext`), empty when none; survives restarts.
     public func applicationContext() async throws(WCFailure) -> PlistDictionary {
-        try await StoreError.reported { () async throws(StoreError) in try await store.sentContext()?.payload ?? [:] }
+        try await StoreError.reported { () async throws(StoreError) in try await store.contexts.sentContext()?.payload ?? [:] }
     }
 
     /// The context last received from the peer (`receivedApplicationContext`), empty when none; survives restarts.
     public func receivedApplicationContext() async throws(WCFailure) -> PlistDictionary {
-        try await StoreError.reported { () async throws(StoreError) in try await store.receivedContext()?.payload ?? [:] }
+        try await StoreError.reported { () async throws(StoreError) in try await store.contexts.receivedContext()?.payload ?? [:] }
     }
 }
 
