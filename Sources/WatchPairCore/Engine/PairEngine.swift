@@ -16,7 +16,8 @@ import WatchPairWire
 /// are published on `diagnostics`.
 ///
 /// The actor holds the links and wires the executors: one per channel (``UserInfoChannel``,
-/// ``ContextChannel``, ``MessageChannel``), one per link (``LinkSession``) and the ``LinkDriver``. They are
+/// ``ContextChannel``, ``MessageChannel``, ``FileChannel``, ``ComplicationChannel``), one per link
+/// (``LinkSession``), the ``LinkDriver`` and the ``InstallationTracker``. They are
 /// not `Sendable` and take the engine as an `isolated` parameter, so all of this state, and the links
 /// it must agree with, lives in this one isolation domain; a new channel is a new folder and a new executor.
 public actor PairEngine {
