@@ -142,7 +142,7 @@ struct DaemonPairTests {
     /// More notices than one page (256) wait unacknowledged: a following stream still shows every one,
     /// once, in seq order, and then only what finishes later.
     @Test func aFollowingStreamShowsEveryDidFinishOnceBeyondAPage() async throws {
-        let total = ControlHandler.receivePageSize + 44
+        let total = ReceiveOperations.receivePageSize + 44
         try await withDaemonPair { pair in
             try await ControlTestClient.with(pair.phoneControl) { phoneApp in
                 let follow = try await phoneApp.call(["id": 1, "op": "receive", "follow": true, "channels": ["didFinish"]])

@@ -7,20 +7,12 @@ import WatchPairWire
 extension PairEngine {
     /// Received userInfo transfers the app has not acknowledged, in arrival order.
     public func pendingUserInfo(after deliveryId: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [InboxTransfer] {
-        do {
-            return try await store.inbox(after: deliveryId, limit: limit)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.inbox(after: deliveryId, limit: limit) }
     }
 
     /// The app has handled every received transfer up to `deliveryId`.
     public func acknowledgeUserInfo(upTo deliveryId: UInt64) async throws(WCFailure) {
-        do {
-            try await store.consumeInbox(upTo: deliveryId)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.consumeInbox(upTo: deliveryId) }
         // Space in the inbox may let a sender that was refused resume: the driver links back at once,
         // without backoff (``LinkPolicy/holdOff(_:peerRefusing:owesRoomNow:)``).
         contentSignal.fire()
@@ -29,39 +21,25 @@ extension PairEngine {
     /// Transfers the peer acknowledged whose didFinish the app has not been told about, with seq > `after`,
     /// oldest first. Transfers finish in seq order, so a reader keeps the last seq it showed as its cursor.
     public func pendingFinished(after seq: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [OutboxTransfer] {
-        do {
-            return try await store.unreportedFinished(after: seq, limit: limit)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.unreportedFinished(after: seq, limit: limit) }
     }
 
     /// The app has been told these transfers finished.
     public func acknowledgeFinished(_ transferIds: [UUID]) async throws(WCFailure) {
-        do {
-            try await store.markFinishedReported(transferIds)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.markFinishedReported(transferIds) }
     }
 
     /// The received context, if the app has not been given this version yet.
     public func pendingContext() async throws(WCFailure) -> StoredContext? {
-        do {
-            guard let received = try await store.receivedContext() else { return nil }
-            let delivered = try await store.contextDeliveredVersion()
+        try await StoreError.reported { () async throws(StoreError) in
+            guard let received = try await store.contexts.receivedContext() else { return nil }
+            let delivered = try await store.contexts.contextDeliveredVersion()
             return received.version > delivered ? received : nil
-        } catch {
-            throw error.failure
         }
     }
 
     /// The app has been given context `version`.
     public func acknowledgeContext(version: UInt64) async throws(WCFailure) {
-        do {
-            try await store.markContextDelivered(version: version)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.contexts.markContextDelivered(version: version) }
     }
 }

@@ -16,7 +16,8 @@ import WatchPairWire
 /// are published on `diagnostics`.
 ///
 /// The actor holds the links and wires the executors: one per channel (``UserInfoChannel``,
-/// ``ContextChannel``, ``MessageChannel``), one per link (``LinkSession``) and the ``LinkDriver``. They are
+/// ``ContextChannel``, ``MessageChannel``, ``FileChannel``, ``ComplicationChannel``), one per link
+/// (``LinkSession``), the ``LinkDriver`` and the ``InstallationTracker``. They are
 /// not `Sendable` and take the engine as an `isolated` parameter, so all of this state, and the links
 /// it must agree with, lives in this one isolation domain; a new channel is a new folder and a new executor.
 public actor PairEngine {
@@ -62,10 +63,8 @@ public actor PairEngine {
     /// links to the (running) peer, which tells the peer to resume at once.
     var owesRoom = false
     var lastReachable = false
-    /// Follows whether the peer app is installed (``updateWatchState()``).
-    var watchStates = WatchStateMachine()
-    /// This app's installation record, read at `run()` and set by ``setInstalled(_:)``.
-    var ownInstallation = AppInstallation()
+    /// This app's installation record and the peer's installation state.
+    let installations = InstallationTracker()
 
     /// The message channel: calls in progress, the app's handler.
     let messages = MessageChannel()
@@ -81,10 +80,8 @@ public actor PairEngine {
     /// The file channel: its machines, the file in flight each way, and its pump.
     let files: FileChannel
 
-    /// The day's complication budget (``ComplicationBudget``), as the store last saved it.
-    var complicationBudget: ComplicationBudget
-    /// Wall time from the injected clock: `wallClockOrigin` plus the clock's time since `init`.
-    let wallNow: @Sendable () -> Date
+    /// The complication budget: how many complication transfers are left today.
+    let complications: ComplicationChannel
 
     /// Loads the caches from `store`. Throws when the store cannot be read.
     public init(
@@ -107,21 +104,12 @@ public actor PairEngine {
         self.driver = LinkDriver(backoff: configuration.backoff)
         self.context = ContextChannel(
             sender: ContextSender(
-                sentVersion: try await store.sentContext()?.version ?? 0, peerAck: try await store.peerContextAck()),
-            receivedVersion: try await store.receivedContext()?.version ?? 0)
+                sentVersion: try await store.contexts.sentContext()?.version ?? 0, peerAck: try await store.contexts.peerContextAck()),
+            receivedVersion: try await store.contexts.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
-        self.complicationBudget = ComplicationBudget(
-            dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget())
-        self.wallNow = Self.wallClock(clock, origin: wallClockOrigin)
-    }
-
-    /// Now on the wall timeline of `clock`, which started at `origin` (a manual clock moves it too).
-    private static func wallClock<C: Clock<Duration>>(_ clock: C, origin: Date) -> @Sendable () -> Date {
-        let start = clock.now
-        return {
-            let (seconds, attoseconds) = start.duration(to: clock.now).components
-            return origin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
-        }
+        self.complications = ComplicationChannel(
+            budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),
+            clock: clock, origin: wallClockOrigin)
     }
 
     /// Serves the link until the calling task is cancelled: accepts the peer's connections, connects to
@@ -130,9 +118,9 @@ public actor PairEngine {
     public func run() async throws {
         let (spawned, spawner) = AsyncStream.makeStream(of: Link.self, bufferingPolicy: .unbounded)
         self.spawner = spawner
-        ownInstallation = await transport.installation()
+        await installations.load(self)
         await refreshPeerPresence()
-        updateWatchState()
+        installations.update(self)
         emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
         activationSignal.fire()
         do {
@@ -191,32 +179,7 @@ public actor PairEngine {
 
     /// A snapshot for `status`.
     public func status() async -> EngineStatus {
-        let inbox = (try? await store.inboxCount()) ?? 0
-        return EngineStatus(
-            role: role,
-            activated: spawner != nil,
-            launch: configuration.launch,
-            reachable: isReachable,
-            paired: true,
-            peerInstalled: peerWatchState.installed,
-            peerListening: peerPresence.listening || current != nil,
-            installed: ownInstallation.installed,
-            peerComplicationEnabled: peerWatchState.complicationEnabled,
-            complicationEnabled: ownInstallation.complicationEnabled,
-            complicationTransfersRemaining: remainingComplicationUserInfoTransfers(),
-            peerUnitFileState: peerPresence.unitFileState,
-            peerRunning: peerPresence.running || current != nil,
-            link: linkState.description,
-            peerLaunch: current?.peerHello?.launch,
-            messagesInFlight: messages.inFlight,
-            outstandingTransfers: outstandingCount,
-            inboxPending: inbox,
-            contextSentVersion: context.sender.sentVersion,
-            contextAckedVersion: context.sender.peerAck,
-            contextReceivedVersion: context.receivedVersion,
-            outstandingFiles: store.files.outstandingFileCount,
-            receivingFile: files.isReceiving
-        )
+        await EngineStatus(self)
     }
 
     /// `isReachable` (DESIGN.md §3): the phone needs a handshaken link to a foreground watch app;
@@ -235,39 +198,9 @@ public actor PairEngine {
         messages.handler = handler
     }
 
-    /// Whether the peer has something waiting from this side, is owed a link for presence or room, or
-    /// has content of its own to deliver here.
-    var needsLink: Bool {
-        // Nothing links to or from an app that is not installed; its content waits for a reinstall.
-        guard ownInstallation.installed, peerWatchState.installed else { return false }
-        return hasContentForPeer || wantsPresenceLink || owesRoomNow || wantsDeliveryLink
-    }
-
-    /// See ``LinkPolicy/wantsDeliveryLink(presence:refusingForSpace:)``.
-    var wantsDeliveryLink: Bool {
-        LinkPolicy.wantsDeliveryLink(presence: peerPresence, refusingForSpace: owesRoom && !hasInboxRoom)
-    }
-
     /// Whether background content waits for the peer (such content may launch it).
     var hasContentForPeer: Bool {
         outstandingCount > 0 || context.hasContentForPeer || store.files.outstandingFileCount > 0
-    }
-
-    /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.
-    var wantsPresenceLink: Bool {
-        LinkPolicy.wantsPresenceLink(
-            role: role, launch: configuration.launch, presence: peerPresence, refusingForSpace: owesRoom && !hasInboxRoom)
-    }
-
-    /// This side refused the peer for inbox room, the app has since taken at least half of it, and the
-    /// peer runs (a stopped peer resumes by itself when it starts; it is never launched for this).
-    var owesRoomNow: Bool {
-        owesRoom && peerPresence.running && hasInboxRoom
-    }
-
-    /// The inbox is at most half full: room enough to take the peer's transfers again.
-    var hasInboxRoom: Bool {
-        store.queueLengths.inbox <= store.configuration.inboxLimit / 2
     }
 
     /// Records a diagnostic event and logs it.
@@ -308,9 +241,4 @@ public actor PairEngine {
         emit(.reachabilityChanged, "peer is \(now ? "reachable" : "not reachable")")
         stateSignal.fire()
     }
-}
-
-extension StoreError {
-    /// The error as a channel caller sees it.
-    var failure: WCFailure { WCFailure(wcCode, message) }
 }

@@ -4,8 +4,9 @@ import Logging
 import Synchronization
 import WatchPairWire
 
-/// The durable store of one daemon (one side of the pair): userInfo outbox and inbox, dedupe state for
-/// the peer, and the sent and received application contexts, in one SQLite file in WAL mode.
+/// The durable store of one daemon (one side of the pair): userInfo outbox and inbox and dedupe state for
+/// the peer, in one SQLite file in WAL mode; the sent and received application contexts (``contexts``)
+/// and file transfers (``files``) are in the same file.
 ///
 /// Every mutating call returns only after its transaction has committed: with `.power` durability that
 /// includes an fsync of the WAL (`synchronous=FULL`), with `.process` the data is in the WAL (survives a
@@ -43,10 +44,13 @@ public final class PairStore: Sendable {
     public let storeId: UUID
     /// The file transfers' queue and partial files, in the same database, with their spool beside it.
     public let files: FileStore
+    /// The sent and received application contexts, in the same database.
+    public let contexts: ContextStore
 
     init(database: StoreDatabase, configuration: StoreConfiguration, storeId: UUID, highestSeq: UInt64, logger: Logger) {
         self.database = database
         self.files = FileStore(database: database, configuration: configuration)
+        self.contexts = ContextStore(database: database, logger: logger)
         self.counters = Mutex(Counters(highestSeq: highestSeq))
         self.configuration = configuration
         self.storeId = storeId

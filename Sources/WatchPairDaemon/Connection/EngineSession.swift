@@ -230,7 +230,7 @@ final class EngineSession: WCSessionProviding {
             } catch {
                 // A store failure: tried again at the next change.
             }
-            if await engine.receivedContextVersion != contextVersion, let context = try? await store.receivedContext() {
+            if await engine.receivedContextVersion != contextVersion, let context = try? await store.contexts.receivedContext() {
                 contextVersion = context.version
                 if case .string(let envelope)? = context.payload[WireEnvelope.key] {
                     receiver(.applicationContext([WireEnvelope.key: envelope]))

@@ -7,8 +7,8 @@ import WatchPairWire
 /// Runs control requests against the engine (docs/ControlProtocol.md, one method per operation).
 ///
 /// Every failure becomes a response with its `WCError` code; nothing a request contains can throw out
-/// of here. Streaming requests (`receive`/`events` with `follow`, `serve`) are in the `+Receive`,
-/// `+Events` and `+Request` extensions.
+/// of here. Streaming requests (`receive`/`events` with `follow`, `serve`) are in ``ReceiveOperations``
+/// and the `+Events` and `+Request` extensions.
 struct ControlHandler: ControlRequestHandler {
     /// The host served: engine, store, recent events, status.
     let context: HostContext
@@ -22,9 +22,10 @@ struct ControlHandler: ControlRequestHandler {
     var events: EventLog { context.events }
     /// `transferFile`, `files`, `cancelFile`.
     var fileOperations: FileOperations { FileOperations(context: context) }
-
-    /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).
-    static let receivePageSize = 256
+    /// `receive` and `answer`.
+    var receiveOperations: ReceiveOperations { ReceiveOperations(context: context, router: router) }
+    /// `uninstall`, `install`, `setComplication`.
+    var installationOperations: InstallationOperations { InstallationOperations(engine: engine) }
 
     /// A connection that stopped reading no longer handles messages; its unanswered ones fail with 7014.
     func connectionStopped(id: UInt64) async {
@@ -38,7 +39,7 @@ struct ControlHandler: ControlRequestHandler {
         case .transferFile where request.follow == true:
             await fileOperations.followTransferFile(request, on: connection)
         case .receive where request.follow == true:
-            await followReceive(request, on: connection)
+            await receiveOperations.followReceive(request, on: connection)
         case .events where request.follow == true:
             await followEvents(request, on: connection)
         case .serve:
@@ -71,9 +72,9 @@ struct ControlHandler: ControlRequestHandler {
         case .cancelFile: return try await fileOperations.cancelFile(request)
         case .contextSet: return try await contextSet(request)
         case .contextGet: return try await contextGet(request)
-        case .receive: return try await receiveSnapshot(request)
+        case .receive: return try await receiveOperations.receiveSnapshot(request)
         case .ack: return try await ack(request)
-        case .answer: return try answer(request)
+        case .answer: return try receiveOperations.answer(request)
         case .events: return .object(["events": .array(events.recent.map(\.controlJSON))])
         case .wait: return try await wait(request, on: connection)
         case .request: return try await self.request(request)
@@ -89,19 +90,11 @@ struct ControlHandler: ControlRequestHandler {
         case .syncGet: return try await self.connection.syncGet(key: request.key ?? "")
         case .syncList: return try await self.connection.syncList()
         case .syncNow: return try await self.connection.syncNow()
-        case .uninstall: return try await setInstalled(false)
-        case .install: return try await setInstalled(true)
-        case .setComplication:
-            try await engine.setComplicationEnabled(request.enabled ?? false)
-            return .object(["complicationEnabled": .bool(request.enabled ?? false)])
+        case .uninstall: return try await installationOperations.setInstalled(false)
+        case .install: return try await installationOperations.setInstalled(true)
+        case .setComplication: return try await installationOperations.setComplicationEnabled(request)
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }
-    }
-
-    /// `uninstall` / `install`: records this app's installation state for the peer (``PairEngine/setInstalled(_:)``).
-    private func setInstalled(_ installed: Bool) async throws(WCFailure) -> JSONValue {
-        try await engine.setInstalled(installed)
-        return .object(["installed": .bool(installed)])
     }
 
     private func status() async -> JSONValue {
@@ -224,33 +217,10 @@ struct ControlHandler: ControlRequestHandler {
         return .object([:])
     }
 
-    private func answer(_ request: ControlRequest) throws(WCFailure) -> JSONValue {
-        guard let token = request.token else { throw WCFailure(.invalidParameter, "\"answer\" needs \"token\".") }
-        let result: Result<MessageBody?, WCFailure>
-        if let code = request.errorCode {
-            result = .failure(Self.appError(code))
-        } else {
-            result = .success(try Self.messageBody(request.reply ?? .object([:]), field: "reply"))
-        }
-        guard router.answer(token: token, result) else {
-            throw WCFailure(.invalidParameter, "No message waits for an answer with token \(token) (answered, expired, or not a message that wants a reply).")
-        }
-        return .object([:])
-    }
-
-    /// A reply or auto-reply: a dictionary, or `{"$data": "<base64>"}` for data messages.
-    static func messageBody(_ json: JSONValue, field: String) throws(WCFailure) -> MessageBody {
-        switch try PlistJSON.reply(fromJSON: json, name: "\"\(field)\"") {
-        case .data(let data): return .data(data)
-        case .dictionary(let dictionary): return .dictionary(dictionary)
-        default: throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary or {\"$data\": \"<base64>\"}.")
-        }
-    }
-
     /// The received or the sent context with its version, mapping a store error to the `WCError` a caller sees.
     private func storeRead(received: Bool) async throws(WCFailure) -> StoredContext? {
         do {
-            return received ? try await store.receivedContext() : try await store.sentContext()
+            return received ? try await store.contexts.receivedContext() : try await store.contexts.sentContext()
         } catch {
             throw WCFailure(error.wcCode, error.message)
         }

@@ -54,7 +54,7 @@ struct PairStoreInboxTests {
             let oldPeer = UUID()
             let newPeer = UUID()
             _ = try await store.receive(from: oldPeer, Support.incoming(1...3))
-            _ = try await store.receiveContext(from: oldPeer, version: 4, payload: ["a": .integer(1)])
+            _ = try await store.contexts.receiveContext(from: oldPeer, version: 4, payload: ["a": .integer(1)])
             let receipt = try await store.receive(from: newPeer, Support.incoming(1...2))
             #expect(receipt.accepted.map(\.seq) == [1, 2])
             #expect(receipt.lastSeq == 2)
@@ -69,7 +69,7 @@ struct PairStoreInboxTests {
             let real = UUID()
             let stray = UUID()
             _ = try await store.receive(from: real, Support.incoming(1...3))
-            _ = try await store.receiveContext(from: real, version: 2, payload: ["a": .integer(1)])
+            _ = try await store.contexts.receiveContext(from: real, version: 2, payload: ["a": .integer(1)])
             // Another sender (a stray process with allowed credentials) links in between.
             try await store.notePeerStore(stray)
             _ = try await store.receive(from: stray, Support.incoming(1...1))
@@ -78,7 +78,7 @@ struct PairStoreInboxTests {
             #expect(try await store.resumeState() == ResumeState(peerStoreId: real, lastUserInfoSeq: 3, contextVersion: 2))
             let resend = try await store.receive(from: real, Support.incoming(1...4))
             #expect(resend.accepted.map(\.seq) == [4])
-            #expect(try await store.receiveContext(from: real, version: 2, payload: ["a": .integer(1)]) == nil)
+            #expect(try await store.contexts.receiveContext(from: real, version: 2, payload: ["a": .integer(1)]) == nil)
             #expect(try await store.inboxCount() == 5)
         }
     }
@@ -90,7 +90,7 @@ struct PairStoreInboxTests {
             try await store.notePeerStore(peer)
             #expect(try await store.resumeState() == ResumeState(peerStoreId: peer, lastUserInfoSeq: 0, contextVersion: 0))
             _ = try await store.receive(from: peer, Support.incoming(1...2))
-            _ = try await store.receiveContext(from: peer, version: 3, payload: [:])
+            _ = try await store.contexts.receiveContext(from: peer, version: 3, payload: [:])
             try await store.notePeerStore(peer)
             #expect(try await store.resumeState() == ResumeState(peerStoreId: peer, lastUserInfoSeq: 2, contextVersion: 3))
             let other = UUID()

@@ -118,9 +118,9 @@ struct PairStoreOutboxTests {
             let error = await Support.expectStoreError { _ = try await store.enqueue(transferId: UUID(), payload: ["deep": value]) }
             #expect(error?.kind == .ioFailure)
             #expect(try await store.outstandingCount() == 0)
-            let contextError = await Support.expectStoreError { _ = try await store.setSentContext(["deep": value]) }
+            let contextError = await Support.expectStoreError { _ = try await store.contexts.setSentContext(["deep": value]) }
             #expect(contextError?.kind == .ioFailure)
-            #expect(try await store.sentContext() == nil)
+            #expect(try await store.contexts.sentContext() == nil)
         }
     }
 

@@ -85,13 +85,13 @@ struct QueueLengthsTests {
             let transfer = try await store.enqueue(transferId: UUID(), payload: [:])
             #expect(try await store.acknowledge(upTo: transfer.seq).map(\.seq) == [transfer.seq])
             #expect(try await store.database.writerPragma("synchronous") == "2", "FULL is 2")
-            try await store.setPeerContextAck(7)
+            try await store.contexts.setPeerContextAck(7)
             #expect(try await store.database.writerPragma("synchronous") == "2")
             try await store.close()
             try await Support.reopen(configuration) { reopened throws in
                 #expect(try await reopened.outstandingCount() == 0)
                 #expect(try await reopened.unreportedFinished(limit: 10).map(\.seq) == [transfer.seq])
-                #expect(try await reopened.peerContextAck() == 7)
+                #expect(try await reopened.contexts.peerContextAck() == 7)
             }
         }
     }

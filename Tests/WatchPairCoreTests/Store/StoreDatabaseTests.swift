@@ -41,7 +41,7 @@ struct StoreDatabaseTests {
             #expect(error?.kind == .ioFailure)
             #expect(database.queueLengths == lengths)
             #expect(database.commits == commits)
-            #expect(try await store.peerContextAck() == 0, "the transaction was rolled back")
+            #expect(try await store.contexts.peerContextAck() == 0, "the transaction was rolled back")
         }
     }
 

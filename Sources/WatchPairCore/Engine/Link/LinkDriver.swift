@@ -59,7 +59,7 @@ final class LinkDriver {
     /// seen by asking, so every place that asks must report what it saw.
     func probePeer(_ engine: isolated PairEngine) async {
         await refreshPresence(engine)
-        engine.updateWatchState()
+        engine.installations.update(engine)
         engine.updateReachability()
     }
 
@@ -68,11 +68,11 @@ final class LinkDriver {
     func drive(_ engine: isolated PairEngine) async {
         while !Task.isCancelled {
             let seen = engine.contentSignal.generation
-            guard engine.needsLink, engine.current == nil, engine.links.isEmpty, !reconnect.isTimedOut else {
+            guard needsLink(engine), engine.current == nil, engine.links.isEmpty, !reconnect.isTimedOut else {
                 await engine.contentSignal.wait(after: seen)
                 continue
             }
-            let wait = LinkPolicy.holdOff(holdOff, peerRefusing: reconnect.isRefused, owesRoomNow: engine.owesRoomNow)
+            let wait = LinkPolicy.holdOff(holdOff, peerRefusing: reconnect.isRefused, owesRoomNow: owesRoomNow(engine))
             holdOff = nil
             switch wait {
             case .none: break
@@ -87,7 +87,7 @@ final class LinkDriver {
             // that it still announces content to deliver.
             if !engine.hasContentForPeer {
                 await probePeer(engine)
-                guard engine.wantsPresenceLink || engine.owesRoomNow || engine.wantsDeliveryLink, engine.current == nil else { continue }
+                guard wantsPresenceLink(engine) || owesRoomNow(engine) || wantsDeliveryLink(engine), engine.current == nil else { continue }
             }
             if await attempt(engine) { continue }
             switch reconnect.attemptFailed(jitter: engine.jitter()) {

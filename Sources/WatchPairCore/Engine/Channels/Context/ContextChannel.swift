@@ -33,6 +33,31 @@ final class ContextChannel {
         engine.contentSignal.fire()
     }
 
+    /// See ``PairEngine/updateApplicationContext(_:)``: encodes and checks the payload, stores it with
+    /// the next version (nil when identical to the last one), and wakes ``pump(_:)``.
+    func update(_ payload: PlistDictionary, _ engine: isolated PairEngine) async throws(WCFailure) -> StoredContext? {
+        let encoded: EncodedDictionary
+        do {
+            encoded = try engine.configuration.limits.encodeContext(payload)
+        } catch {
+            engine.emit(.payloadRejected, "context refused: \(error.message)", channel: .applicationContext, errorCode: error.code)
+            throw error
+        }
+        try engine.installations.refuseIfPeerNotInstalled("context", channel: .applicationContext, engine)
+        let stored: StoredContext?
+        do {
+            stored = try await engine.store.contexts.setSentContext(encoded)
+        } catch {
+            throw error.failure
+        }
+        guard let stored else { return nil }
+        _ = sender.event(.updated(version: stored.version))
+        engine.emit(.contextUpdated, "application context version \(stored.version) set", channel: .applicationContext, seq: stored.version)
+        // ``pump(_:)`` sends it (or a newer one, if more updates come first).
+        engine.contentArrived()
+        return stored
+    }
+
     /// Sends the newest context on the current link whenever the peer lacks it, one frame in flight at a
     /// time (``ContextSender``): the last value wins, so a burst of updates costs one frame per round trip.
     func pump(_ engine: isolated PairEngine) async {
@@ -46,7 +71,7 @@ final class ContextChannel {
                 }
                 if sender.wantsToSend {
                     do {
-                        if let sent = try await engine.store.sentContextForSending(), engine.current === target,
+                        if let sent = try await engine.store.contexts.sentContextForSending(), engine.current === target,
                            case .send(let version) = sender.event(.readyToSend(newest: sent.version)) {
                             try await target.send(.context(version: version, payload: sent.payload))
                             continue
@@ -65,7 +90,7 @@ final class ContextChannel {
     func receive(version: UInt64, payload: EncodedDictionary, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         guard let peer = link.peerHello?.storeId else { return false }
         do {
-            if let stored = try await engine.store.receiveContext(from: peer, version: version, payload: payload) {
+            if let stored = try await engine.store.contexts.receiveContext(from: peer, version: version, payload: payload) {
                 receivedVersion = stored.version
                 engine.emit(.contextReceived, "application context version \(version) received", channel: .applicationContext, seq: version)
                 engine.appSignal.fire()
@@ -99,7 +124,7 @@ final class ContextChannel {
             if let link { await LinkSession(link).reject(reason, code: .invalidParameter, engine) }
             return false
         case .recordHeld(let version):
-            try await engine.store.setPeerContextAck(version)
+            try await engine.store.contexts.setPeerContextAck(version)
             engine.driver.madeProgress()
             engine.contentPendingMayHaveChanged()
             engine.contentSignal.fire()

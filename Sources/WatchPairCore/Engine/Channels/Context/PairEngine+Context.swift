@@ -9,44 +9,17 @@ extension PairEngine {
     /// 7006/7018; nothing stored.
     @discardableResult
     public func updateApplicationContext(_ payload: PlistDictionary) async throws(WCFailure) -> StoredContext? {
-        let encoded: EncodedDictionary
-        do {
-            encoded = try configuration.limits.encodeContext(payload)
-        } catch {
-            emit(.payloadRejected, "context refused: \(error.message)", channel: .applicationContext, errorCode: error.code)
-            throw error
-        }
-        try refuseIfPeerNotInstalled("context", channel: .applicationContext)
-        let stored: StoredContext?
-        do {
-            stored = try await store.setSentContext(encoded)
-        } catch {
-            throw error.failure
-        }
-        guard let stored else { return nil }
-        _ = context.sender.event(.updated(version: stored.version))
-        emit(.contextUpdated, "application context version \(stored.version) set", channel: .applicationContext, seq: stored.version)
-        // `ContextChannel.pump` sends it (or a newer one, if more updates come first).
-        contentArrived()
-        return stored
+        try await context.update(payload, self)
     }
 
     /// The context this side last sent (`applicationContext`), empty when none; survives restarts.
     public func applicationContext() async throws(WCFailure) -> PlistDictionary {
-        do {
-            return try await store.sentContext()?.payload ?? [:]
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.contexts.sentContext()?.payload ?? [:] }
     }
 
     /// The context last received from the peer (`receivedApplicationContext`), empty when none; survives restarts.
     public func receivedApplicationContext() async throws(WCFailure) -> PlistDictionary {
-        do {
-            return try await store.receivedContext()?.payload ?? [:]
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.contexts.receivedContext()?.payload ?? [:] }
     }
 }
 

@@ -170,8 +170,8 @@ final class FileChannel {
             progressEvents.shouldReport(seq: seq, acknowledged: progress.acknowledged, size: progress.size)
         {
             let percent = Int(progress.fraction * 100)
-            engine.emitFile(.fileProgress, "file \(file.fileName) at \(percent)% (\(progress.acknowledged) of \(file.size) bytes acknowledged)",
-                            file.described, offset: progress.acknowledged)
+            emit(.fileProgress, "file \(file.fileName) at \(percent)% (\(progress.acknowledged) of \(file.size) bytes acknowledged)",
+                 file.described, offset: progress.acknowledged, engine)
         }
         engine.contentSignal.fire()
         return true
@@ -220,9 +220,9 @@ final class FileChannel {
     /// Emits how the receiver ended this side's file: `fileFinished`, or `fileFailed` with 7014.
     private func reportEnd(of file: OutgoingFile, _ outcome: FileOutcome, _ engine: isolated PairEngine) {
         if outcome == .received {
-            engine.emitFile(.fileFinished, "file \(file.fileName) finished: the peer holds it, verified", file.described, offset: file.size)
+            emit(.fileFinished, "file \(file.fileName) finished: the peer holds it, verified", file.described, offset: file.size, engine)
         } else {
-            engine.emitFile(.fileFailed, "file \(file.fileName) failed: the peer found it corrupt and dropped it", file.described, errorCode: .deliveryFailed)
+            emit(.fileFailed, "file \(file.fileName) failed: the peer found it corrupt and dropped it", file.described, errorCode: .deliveryFailed, engine)
         }
     }
 
@@ -319,10 +319,10 @@ final class FileChannel {
                 }
                 receiving = nil
                 if outcome == .received {
-                    engine.emitFile(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size)
+                    emit(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size, engine)
                     engine.appSignal.fire()
                 } else {
-                    engine.emitFile(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed)
+                    emit(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed, engine)
                 }
                 action = receiver.event(.completed(seq: seq, outcome))
             case .cancel(let seq):
@@ -333,7 +333,7 @@ final class FileChannel {
                     return await refuse(error, on: link, engine)
                 }
                 if let file = receiving, file.offer.seq == seq {
-                    engine.emitFile(.fileCancelled, "file \(file.offer.fileName) cancelled by the sender; its partial copy was dropped", file.offer, offset: file.durableOffset)
+                    emit(.fileCancelled, "file \(file.offer.fileName) cancelled by the sender; its partial copy was dropped", file.offer, offset: file.durableOffset, engine)
                     receiving = nil
                     pending = []
                 }
@@ -347,8 +347,8 @@ final class FileChannel {
     private func refuse(_ error: StoreError, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         engine.logger.warning("could not store a received file", metadata: ["error": "\(error)"])
         if let file = receiving {
-            engine.emitFile(.fileFailed, "file \(file.offer.fileName) could not be stored: \(error.message); the sender resumes from \(file.durableOffset) later",
-                            file.offer, offset: file.durableOffset, errorCode: error.wcCode)
+            emit(.fileFailed, "file \(file.offer.fileName) could not be stored: \(error.message); the sender resumes from \(file.durableOffset) later",
+                 file.offer, offset: file.durableOffset, errorCode: error.wcCode, engine)
         }
         let reason: CloseReason = error.wcCode == .insufficientSpace ? .refusedForSpace : .peerError(error.wcCode)
         await LinkSession(link).close(telling: .error(relatesTo: 0, code: error.wcCode, reason: error.message), as: reason, engine)

@@ -25,7 +25,7 @@ extension PairEngine {
             emit(.payloadRejected, "\(what) refused: \(error.message)", channel: .userInfo, errorCode: error.code)
             throw error
         }
-        try refuseIfPeerNotInstalled(what, channel: .userInfo)
+        try installations.refuseIfPeerNotInstalled(what, channel: .userInfo, self)
         return encoded
     }
 
@@ -48,11 +48,7 @@ extension PairEngine {
 
     /// Transfers accepted and not yet acknowledged by the peer, oldest first (`outstandingUserInfoTransfers`).
     public func outstandingUserInfoTransfers(after seq: UInt64 = 0, limit: Int = 10_000) async throws(WCFailure) -> [OutboxTransfer] {
-        do {
-            return try await store.outstanding(after: seq, limit: limit)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.outstanding(after: seq, limit: limit) }
     }
 
     /// Cancels an outstanding transfer; returns false when it is no longer outstanding.
@@ -60,12 +56,7 @@ extension PairEngine {
     /// A transfer already written to the link may still arrive (as on Apple's devices); it is then
     /// acknowledged but its didFinish is not reported.
     public func cancelUserInfo(_ transferId: UUID) async throws(WCFailure) -> Bool {
-        let cancelled: Bool
-        do {
-            cancelled = try await store.cancel(transferId: transferId)
-        } catch {
-            throw error.failure
-        }
+        let cancelled = try await StoreError.reported { () async throws(StoreError) in try await store.cancel(transferId: transferId) }
         if cancelled {
             emit(.userInfoCancelled, "userInfo \(transferId) cancelled", channel: .userInfo, transferId: transferId)
             contentSignal.fire()

@@ -3,13 +3,23 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// `receive`: acting as the app.
+/// `receive` and `answer`: acting as the app (docs/ControlProtocol.md). ``ControlHandler`` dispatches to it.
 ///
 /// Durable items (received userInfo, the received context, didFinish notices) stay in the store until
 /// the client acknowledges them with `ack`; a stream shows each one once, a new `receive` shows the
 /// unacknowledged ones again. Live messages go to the newest client whose `handle`/`autoReply` covers
-/// their variant (``MessageRouter``).
-extension ControlHandler {
+/// their variant (``MessageRouter``); `answer` replies to one shown with a token.
+struct ReceiveOperations {
+    /// The host served.
+    let context: HostContext
+    /// Routes live messages to the `receive --follow` clients acting as the app's handler.
+    let router: MessageRouter
+
+    var engine: PairEngine { context.engine }
+
+    /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).
+    static let receivePageSize = 256
+
     /// Which channels a `receive` asked for (all when `channels` is absent).
     struct Channels {
         var userInfo: Bool
@@ -178,6 +188,30 @@ extension ControlHandler {
         ) { token, message in
             await answered.wait(after: 0)
             return await writer.send(.streamEvent(requestId, "message", Self.messageData(token: token, message)))
+        }
+    }
+
+    /// `answer`: the app's reply (or error) to the message shown with `token`.
+    func answer(_ request: ControlRequest) throws(WCFailure) -> JSONValue {
+        guard let token = request.token else { throw WCFailure(.invalidParameter, "\"answer\" needs \"token\".") }
+        let result: Result<MessageBody?, WCFailure>
+        if let code = request.errorCode {
+            result = .failure(Self.appError(code))
+        } else {
+            result = .success(try Self.messageBody(request.reply ?? .object([:]), field: "reply"))
+        }
+        guard router.answer(token: token, result) else {
+            throw WCFailure(.invalidParameter, "No message waits for an answer with token \(token) (answered, expired, or not a message that wants a reply).")
+        }
+        return .object([:])
+    }
+
+    /// A reply or auto-reply: a dictionary, or `{"$data": "<base64>"}` for data messages.
+    static func messageBody(_ json: JSONValue, field: String) throws(WCFailure) -> MessageBody {
+        switch try PlistJSON.reply(fromJSON: json, name: "\"\(field)\"") {
+        case .data(let data): return .data(data)
+        case .dictionary(let dictionary): return .dictionary(dictionary)
+        default: throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary or {\"$data\": \"<base64>\"}.")
         }
     }
 

@@ -1,13 +1,32 @@
 import Foundation
 import GRDB
+import Logging
 import WatchPairWire
 
-// applicationContext: the context this side sends and the one it received.
-//
-// "Delivered to the app" is tracked by a local revision of the received context (+1 per stored receive),
-// not by the sender's version, because versions restart at 1 when the peer store changes: a new peer's
-// version 1 must still be delivered even if the old peer's version 5 was.
-extension PairStore {
+/// The application-context part of the durable store: the context this side sends, the one it received,
+/// and what the peer and the app were told of each (docs/Store.md).
+///
+/// The rows live in the same SQLite file as ``PairStore``'s, through the same ``StoreDatabase`` (one writer,
+/// one commit order); a received context updates the peer's dedupe record (``PeerRecord``) in the same
+/// transaction, as a received transfer does. A type of its own, like ``FileStore``, so that each of the
+/// store's parts stays one idea; ``PairStore/contexts`` is the way in. Thread-safe like ``PairStore``; after
+/// the store is closed every call throws `.ioFailure`.
+///
+/// "Delivered to the app" is tracked by a local revision of the received context (+1 per stored receive),
+/// not by the sender's version, because versions restart at 1 when the peer store changes: a new peer's
+/// version 1 must still be delivered even if the old peer's version 5 was.
+public final class ContextStore: Sendable {
+    /// The SQLite file and its transactions, shared with the ``PairStore`` that owns this.
+    let database: StoreDatabase
+    let logger: Logger
+    /// The database file.
+    var path: String { database.path }
+
+    init(database: StoreDatabase, logger: Logger) {
+        self.database = database
+        self.logger = logger
+    }
+
     /// Sets the context this side sends.
     ///
     /// Returns nil (and writes nothing) when `payload` equals the current sent context: identical updates
