@@ -47,10 +47,10 @@ struct MessageDelivery: Sendable {
         switch (incoming.body, incoming.wantsReply) {
         case (.dictionary(let message), false):
             callback = "session(_:didReceiveMessage:)"
-            handled = session.callMessageCallback { $0.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) }
+            handled = session.callbacks.callMessageCallback { $0.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) }
         case (.dictionary(let message), true):
             callback = "session(_:didReceiveMessage:replyHandler:)"
-            handled = session.callMessageCallback { delegate in
+            handled = session.callbacks.callMessageCallback { delegate in
                 delegate.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) { reply in
                     do {
                         slot.event(.replied(.success(.dictionary(try PropertyListBridge.plist(from: reply)))))
@@ -61,10 +61,10 @@ struct MessageDelivery: Sendable {
             }
         case (.data(let data), false):
             callback = "session(_:didReceiveMessageData:)"
-            handled = session.callMessageCallback { $0.session(session, didReceiveMessageData: data) }
+            handled = session.callbacks.callMessageCallback { $0.session(session, didReceiveMessageData: data) }
         case (.data(let data), true):
             callback = "session(_:didReceiveMessageData:replyHandler:)"
-            handled = session.callMessageCallback { delegate in
+            handled = session.callbacks.callMessageCallback { delegate in
                 delegate.session(session, didReceiveMessageData: data) { reply in slot.event(.replied(.success(.data(reply)))) }
             }
         }

@@ -28,4 +28,31 @@ struct MessageSend: Sendable {
             delegateQueue.async { completion(result) }
         }
     }
+
+    /// `sendMessage` and `sendMessageData`: checks the session (7003/7004/7016), encodes the message
+    /// (7010), sends it, and reports through the app's handlers on the delegate queue; `reply` turns the
+    /// counterpart's reply into the handler's type (nil: a reply of the other kind, not reported).
+    static func send<Reply>(
+        from session: WCSession, _ encode: () throws(WCError) -> MessageBody,
+        replyHandler: ((Reply) -> Void)?, errorHandler: ((any Error) -> Void)?,
+        reply decode: @escaping @Sendable (MessageBody) -> Reply?
+    ) {
+        let handlers = Unchecked((reply: replyHandler, error: errorHandler))
+        let runtime: SessionRuntime
+        let body: MessageBody
+        do throws(WCError) {
+            runtime = try session.runtimeForSending()
+            body = try encode()
+        } catch {
+            session.delegateQueue.async { handlers.value.error?(error) }
+            return
+        }
+        MessageSend(runtime: runtime, delegateQueue: session.delegateQueue).start(body, wantsReply: replyHandler != nil) { result in
+            switch result {
+            case .success(let reply?): if let value = decode(reply) { handlers.value.reply?(value) }
+            case .success(nil): break
+            case .failure(let error): handlers.value.error?(error)
+            }
+        }
+    }
 }
