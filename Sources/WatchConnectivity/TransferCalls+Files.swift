@@ -20,23 +20,9 @@ extension TransferCalls {
         let engine = runtime.engine
         let path = file.path
         let transfers = self.transfers
-        // Registered before the engine can finish it, so didFinish gets the object returned here.
-        let result = transfers.registering {
-            EngineExecutor.shared.blockingCall { () -> Result<WCSessionFileTransfer, WCFailure> in
-                do throws(WCFailure) {
-                    let stored = try await engine.transferFile(at: path, metadata: encoded)
-                    return .success(transfers.object(for: stored, url: file, engine: engine, isTransferring: true))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-        switch result {
-        case .success(let transfer):
-            return transfer
-        case .failure(let failure):
-            return refusedFile(file, metadata: encoded, WCError(failure))
-        }
+        return register({ () async throws(WCFailure) -> WCSessionFileTransfer in
+            transfers.object(for: try await engine.transferFile(at: path, metadata: encoded), url: file, engine: engine, isTransferring: true)
+        }, refused: { refusedFile(file, metadata: encoded, $0) })
     }
 
     /// `outstandingFileTransfers`, each with its current `progress`: empty before activation.

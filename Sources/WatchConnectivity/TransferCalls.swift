@@ -48,13 +48,21 @@ struct TransferCalls {
         }
         let engine = runtime.engine
         let transfers = self.transfers
-        // Until the object is registered, a didFinish for it must wait (see `SessionDelivery`), or the
-        // delegate could be handed a different object than the one returned here.
+        return register({ () async throws(WCFailure) -> WCSessionUserInfoTransfer in
+            transfers.object(for: try await enqueue(engine, payload), engine: engine, isTransferring: true)
+        }, refused: { refused(.plist(payload), $0) })
+    }
+
+    /// Runs `enqueue` on the engine, blocking, while the session's registrations wait: until the object
+    /// is registered, a didFinish for it must wait (see `SessionDelivery`), or the delegate could be handed
+    /// a different object than the one returned here. A failure returns `refused`'s object for its error.
+    func register<Transfer: Sendable>(
+        _ enqueue: @escaping @Sendable () async throws(WCFailure) -> Transfer, refused: (WCError) -> Transfer
+    ) -> Transfer {
         let result = transfers.registering {
-            EngineExecutor.shared.blockingCall { () -> Result<WCSessionUserInfoTransfer, WCFailure> in
+            EngineExecutor.shared.blockingCall { () -> Result<Transfer, WCFailure> in
                 do throws(WCFailure) {
-                    let stored = try await enqueue(engine, payload)
-                    return .success(transfers.object(for: stored, engine: engine, isTransferring: true))
+                    return .success(try await enqueue())
                 } catch {
                     return .failure(error)
                 }
@@ -64,7 +72,7 @@ struct TransferCalls {
         case .success(let transfer):
             return transfer
         case .failure(let failure):
-            return refused(.plist(payload), WCError(failure))
+            return refused(WCError(failure))
         }
     }
 
