@@ -35,7 +35,7 @@ struct MessageDelivery: Sendable {
             }
             let slot = ReplySlot(timeout: timeout, clock: clock)
             return await slot.wait {
-                session.delegateQueue.async { Self.deliver(incoming, to: session, answering: slot) }
+                session.callbacks.queue.async { Self.deliver(incoming, to: session, answering: slot) }
             }
         }
     }

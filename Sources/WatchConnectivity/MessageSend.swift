@@ -44,10 +44,10 @@ struct MessageSend: Sendable {
             runtime = try session.runtimeForSending()
             body = try encode()
         } catch {
-            session.delegateQueue.async { handlers.value.error?(error) }
+            session.callbacks.queue.async { handlers.value.error?(error) }
             return
         }
-        MessageSend(runtime: runtime, delegateQueue: session.delegateQueue).start(body, wantsReply: replyHandler != nil) { result in
+        MessageSend(runtime: runtime, delegateQueue: session.callbacks.queue).start(body, wantsReply: replyHandler != nil) { result in
             switch result {
             case .success(let reply?): if let value = decode(reply) { handlers.value.reply?(value) }
             case .success(nil): break

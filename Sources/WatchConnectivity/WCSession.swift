@@ -62,8 +62,6 @@ public final class WCSession: NSObject, @unchecked Sendable {
     let configurationSource: ConfigurationSource
     let overrides: SessionOverrides
     let logger: Logger
-    /// The queue every delegate callback and send handler runs on.
-    var delegateQueue: DispatchQueue { callbacks.queue }
     /// The transfer objects the app may hold, across activations.
     let transfers = SessionTransfers()
     /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
@@ -193,11 +191,9 @@ public final class WCSession: NSObject, @unchecked Sendable {
         return try kept.get()
     }
 
-    // MARK: Delegate calls
-
     /// Runs `body` with the delegate on the delegate queue (nothing when there is no delegate).
     func notifyDelegate(_ body: @escaping @Sendable (WCSession, any WCSessionDelegate) -> Void) {
-        delegateQueue.async {
+        callbacks.queue.async {
             guard let delegate = self.delegate else { return }
             body(self, delegate)
         }
@@ -206,7 +202,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Runs `body` on the delegate queue and returns its result once it has run.
     func onDelegateQueue<T: Sendable>(_ body: @escaping @Sendable (WCSession) -> T) async -> T {
         await withCheckedContinuation { continuation in
-            delegateQueue.async { continuation.resume(returning: body(self)) }
+            callbacks.queue.async { continuation.resume(returning: body(self)) }
         }
     }
 
