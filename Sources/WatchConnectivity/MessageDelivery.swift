@@ -4,7 +4,12 @@ import WatchPairWire
 
 /// The delivery of live messages to the delegate: the engine's message handler, which calls the
 /// matching delegate method on the delegate queue and answers with the app's reply, or 7012 when the
-/// app has not replied within the reply timeout.
+/// app has not replied within the reply timeout (``ReplyMachine``).
+///
+/// One hop each way: the engine's task hands the message to the delegate queue and waits; the app's
+/// `replyHandler` (or the callback's return) answers it from there. The engine's task does not wait for
+/// the callback to return before it waits for the reply, and no reply timer runs for an app that
+/// replies inside its callback.
 struct MessageDelivery: Sendable {
     /// How long the app has to call `replyHandler`.
     let timeout: Duration
@@ -28,51 +33,41 @@ struct MessageDelivery: Sendable {
             guard let session, !Task.isCancelled else {
                 return .failure(WCFailure(.deliveryFailed, "the app's session stopped"))
             }
-            return await deliver(incoming, to: session)
+            let slot = ReplySlot(timeout: timeout, clock: clock)
+            return await slot.wait {
+                session.callbacks.queue.async { Self.deliver(incoming, to: session, answering: slot) }
+            }
         }
     }
 
-    private func deliver(_ incoming: IncomingMessage, to session: WCSession) async -> ReplySlot.Outcome {
-        let slot = ReplySlot()
+    /// Calls the delegate method for `incoming` (on the delegate queue) and tells `slot` what happened.
+    private static func deliver(_ incoming: IncomingMessage, to session: WCSession, answering slot: ReplySlot) {
         let callback: String
         let handled: Bool
         switch (incoming.body, incoming.wantsReply) {
         case (.dictionary(let message), false):
             callback = "session(_:didReceiveMessage:)"
-            handled = await session.onDelegateQueue { session in
-                session.callMessageCallback { $0.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) }
-            }
-            slot.complete(.success(nil))
+            handled = session.callbacks.callMessageCallback { $0.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) }
         case (.dictionary(let message), true):
             callback = "session(_:didReceiveMessage:replyHandler:)"
-            handled = await session.onDelegateQueue { session in
-                session.callMessageCallback { delegate in
-                    delegate.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) { reply in
-                        do {
-                            slot.complete(.success(.dictionary(try PropertyListBridge.plist(from: reply))))
-                        } catch {
-                            slot.complete(.failure(WCFailure(.messageReplyFailed, "the reply is not a property list: \(error.localizedDescription)")))
-                        }
+            handled = session.callbacks.callMessageCallback { delegate in
+                delegate.session(session, didReceiveMessage: PropertyListBridge.object(from: message)) { reply in
+                    do {
+                        slot.event(.replied(.success(.dictionary(try PropertyListBridge.plist(from: reply)))))
+                    } catch {
+                        slot.event(.replied(.failure(WCFailure(.messageReplyFailed, "the reply is not a property list: \(error.localizedDescription)"))))
                     }
                 }
             }
         case (.data(let data), false):
             callback = "session(_:didReceiveMessageData:)"
-            handled = await session.onDelegateQueue { session in
-                session.callMessageCallback { $0.session(session, didReceiveMessageData: data) }
-            }
-            slot.complete(.success(nil))
+            handled = session.callbacks.callMessageCallback { $0.session(session, didReceiveMessageData: data) }
         case (.data(let data), true):
             callback = "session(_:didReceiveMessageData:replyHandler:)"
-            handled = await session.onDelegateQueue { session in
-                session.callMessageCallback { delegate in
-                    delegate.session(session, didReceiveMessageData: data) { reply in slot.complete(.success(.data(reply))) }
-                }
+            handled = session.callbacks.callMessageCallback { delegate in
+                delegate.session(session, didReceiveMessageData: data) { reply in slot.event(.replied(.success(.data(reply)))) }
             }
         }
-        guard handled else {
-            return .failure(WCFailure(.deliveryFailed, "the counterpart app does not implement \(callback)"))
-        }
-        return await slot.outcome(timeout: timeout, clock: clock)
+        slot.event(.callbackReturned(handled: handled, wantsReply: incoming.wantsReply, callback: callback))
     }
 }

@@ -1,55 +1,57 @@
 import Foundation
-import Synchronization
 import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// One outgoing live message: the engine's call and the session's own deadline, of which the first to
-/// answer is reported, once, on the delegate queue.
+/// One outgoing live message: the engine's call, whose one outcome is reported on the delegate queue.
 ///
-/// The engine reports one outcome per message within its reply timeout (plus a handshake when it must
-/// connect first). As a safety net the session also answers 7012 itself if the engine has not answered
-/// `safetyMargin` after that; whichever comes first is reported, the other dropped.
+/// The engine reports exactly one outcome per message within its reply timeout (plus a handshake when it
+/// must connect first): its ``MessageCall`` machine races the reply, the error frames, the link's loss
+/// and the deadline, and completes the call once. So the session starts one task per message and
+/// reports what that task returns; it keeps no timer of its own.
 struct MessageSend: Sendable {
-    /// Added to the engine's reply and handshake timeouts before the session answers a message itself.
-    static let safetyMargin: Duration = .seconds(2)
-
     let runtime: SessionRuntime
     /// Where `completion` runs (the session's delegate queue).
     let delegateQueue: DispatchQueue
 
     /// Sends through the engine on the host's executor and calls `completion` exactly once on the delegate queue.
     func start(_ body: MessageBody, wantsReply: Bool, completion: @escaping @Sendable (Result<MessageBody?, WCError>) -> Void) {
-        let engineConfiguration = runtime.engine.configuration
-        let deadline = engineConfiguration.replyTimeout + engineConfiguration.handshakeTimeout + Self.safetyMargin
-        let answered = Mutex(false)
-        let delegateQueue = self.delegateQueue
-        let report: @Sendable (Result<MessageBody?, WCError>) -> Bool = { result in
-            guard answered.withLock({ done in defer { done = true }; return !done }) else { return false }
-            delegateQueue.async { completion(result) }
-            return true
-        }
         let engine = runtime.engine
-        let engineCall = EngineExecutor.shared.spawn {
-            do throws(WCFailure) {
-                _ = report(.success(try await engine.sendMessage(body, wantsReply: wantsReply)))
-            } catch {
-                _ = report(.failure(WCError(error)))
-            }
-        }
-        let clock = runtime.clock
-        let logger = runtime.logger
+        let delegateQueue = self.delegateQueue
         EngineExecutor.shared.spawn {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await engineCall.value }
-                group.addTask {
-                    guard (try? await sleep(on: clock, for: deadline)) != nil else { return }
-                    if report(.failure(WCError(.messageReplyTimedOut, message: "no answer from the engine within \(deadline)"))) {
-                        logger.info("the engine did not answer a message in time; reported 7012", metadata: ["deadline": "\(deadline)"])
-                    }
-                }
-                await group.next()
-                group.cancelAll()
+            let result: Result<MessageBody?, WCError>
+            do throws(WCFailure) {
+                result = .success(try await engine.sendMessage(body, wantsReply: wantsReply))
+            } catch {
+                result = .failure(WCError(error))
+            }
+            delegateQueue.async { completion(result) }
+        }
+    }
+
+    /// `sendMessage` and `sendMessageData`: checks the session (7003/7004/7016), encodes the message
+    /// (7010), sends it, and reports through the app's handlers on the delegate queue; `reply` turns the
+    /// counterpart's reply into the handler's type (nil: a reply of the other kind, not reported).
+    static func send<Reply>(
+        from session: WCSession, _ encode: () throws(WCError) -> MessageBody,
+        replyHandler: ((Reply) -> Void)?, errorHandler: ((any Error) -> Void)?,
+        reply decode: @escaping @Sendable (MessageBody) -> Reply?
+    ) {
+        let handlers = Unchecked((reply: replyHandler, error: errorHandler))
+        let runtime: SessionRuntime
+        let body: MessageBody
+        do throws(WCError) {
+            runtime = try session.runtimeForSending()
+            body = try encode()
+        } catch {
+            session.callbacks.queue.async { handlers.value.error?(error) }
+            return
+        }
+        MessageSend(runtime: runtime, delegateQueue: session.callbacks.queue).start(body, wantsReply: replyHandler != nil) { result in
+            switch result {
+            case .success(let reply?): if let value = decode(reply) { handlers.value.reply?(value) }
+            case .success(nil): break
+            case .failure(let error): handlers.value.error?(error)
             }
         }
     }

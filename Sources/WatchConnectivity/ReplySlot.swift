@@ -1,53 +1,86 @@
 import Synchronization
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
-/// The answer to one incoming message that wants a reply: set once by the app's `replyHandler` (or by
-/// the timeout), awaited by the engine's handler task. Later calls of `replyHandler` are ignored.
+/// Executes one incoming message's ``ReplyMachine``: feeds it the events (from the delegate queue, the
+/// app's `replyHandler` on any thread, the reply timer, cancellation) and hands its one answer to the
+/// engine's handler task waiting in ``wait()``.
 ///
-/// Bound: one waiting continuation.
+/// Bound: one waiting continuation and at most one timer task, cancelled once answered.
 final class ReplySlot: Sendable {
-    typealias Outcome = Result<MessageBody?, WCFailure>
-
     private struct State {
-        var outcome: Outcome?
-        var waiter: CheckedContinuation<Outcome, Never>?
+        var machine = ReplyMachine()
+        var outcome: ReplyMachine.Outcome?
+        var waiter: CheckedContinuation<ReplyMachine.Outcome, Never>?
+        var timer: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
+    /// How long the app has to call `replyHandler` once its callback returned.
+    private let timeout: Duration
+    private let clock: any Clock<Duration>
 
-    /// Sets the outcome if none is set yet; returns whether this call set it.
-    @discardableResult
-    func complete(_ outcome: Outcome) -> Bool {
-        let waiter = state.withLock { state -> CheckedContinuation<Outcome, Never>?? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            defer { state.waiter = nil }
-            return .some(state.waiter)
-        }
-        guard let waiter else { return false }
-        waiter?.resume(returning: outcome)
-        return true
+    init(timeout: Duration, clock: any Clock<Duration>) {
+        self.timeout = timeout
+        self.clock = clock
     }
 
-    /// Waits for the outcome; after `timeout` on `clock` it becomes 7012 (`messageReplyTimedOut`).
-    func outcome(timeout: Duration, clock: any Clock<Duration>) async -> Outcome {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                guard (try? await sleep(on: clock, for: timeout)) != nil else { return }
-                self.complete(.failure(WCFailure(.messageReplyTimedOut, "the app did not call replyHandler within \(timeout)")))
-            }
-            let outcome = await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Outcome? in
+    /// Feeds `event` to the machine and does what it says.
+    func event(_ event: ReplyMachine.Event) {
+        typealias Step = (action: ReplyMachine.Action, waiter: CheckedContinuation<ReplyMachine.Outcome, Never>?, timer: Task<Void, Never>?)
+        let (action, waiter, timer) = state.withLock { state -> Step in
+            let action = state.machine.event(event)
+            guard case .answer(let outcome) = action else { return (action, nil, nil) }
+            state.outcome = outcome
+            let step: Step = (action, state.waiter, state.timer)
+            state.waiter = nil
+            state.timer = nil
+            return step
+        }
+        switch action {
+        case .none: break
+        case .answer(let outcome):
+            timer?.cancel()
+            waiter?.resume(returning: outcome)
+        case .startTimer: startTimer()
+        }
+    }
+
+    /// Waits for the answer; `deliver` starts the delivery once the waiter is in place (so no answer
+    /// can come before). Cancellation answers 7014, and then nothing is delivered.
+    func wait(delivering deliver: @escaping @Sendable () -> Void) async -> ReplyMachine.Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answered = state.withLock { state -> ReplyMachine.Outcome? in
                     if let outcome = state.outcome { return outcome }
                     state.waiter = continuation
                     return nil
                 }
-                if let ready { continuation.resume(returning: ready) }
+                if let answered {
+                    continuation.resume(returning: answered)
+                } else {
+                    deliver()
+                }
             }
-            group.cancelAll()
-            return outcome
+        } onCancel: {
+            event(.cancelled)
         }
+    }
+
+    private func startTimer() {
+        let (timeout, clock) = (timeout, clock)
+        let task = EngineExecutor.shared.spawn { [weak self] in
+            guard (try? await sleep(on: clock, for: timeout)) != nil else { return }
+            self?.event(.timedOut(timeout))
+        }
+        // Answered meanwhile (the reply raced the timer's start): the timer is not needed.
+        let keep = state.withLock { state -> Bool in
+            guard state.machine.state == .waitingForReply else { return false }
+            state.timer = task
+            return true
+        }
+        if !keep { task.cancel() }
     }
 }
 

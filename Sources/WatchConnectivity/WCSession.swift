@@ -57,22 +57,17 @@ public final class WCSession: NSObject, @unchecked Sendable {
     }
 
     let state = Mutex(State())
-    /// The delegate, only read or written under `delegateLock` (the class is `@unchecked Sendable`).
-    private weak var weakDelegate: (any WCSessionDelegate)?
-    private let delegateLock = NSLock()
+    /// The delegate and the queue of its callbacks.
+    let callbacks = SessionCallbacks()
     let configurationSource: ConfigurationSource
     let overrides: SessionOverrides
     let logger: Logger
-    /// The queue every delegate callback and send handler runs on.
-    let delegateQueue = DispatchQueue(label: "WatchConnectivity.WCSession.delegate")
     /// The transfer objects the app may hold, across activations.
     let transfers = SessionTransfers()
     /// Fires after each refresh of the state snapshot (`isReachable`, `isWatchAppInstalled`); for tests.
     package let snapshotSignal = AsyncSignal()
     /// Fires after each update of a file transfer's `progress`; for tests.
     package let fileProgressSignal = AsyncSignal()
-    /// Set by a default (not implemented) message callback while the session calls it.
-    private let missingCallback = Mutex(false)
 
     init(configurationSource: ConfigurationSource, overrides: SessionOverrides) {
         self.configurationSource = configurationSource
@@ -115,16 +110,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Set it before `activate()`: without a delegate the session does not activate, and sends fail
     /// with 7003 (`sessionMissingDelegate`).
     public var delegate: (any WCSessionDelegate)? {
-        get {
-            delegateLock.lock()
-            defer { delegateLock.unlock() }
-            return weakDelegate
-        }
-        set {
-            delegateLock.lock()
-            defer { delegateLock.unlock() }
-            weakDelegate = newValue
-        }
+        get { callbacks.delegate }
+        set { callbacks.delegate = newValue }
     }
 
     /// `.notActivated` until activation completes, then `.activated`; `.inactive` while stopping.
@@ -204,11 +191,9 @@ public final class WCSession: NSObject, @unchecked Sendable {
         return try kept.get()
     }
 
-    // MARK: Delegate calls
-
     /// Runs `body` with the delegate on the delegate queue (nothing when there is no delegate).
     func notifyDelegate(_ body: @escaping @Sendable (WCSession, any WCSessionDelegate) -> Void) {
-        delegateQueue.async {
+        callbacks.queue.async {
             guard let delegate = self.delegate else { return }
             body(self, delegate)
         }
@@ -217,22 +202,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// Runs `body` on the delegate queue and returns its result once it has run.
     func onDelegateQueue<T: Sendable>(_ body: @escaping @Sendable (WCSession) -> T) async -> T {
         await withCheckedContinuation { continuation in
-            delegateQueue.async { continuation.resume(returning: body(self)) }
+            callbacks.queue.async { continuation.resume(returning: body(self)) }
         }
-    }
-
-    /// Calls a message callback on the delegate; false when there is no delegate or the callback is a
-    /// default implementation (the app does not handle that kind of message). Delegate queue only.
-    func callMessageCallback(_ body: (any WCSessionDelegate) -> Void) -> Bool {
-        guard let delegate = self.delegate else { return false }
-        missingCallback.withLock { $0 = false }
-        body(delegate)
-        return !missingCallback.withLock { $0 }
-    }
-
-    /// Called by the default implementations of the message callbacks.
-    func callbackNotImplemented() {
-        missingCallback.withLock { $0 = true }
     }
 
     /// Returns once `isReachable` is `reachable` (for tests; Apple's apps use `sessionReachabilityDidChange`).
@@ -255,21 +226,21 @@ extension WCSession {
     /// Enables or disables this (watch) app's complication, as `wcctl --side watch complication enable` does:
     /// the phone's `isComplicationEnabled` follows. For tests (`WCSessionPair.setComplicationEnabled(_:)`).
     package func setComplicationEnabled(_ enabled: Bool) async throws(WCError) {
-        guard let runtime = activeRuntime else { throw WCError(.sessionNotActivated) }
-        do {
-            try await runtime.engine.setComplicationEnabled(enabled)
-        } catch {
-            throw WCError(error)
-        }
+        try await withActiveEngine { engine throws(WCFailure) in try await engine.setComplicationEnabled(enabled) }
     }
 
     /// Uninstalls (`false`) or installs this app, as `wcctl uninstall` / `install` does for a daemon:
     /// the counterpart then sees it as not installed (7006 / 7018) or installed again. For tests
     /// (`WCSessionPair.setInstalled(_:_:)`); Apple's apps cannot uninstall themselves.
     package func setAppInstalled(_ installed: Bool) async throws(WCError) {
+        try await withActiveEngine { engine throws(WCFailure) in try await engine.setInstalled(installed) }
+    }
+
+    /// Runs `body` with the active engine; 7004 when not activated, a failure as its `WCError`.
+    private func withActiveEngine(_ body: (PairEngine) async throws(WCFailure) -> Void) async throws(WCError) {
         guard let runtime = activeRuntime else { throw WCError(.sessionNotActivated) }
         do {
-            try await runtime.engine.setInstalled(installed)
+            try await body(runtime.engine)
         } catch {
             throw WCError(error)
         }

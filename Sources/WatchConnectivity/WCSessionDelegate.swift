@@ -96,24 +96,24 @@ extension WCSessionDelegate {
 
     /// Default: not implemented — the sender gets 7014 (`deliveryFailed`).
     public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
-        session.callbackNotImplemented()
+        session.callbacks.notImplemented()
     }
 
     /// Default: not implemented — the sender gets 7014 (`deliveryFailed`).
     public func session(
         _ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void
     ) {
-        session.callbackNotImplemented()
+        session.callbacks.notImplemented()
     }
 
     /// Default: not implemented — the sender gets 7014 (`deliveryFailed`).
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data) {
-        session.callbackNotImplemented()
+        session.callbacks.notImplemented()
     }
 
     /// Default: not implemented — the sender gets 7014 (`deliveryFailed`).
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
-        session.callbackNotImplemented()
+        session.callbacks.notImplemented()
     }
 
     /// Default: nothing (the context is still available as `receivedApplicationContext`).

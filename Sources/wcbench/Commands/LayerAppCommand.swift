@@ -2,19 +2,20 @@ import ArgumentParser
 import Foundation
 import Glibc
 
-/// `wcbench _layer-app`: one of the two apps of the layer section, on the WatchConnectivity module
-/// (`WCSession.default`, configured by the environment wcbench sets). The responder is the watch app;
-/// the driver, the phone app, measures and reports to wcbench on stdout (``LayerDriver``).
+/// `wcbench _layer-app`: one of the two apps of the layer and wcmodule sections, on the
+/// WatchConnectivity module (`WCSession.default`, configured by the environment wcbench sets). The
+/// responder is the watch app; the driver (layer, ``LayerDriver``) or the pinger (wcmodule,
+/// ``MessagePinger``) is the phone app, which measures and reports to wcbench on stdout.
 struct LayerAppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "_layer-app", abstract: "Internal: an app of the layer section.", shouldDisplay: false)
 
     /// Which app.
     enum Role: String, ExpressibleByArgument {
-        case responder, driver
+        case responder, driver, pinger
     }
 
-    @Option(help: "responder (the watch app) or driver (the phone app, which measures).")
+    @Option(help: "responder (the watch app), driver or pinger (the phone app of the layer or wcmodule section, which measures).")
     var role: Role
 
     @Option(help: "Round trips measured, raw and through the layer (driver).")
@@ -46,16 +47,22 @@ struct LayerAppCommand: ParsableCommand {
         Task { @MainActor in
             switch role {
             case .responder: LayerResponder().start(layerOnly: layerOnly)
-            case .driver:
-                do {
-                    try await LayerDriver(settings: settings).run()
-                    Glibc.exit(0)
-                } catch {
-                    FileHandle.standardError.write(Data("layer driver failed: \(error)\n".utf8))
-                    Glibc.exit(1)
-                }
+            case .driver: await Self.measure("layer driver") { try await LayerDriver(settings: settings).run() }
+            case .pinger: await Self.measure("pinger") { try await MessagePinger.runModuleSection(settings) }
             }
         }
         dispatchMain()
+    }
+
+    /// Runs a measuring app to its end and exits: 0, or 1 with the error on stderr (the app's log).
+    @MainActor
+    private static func measure(_ name: String, _ body: @MainActor () async throws -> Void) async -> Never {
+        do {
+            try await body()
+            Glibc.exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("\(name) failed: \(error)\n".utf8))
+            Glibc.exit(1)
+        }
     }
 }

@@ -62,6 +62,8 @@ struct RunCommand: ParsableCommand {
         case baseline, message, userInfo, applicationContext, drain, coldLaunch, memory, layer
         case file
         case sync
+        /// Two apps on the WatchConnectivity module: the message round trip next to the raw ping-pong.
+        case wcmodule
         /// mosquitto doing the same jobs (only with `--peers`, or named in `--only`).
         case peers
     }
@@ -114,6 +116,7 @@ struct RunCommand: ParsableCommand {
                 case .coldLaunch: try ColdLaunchBench(context: context).run()
                 case .memory: try MemoryBench(context: context).run()
                 case .layer: try LayerBench(context: context).run()
+                case .wcmodule: try WCModuleBench(context: context).run()
                 case .peers: try PeersBench(context: context).run()
                 }
             } catch {

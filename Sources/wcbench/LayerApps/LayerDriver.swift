@@ -36,21 +36,11 @@ final class LayerDriver {
     }
 
     func run() async throws {
-        let session = WCSession.default
-        let states = StateDelegate()
-        session.delegate = states
-        session.activate()
-        await states.waitUntil { session.activationState == .activated && session.isReachable }
-
-        let message: [String: Any] = ["p": settings.pad]
-        for _ in 0..<settings.warmup { _ = try await Self.sendRaw(message, on: session) }
-        var raw: [UInt64] = []
-        for _ in 0..<settings.roundTrips {
-            let start = clock.now
-            _ = try await Self.sendRaw(message, on: session)
-            raw.append(Self.nanoseconds(start.duration(to: clock.now)))
-        }
-        _ = try await Self.sendRaw([Self.switchKey: true], on: session)
+        let pinger = await MessagePinger(pad: settings.pad)
+        let session = pinger.session
+        _ = try await pinger.roundTrips(settings.warmup)
+        let raw = try await pinger.roundTrips(settings.roundTrips)
+        _ = try await MessagePinger.send([Self.switchKey: true], on: session)
 
         // The queue is persisted (it must survive the app), in the app's state directory.
         let state = ProcessInfo.processInfo.environment["WATCHPAIR_STATE_DIR"] ?? FileManager.default.temporaryDirectory.path
@@ -66,7 +56,7 @@ final class LayerDriver {
         for _ in 0..<settings.roundTrips {
             let start = clock.now
             _ = try await connection.send(echo)
-            layer.append(Self.nanoseconds(start.duration(to: clock.now)))
+            layer.append(MessagePinger.nanoseconds(start.duration(to: clock.now)))
         }
         Self.say("roundTrips", ["raw": raw, "layer": layer])
 
@@ -109,26 +99,8 @@ final class LayerDriver {
         ])
     }
 
-    /// One raw message with a reply.
-    private static func sendRaw(_ message: [String: Any], on session: WCSession) async throws -> [String: Any] {
-        nonisolated(unsafe) let message = message
-        return try await withCheckedThrowingContinuation { continuation in
-            session.sendMessage(
-                message,
-                replyHandler: { reply in
-                    nonisolated(unsafe) let reply = reply
-                    continuation.resume(returning: reply)
-                },
-                errorHandler: { continuation.resume(throwing: $0) })
-        }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
-    }
-
     /// One protocol line on stdout.
-    private static func say(_ word: String, _ payload: [String: Any]) {
+    static func say(_ word: String, _ payload: [String: Any]) {
         var line = word
         if !payload.isEmpty, let data = try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]) {
             line += " " + String(decoding: data, as: UTF8.self)

@@ -1,6 +1,6 @@
 /// One number the benchmark reports, with its target and its ratio to this machine's limit.
 struct Measurement: Codable, Sendable {
-    /// The section (`baseline`, `message`, `userInfo`, `applicationContext`, `drain`, `coldLaunch`, `memory`, `layer`, `file`).
+    /// The section (`baseline`, `message`, `userInfo`, `applicationContext`, `drain`, `coldLaunch`, `memory`, `layer`, `file`, `sync`, `wcmodule`).
     var section: String
     /// A stable dotted name for scripts, e.g. `message.rtt.64B.autoReply.p50`.
     var key: String

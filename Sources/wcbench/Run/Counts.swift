@@ -30,8 +30,8 @@ struct Counts: Codable, Sendable {
     var memoryTransfers: Int
     /// Seconds a daemon is left alone before its memory is read.
     var settleSeconds: Double
-    /// Round trips of each kind in the layer section (raw `WCSession` and typed request), and the
-    /// requests queued for its flush.
+    /// Round trips of each kind in the layer section (raw `WCSession` and typed request; the wcmodule
+    /// section measures as many), and the requests queued for its flush.
     var layerRoundTrips: Int
     var layerQueued: Int
 

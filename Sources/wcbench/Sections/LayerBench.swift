@@ -13,24 +13,19 @@ struct LayerBench {
     let context: BenchContext
 
     func run() throws(BenchError) {
-        let directory = "\(context.runDirectory)/layer"
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw BenchError.system("cannot create \(directory)", errno: errno) }
+        let apps = try LayerAppProcesses(context: context, section: "layer")
         let counts = context.counts
-        var watch = try spawnApp("responder", role: "watch", in: directory)
+        var watch = try apps.start("responder", side: "watch")
         defer { watch.stop() }
-        let (parentEnd, childEnd) = try UnixSockets.pair()
-        let driverProcess = try ChildProcess.spawn(
-            context.binaries.wcbench,
-            ["_layer-app", "--role", "driver", "--round-trips", "\(counts.layerRoundTrips)", "--warmup", "\(counts.messageWarmup)",
-             "--queued", "\(counts.layerQueued)"],
-            name: "layer driver", environment: Self.environment(role: "phone", in: directory), output: "\(directory)/phone.log",
-            keep: [(childEnd, 0), (childEnd, 1)])
-        close(childEnd)
+        let (driverProcess, driver) = try apps.startMeasuring(
+            "driver",
+            ["--round-trips", "\(counts.layerRoundTrips)", "--warmup", "\(counts.messageWarmup)", "--queued", "\(counts.layerQueued)"],
+            side: "phone")
         defer { driverProcess.stop() }
-        let driver = AppChannel(descriptor: parentEnd, name: "the layer's phone app (see \(directory)/phone.log)")
 
         context.progress("layer: \(counts.layerRoundTrips) round trips raw, then through the layer")
-        let trips = try Self.decode(RoundTrips.self, try driver.expect("roundTrips", deadline: context.phaseDeadline()))
+        let trips = try LayerAppProcesses.decode(
+            RoundTrips.self, try driver.expect("roundTrips", deadline: context.phaseDeadline()), from: driver.name)
         report(trips)
 
         _ = try driver.expect("stop-peer", deadline: context.phaseDeadline())
@@ -39,16 +34,17 @@ struct LayerBench {
         try driver.write("peer-stopped")
         context.progress("layer: queueing \(counts.layerQueued) requests with the watch app off")
         _ = try driver.expect("start-peer", deadline: context.phaseDeadline())
-        watch = try spawnApp("responder", "--layer-only", role: "watch", in: directory)
-        let flush = try Self.decode(Flush.self, try driver.expect("flush", deadline: context.phaseDeadline()))
+        watch = try apps.start("responder", ["--layer-only"], side: "watch")
+        let flush = try LayerAppProcesses.decode(
+            Flush.self, try driver.expect("flush", deadline: context.phaseDeadline()), from: driver.name)
         report(flush)
         // Every queued request must end with its response once the watch app is back: a broken promise
         // of the layer, which fails the section (and CI's --quick run), not a slow number.
         if flush.failed > 0 {
-            throw BenchError("\(flush.failed) of \(flush.count) queued requests failed after the flush; see \(directory)/phone.log")
+            throw BenchError("\(flush.failed) of \(flush.count) queued requests failed after the flush; see \(apps.directory)/phone.log")
         }
         if let status = driverProcess.wait(seconds: 10), status != 0 {
-            throw BenchError("the layer's phone app \(ChildProcess.describe(status)); see \(directory)/phone.log")
+            throw BenchError("the layer's phone app \(ChildProcess.describe(status)); see \(apps.directory)/phone.log")
         }
     }
 
@@ -86,29 +82,6 @@ struct LayerBench {
         context.report.add("layer", "layer.flush.rate", "queued requests flushed and answered", Double(flush.count) / flush.seconds, "/s")
         context.report.add(
             "layer", "layer.queue.rate", "requests queued (persisted) with the watch app off", Double(flush.count) / flush.enqueueSeconds, "/s")
-    }
-
-    /// A layer app (`wcbench _layer-app`) with its output in `<role>.log`.
-    private func spawnApp(_ appRole: String, _ extra: String..., role: String, in directory: String) throws(BenchError) -> ChildProcess {
-        try ChildProcess.spawn(
-            context.binaries.wcbench, ["_layer-app", "--role", appRole] + extra, name: "layer \(role) app",
-            environment: Self.environment(role: role, in: directory), output: "\(directory)/\(role).log")
-    }
-
-    /// The environment of an app on the WatchConnectivity module: side, sockets, state.
-    static func environment(role: String, in directory: String) -> [String: String] {
-        ChildProcess.environment([
-            "WATCHPAIR_ROLE": role, "WATCHPAIR_RUN_DIR": directory,
-            "WATCHPAIR_STATE_DIR": "\(directory)/\(role == "phone" ? "phoned" : "watchd")",
-        ])
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(BenchError) -> T {
-        do {
-            return try JSONDecoder().decode(type, from: Data(text.utf8))
-        } catch {
-            throw BenchError("the layer's phone app sent an unreadable line: \(error)")
-        }
     }
 
     /// `roundTrips {"raw":[ns…],"layer":[ns…]}`.

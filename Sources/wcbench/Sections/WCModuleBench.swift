@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+
+/// Section `wcmodule`: a message round trip between two apps on the `WatchConnectivity` module, next to
+/// the raw ping-pong of the same run (issue 15, second row).
+///
+/// Two app processes (`wcbench _layer-app`, see ``LayerAppProcesses``): the watch app's plain delegate
+/// answers every message with itself; the phone app sends 64 B `sendMessage` with a reply handler, one
+/// after the other (``MessagePinger``). Each `WCSession` hosts its engine in-process, so a round trip
+/// crosses two sockets, as the raw ping-pong does: 1× is the floor, the target ≤ 1.5× at p50. Between
+/// the warm-up and the measured round trips wcbench reads both apps' CPU time from /proc (and, with
+/// `--profile`, attaches `perf record` to both), so CPU per message covers exactly the measured window.
+struct WCModuleBench {
+    let context: BenchContext
+
+    func run() throws(BenchError) {
+        let apps = try LayerAppProcesses(context: context, section: "wcmodule")
+        let counts = context.counts
+        let watch = try apps.start("responder", side: "watch")
+        defer { watch.stop() }
+        let (phone, pinger) = try apps.startMeasuring(
+            "pinger", ["--round-trips", "\(counts.layerRoundTrips)", "--warmup", "\(counts.messageWarmup)"], side: "phone")
+        defer { phone.stop() }
+
+        context.progress("wcmodule: \(counts.messageWarmup) warm-up round trips between two WCSession apps")
+        _ = try pinger.expect("warm", deadline: context.phaseDeadline())
+        let profilers = try profile([("phone", phone), ("watch", watch)], in: apps.directory)
+        let before = (phone: try ProcessStats.of(phone.pid), watch: try ProcessStats.of(watch.pid))
+        for profiler in profilers { try profiler.enable() }
+        context.progress("wcmodule: \(counts.layerRoundTrips) round trips")
+        try pinger.write("go")
+        let line = try pinger.expect("roundTrips", deadline: context.phaseDeadline())
+        let after = (phone: try ProcessStats.of(phone.pid), watch: try ProcessStats.of(watch.pid))
+        for profiler in profilers { try profiler.stop() }
+        let trips = try LayerAppProcesses.decode(RoundTrips.self, line, from: pinger.name)
+        guard trips.samples.count == counts.layerRoundTrips else {
+            throw BenchError("the phone app reported \(trips.samples.count) of \(counts.layerRoundTrips) round trips")
+        }
+        report(trips, cpu: (after.phone.cpuSeconds - before.phone.cpuSeconds, after.watch.cpuSeconds - before.watch.cpuSeconds))
+        if let status = phone.wait(seconds: 10), status != 0 {
+            throw BenchError("the phone app \(ChildProcess.describe(status)); see \(apps.directory)/phone.log")
+        }
+    }
+
+    /// `perf record` on each app over the measured window, with `--profile` (`wcmodule-<side>.data`).
+    private func profile(_ apps: [(String, ChildProcess)], in directory: String) throws(BenchError) -> [PerfProcess] {
+        guard let profileDirectory = context.profileDirectory else { return [] }
+        guard let perf = context.binaries.perf else { throw BenchError("--profile needs perf") }
+        var profilers: [PerfProcess] = []
+        for (side, process) in apps {
+            profilers.append(try PerfProcess(
+                perf: perf,
+                arguments: ["record", "--call-graph", "dwarf,16384", "-F", "499", "-o", "\(profileDirectory)/wcmodule-\(side).data"],
+                pid: process.pid, directory: directory, name: "wcmodule-\(side)-record"))
+        }
+        return profilers
+    }
+
+    /// The round trip with its ratios to the raw ping-pong of this run, and both apps' CPU per message.
+    private func report(_ trips: RoundTrips, cpu: (phone: Double, watch: Double)) {
+        var recorder = LatencyRecorder()
+        for sample in trips.samples { recorder.record(nanoseconds: sample) }
+        let summary = recorder.summary
+        let base = context.baselines.pingPong[64]
+        let name = "raw ping-pong 64 B"
+        func ratio(_ value: Double, _ baseline: Double?, _ percentile: String) -> Ratio? {
+            baseline.map { Ratio(factor: value / $0, baseline: "\(name) \(percentile)", baselineValue: $0) }
+        }
+        context.report.addLatency(
+            "wcmodule", "wcmodule.rtt.64B", "WCSession.sendMessage round trip, 64 B, two apps,", summary,
+            p50Target: base.map { Target(comparison: "<=", limit: 1.5 * $0.p50, text: "≤ 1.5× ping-pong p50") },
+            p50Ratio: ratio(summary.p50, base?.p50, "p50"), p99Ratio: ratio(summary.p99, base?.p99, "p99"),
+            p999Ratio: ratio(summary.p999, base?.p999, "p99.9"))
+        if let base {
+            context.report.add("wcmodule", "wcmodule.pingPong.64B.p50", "\(name) round trip p50 (this run's baseline)", base.p50, "us")
+            context.report.add(
+                "wcmodule", "wcmodule.rtt.64B.overhead.p50", "WCSession round trip p50 / \(name) p50", summary.p50 / base.p50, "x",
+                target: Target(comparison: "<=", limit: 1.5, text: "≤ 1.5×"))
+        } else {
+            context.report.notes.append("wcmodule: no ratio to the raw ping-pong (run the baseline section too)")
+        }
+        let perMessage = { (seconds: Double) in seconds / Double(trips.samples.count) * 1e6 }
+        context.report.add(
+            "wcmodule", "wcmodule.rtt.64B.cpuPerMessage", "round trip, 64 B, both apps' CPU per message", perMessage(cpu.phone + cpu.watch), "us",
+            note: "user + system time of both processes over the measured window (/proc, 10 ms ticks)")
+        context.report.add("wcmodule", "wcmodule.rtt.64B.cpuPerMessage.phone", "  of which the phone app (sender)", perMessage(cpu.phone), "us")
+        context.report.add("wcmodule", "wcmodule.rtt.64B.cpuPerMessage.watch", "  of which the watch app (replies)", perMessage(cpu.watch), "us")
+    }
+
+    /// `roundTrips {"samples":[ns…]}`.
+    struct RoundTrips: Decodable {
+        var samples: [UInt64]
+    }
+}
