@@ -13,7 +13,8 @@ section's count: BENCHMARKS.md, "Where each microsecond goes"). Prints one colum
 import argparse, collections, re, subprocess, sys
 
 # (stage, pattern on a frame's symbol or DSO), tried in this order for each frame from the leaf; the first
-# frame that matches any stage decides. Allocation and reference counting count only where no stage
+# frame that matches any stage decides, except that a sample with fsync anywhere in its chain is fsync's.
+# Allocation and reference counting count only where no stage
 # frame is above them (a retain under the JSON parser is control JSON).
 STAGES = [
     ("fsync", r"sys_fsync|sys_fdatasync|ext4_sync_file|file_write_and_wait|jbd2|blkdev_issue_flush"),
@@ -33,7 +34,7 @@ STAGES = [
     ("control handling", r"ControlHandler|ControlServer|ControlConnection|ControlSession"),
     ("engine (channels, links, machines)", r"PairEngine|Channel|LinkSession|LinkDriver|Machine|UserInfo(Sender|Receiver)"),
     ("task hand-offs (Swift concurrency, dispatch)", r"swift_task|swift_job|AsyncTask|runJobInEstablished|TaskAllocator|"
-     r"swift_continuation|_dispatch_|popTasksLocked|swift::StackAllocator"),
+     r"swift_continuation|libdispatch\.so|popTasksLocked|swift::StackAllocator"),
 ]
 ALLOCATION = ("allocation, reference counting (no stage above)",
               re.compile(r"swift_(retain|release|allocObject|deallocObject|bridgeObject)|malloc|\bfree\b|_int_(malloc|free)|"
@@ -61,6 +62,9 @@ def samples(lines):
 
 
 def stage_of(frames):
+    # Anything under fsync is the fsync, also the context switch while it waits for the disk.
+    if any(COMPILED[0][1].search(frame) for frame in frames):
+        return COMPILED[0][0]
     for frame in frames:
         for name, pattern in COMPILED:
             if pattern.search(frame):

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A process's resident memory by kind and by mapping, from `/proc/PID/smaps`.
 ///
@@ -30,7 +31,7 @@ struct MemoryMap: Sendable {
 
     /// Reads the map of `pid`.
     static func of(_ pid: pid_t) throws(BenchError) -> MemoryMap {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else {
+        guard let text = readWhole("/proc/\(pid)/smaps") else {
             throw BenchError("cannot read /proc/\(pid)/smaps (the process is gone?)")
         }
         var map = MemoryMap()
@@ -60,6 +61,24 @@ struct MemoryMap: Sendable {
         map.mappings = byName.values.filter { $0.rssKiB > 0 }.sorted { $0.rssKiB > $1.rssKiB }
         map.threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
         return map
+    }
+
+    /// The whole of a /proc file. /proc files report a size of 0 and are generated as they are read, so
+    /// they are read to the end, not by their size.
+    private static func readWhole(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The `count` largest mappings as `name 7.6 MiB (0.4 anon)`, for a note.

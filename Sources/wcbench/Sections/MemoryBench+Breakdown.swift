@@ -1,10 +1,11 @@
+import Glibc
 import WatchPairWire
 
 // What an idle daemon's resident memory is made of, and the floor of any process on the same runtime.
 extension MemoryBench {
     /// The resident memory of wcbench's own `_echo` process left alone `settleSeconds`: the same Swift
     /// runtime, Foundation and loader with nothing running, which no daemon can go below.
-    func floor() throws(BenchError) -> MemoryMap {
+    func idleSwiftProcess() throws(BenchError) -> MemoryMap {
         let echo = try EchoPeer(context)
         defer { echo.stop() }
         Monotonic.sleep(seconds: context.counts.settleSeconds)

@@ -18,8 +18,7 @@ struct MemoryBench {
         Monotonic.sleep(seconds: context.counts.settleSeconds)
         let report = context.report
         let mib = Double(1 << 20)
-        let floor = try floor()
-        let floorMiB = Double(floor.rssKiB) / 1024
+        let floorMiB = Double(try idleSwiftProcess().rssKiB) / 1024
         for role in Role.allCases {
             let stats = try pair.stats(role)
             report.add(
