@@ -22,8 +22,8 @@ STAGES = [
      r"epoll_wait|ep_poll|do_epoll|__wake_up|pthread_cond|_dispatch_(sema|wait)"),
     ("event lines (diagnostics, history, journald)", r"DiagnosticEvent|EventSink|EventLine|EventHistory|StderrRecord|"
      r"Journald|JournalFields|sd_journal|DiagnosticRecord"),
-    ("app event (receive streams, didFinish)", r"ControlHandler\+Receive|Receive(Follower|Stream)|FinishedNotices|"
-     r"InboxFollower|ReceiveFollow"),
+    ("app event (receive streams, didFinish)", r"followReceive|userInfoData|showPages|followInbox|followFinished|"
+     r"finishedData|InboxPage|pendingInbox|unreportedFinished"),
     ("control JSON (parse, encode)", r"JSONParser|JSONValue|ControlCodec|ControlRequest|ControlResponse|PlistJSON|"
      r"JSONEncoder|JSONDecoder|JSONSerialization|JSONWriter"),
     ("frame (encode, decode, CRC-32C, plist codec)", r"FrameEncoder|FrameDecoder|FrameBodyDecoder|CRC32C|crc32c|"
