@@ -99,4 +99,16 @@ struct EventOutputTests {
         let (none, same, zero) = log.read(from: next)
         #expect(none.isEmpty && same == 5 && zero == 0)
     }
+
+    @Test func eventLogAllocatesAsEventsArriveAndNeverBeyondItsCapacity() {
+        let log = EventLog(capacity: 1_000)
+        #expect(log.allocatedSlots == 0, "an idle daemon's log holds no slots")
+        for n in 1...100 { log.append(DiagnosticEvent(.messageSent, role: .phone, "m\(n)")) }
+        #expect((100..<1_000).contains(log.allocatedSlots))
+        for n in 101...2_500 { log.append(DiagnosticEvent(.messageSent, role: .phone, "m\(n)")) }
+        #expect(log.allocatedSlots == 1_000, "full, the ring is exactly its capacity")
+        #expect(log.recent.count == 1_000 && log.recent.first?.message == "m1501" && log.recent.last?.message == "m2500")
+        let (events, next, dropped) = log.read(from: 1_400)
+        #expect(events.count == 1_000 && events.first?.message == "m1501" && next == 2_500 && dropped == 100)
+    }
 }

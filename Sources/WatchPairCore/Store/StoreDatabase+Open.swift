@@ -43,7 +43,14 @@ extension StoreDatabase {
         }
         do {
             let synchronous = configuration.durability == .power ? "FULL" : "NORMAL"
-            try await pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+            try await pool.writeWithoutTransaction { database in
+                try database.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                // Debian's SQLite is built with secure_delete on: every deleted row is overwritten with
+                // zeros, so a delivered or reported transfer's payload went through the WAL and the
+                // checkpoint a second time (8 bytes written per payload byte across the pair instead
+                // of 4; BENCHMARKS.md, "Cost growth"). The state directory is the app's own (0700).
+                try database.execute(sql: "PRAGMA secure_delete = OFF")
+            }
             try StoreSchema.migrator.migrate(pool)
             let (queueLengths, value) = try await pool.read { database in
                 (try QueueLengths.count(database), try initial(database))

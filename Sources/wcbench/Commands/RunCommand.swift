@@ -51,6 +51,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Record perf profiles (perf record --call-graph dwarf, 499 Hz) of both daemons during each measured window into this directory (slows the daemons: do not publish those numbers).")
     var profile: String?
 
+    @Option(help: "The deepest backlog the growth section queues (1,000, 10,000, 100,000, 1,000,000: the depths up to this one).")
+    var growthMax = 100_000
+
     @Flag(help: "No progress lines on stderr.")
     var quiet = false
 
@@ -64,6 +67,8 @@ struct RunCommand: ParsableCommand {
         case sync
         /// Two apps on the WatchConnectivity module: the message round trip next to the raw ping-pong.
         case wcmodule
+        /// Cost per transfer by queue depth and by payload size.
+        case growth
         /// mosquitto doing the same jobs (only with `--peers`, or named in `--only`).
         case peers
     }
@@ -108,6 +113,7 @@ struct RunCommand: ParsableCommand {
                 switch section {
                 case .file: try FileBench(context: context).run()
                 case .sync: try SyncBench(context: context).run()
+                case .growth: try GrowthBench(context: context, maxDepth: growthMax).run()
                 case .baseline: try BaselineBench(context: context).run()
                 case .message: try MessageBench(context: context).run()
                 case .userInfo: try UserInfoBench(context: context).run()

@@ -24,6 +24,8 @@ final class BenchReport: Codable {
     var errors: [String] = []
     /// Things a reader must know to interpret the numbers (skipped parts, sources of counts).
     var notes: [String] = []
+    /// Cost curves (the growth section), printed as text charts after the table.
+    var curves: [Curve] = []
 
     init(command: String, quick: Bool, machine: MachineInfo, binaries: [String: String], counts: Counts) {
         self.command = command

@@ -40,6 +40,10 @@ enum ReportTable {
         for (index, row) in rows.enumerated() {
             lines.append(sectionOf.contains(index) ? row[0] : line(row))
         }
+        for curve in report.curves {
+            lines.append("")
+            lines.append(curve.chart())
+        }
         let judged = report.measurements.filter { $0.met != nil }
         let missed = judged.filter { $0.met == false }
         lines.append("")

@@ -17,48 +17,20 @@ struct BaselineBench {
         try fdatasync()
     }
 
-    private func startEcho() throws(BenchError) -> (ChildProcess, Int32) {
-        let (mine, theirs) = try UnixSockets.pair()
-        defer { close(theirs) }
-        let child = try ChildProcess.spawn(
-            context.binaries.wcbench, ["_echo"], name: "echo", environment: ChildProcess.environment(),
-            output: "\(context.runDirectory)/echo.log", keep: [(theirs, 3)])
-        return (child, mine)
-    }
-
     private func pingPong(size: Int) throws(BenchError) {
         context.progress("baseline: raw ping-pong, \(size) B")
-        let (child, fd) = try startEcho()
-        defer {
-            close(fd)
-            child.stop()
-        }
-        var buffer = [UInt8](repeating: 0x61, count: size)
-        var recorder = LatencyRecorder()
-        let total = context.counts.pingPongWarmup + context.counts.pingPong
-        let ok = buffer.withUnsafeMutableBytes { raw -> Bool in
-            for index in 0..<total {
-                let start = Monotonic.now()
-                guard UnixSockets.writeExactly(fd, raw.baseAddress!, size),
-                    UnixSockets.readExactly(fd, raw.baseAddress!, size)
-                else { return false }
-                if index >= context.counts.pingPongWarmup { recorder.record(nanoseconds: Monotonic.now() - start) }
-            }
-            return true
-        }
-        guard ok else { throw BenchError("the echo process went away") }
-        let summary = recorder.summary
+        let echo = try EchoPeer(context)
+        defer { echo.stop() }
+        let summary = try echo.roundTrips(size: size, warmup: context.counts.pingPongWarmup, count: context.counts.pingPong)
         context.baselines.pingPong[size] = summary
         context.report.addLatency("baseline", "baseline.pingPong.\(size)B", "raw ping-pong round trip, \(Self.sizeName(size))", summary)
     }
 
     private func pipelined(size: Int) throws(BenchError) {
         context.progress("baseline: raw ping-pong, 64 in flight")
-        let (child, fd) = try startEcho()
-        defer {
-            close(fd)
-            child.stop()
-        }
+        let echo = try EchoPeer(context)
+        defer { echo.stop() }
+        let fd = echo.descriptor
         let total = context.counts.pingPongPipelined
         let window = 64
         let message = [UInt8](repeating: 0x62, count: size)
