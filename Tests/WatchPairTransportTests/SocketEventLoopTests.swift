@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import WatchPairTransport
@@ -73,5 +74,51 @@ struct SocketEventLoopTests {
         #expect(lines.count == 1000)
         #expect(lines.filter { $0.hasPrefix("a") } == (0..<500).map { "a\($0)" })
         #expect(lines.filter { $0.hasPrefix("b") } == (0..<500).map { "b\($0)" })
+    }
+
+    // Writes made on the loop are flushed once per tick; a close right after them must still send them
+    // (without the flush in close(), the peer gets none of these lines: NIO fails unflushed writes).
+    @Test("writes made on the loop, then a close at once: the peer gets every line, in order")
+    func writesOnTheLoopThenCloseLoseNothing() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let loop = SocketEventLoop.next()
+        let (server, client) = Self.pair(dir, loop: loop)
+        let received = AsyncStream<[UInt8]>.makeStream()
+        let serving = try await startServing(server) { connection in
+            received.continuation.yield((try? await readToEnd(connection)) ?? [])
+            received.continuation.finish()
+        }
+        let connection = try await withTimeout { try await client.connect() }
+        let onLoop = await withTaskExecutorPreference(EventLoopTaskExecutor(loop.eventLoop)) {
+            await Task.yield()
+            let onLoop = loop.eventLoop.inEventLoop
+            for index in 0..<200 { #expect(connection.writeNow(Array("line\(index)\n".utf8))) }
+            await connection.close()
+            return onLoop
+        }
+        #expect(onLoop)
+        var iterator = received.stream.makeAsyncIterator()
+        let bytes = try #require(await iterator.next())
+        try await stopServing(serving)
+        #expect(String(decoding: bytes, as: UTF8.self) == (0..<200).map { "line\($0)\n" }.joined())
+    }
+
+    // The event sink runs on the spare executor so that its work leaves the sockets' thread alone; with
+    // the executor on the socket loop (or none), the first expectation fails on any group of two loops.
+    @Test("a task that prefers the spare executor runs off the sockets' loop")
+    func spareExecutorRunsOffTheSocketLoop() async {
+        let loop = SocketEventLoop.next()
+        // NIO's group has a loop per core: two here, so the spare loop is another one.
+        #expect(loop.hasSpareLoop || ProcessInfo.processInfo.activeProcessorCount == 1)
+        for _ in 0..<3 {
+            let (onSockets, onSpare) = await withTaskExecutorPreference(loop.spareExecutor) {
+                // A suspension point: the task resumes on the executor it prefers.
+                await Task.yield()
+                return (loop.eventLoop.inEventLoop, loop.spareIsCurrent)
+            }
+            #expect(onSockets == !loop.hasSpareLoop)
+            #expect(onSpare)
+        }
     }
 }
