@@ -44,8 +44,11 @@ struct SocketEventLoopTests {
         #expect(accepted.withLock { $0 } == [true, true, true, true])
     }
 
-    @Test("lines from two concurrent writers arrive whole, each in its writer's order")
-    func writesStayOrdered() async throws {
+    /// Connects a client to a server (both on one shared loop), lets `send` write and close, and returns
+    /// everything the server read from that connection.
+    static func bytesReceived(
+        after send: @Sendable (any TransportConnection, SocketEventLoop) async throws -> Void
+    ) async throws -> [UInt8] {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let loop = SocketEventLoop.next()
@@ -56,20 +59,28 @@ struct SocketEventLoopTests {
             received.continuation.finish()
         }
         let connection = try await withTimeout { try await client.connect() }
-        // Two writers, each writing numbered lines; each writer's lines must arrive whole and in its order.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in ["a", "b"] {
-                group.addTask {
-                    for index in 0..<500 { try await connection.write(Array("\(writer)\(index)\n".utf8)) }
-                }
-            }
-            try await group.waitForAll()
-        }
-        await connection.flush()
-        await connection.close()
+        try await send(connection, loop)
         var iterator = received.stream.makeAsyncIterator()
         let bytes = try #require(await iterator.next())
         try await stopServing(serving)
+        return bytes
+    }
+
+    @Test("lines from two concurrent writers arrive whole, each in its writer's order")
+    func writesStayOrdered() async throws {
+        let bytes = try await Self.bytesReceived { connection, _ in
+            // Two writers, each writing numbered lines; each writer's lines must arrive whole and in its order.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in ["a", "b"] {
+                    group.addTask {
+                        for index in 0..<500 { try await connection.write(Array("\(writer)\(index)\n".utf8)) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            await connection.flush()
+            await connection.close()
+        }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines.count == 1000)
         #expect(lines.filter { $0.hasPrefix("a") } == (0..<500).map { "a\($0)" })
@@ -80,27 +91,16 @@ struct SocketEventLoopTests {
     // (without the flush in close(), the peer gets none of these lines: NIO fails unflushed writes).
     @Test("writes made on the loop, then a close at once: the peer gets every line, in order")
     func writesOnTheLoopThenCloseLoseNothing() async throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let loop = SocketEventLoop.next()
-        let (server, client) = Self.pair(dir, loop: loop)
-        let received = AsyncStream<[UInt8]>.makeStream()
-        let serving = try await startServing(server) { connection in
-            received.continuation.yield((try? await readToEnd(connection)) ?? [])
-            received.continuation.finish()
+        let bytes = try await Self.bytesReceived { connection, loop in
+            let onLoop = await withTaskExecutorPreference(EventLoopTaskExecutor(loop.eventLoop)) {
+                await Task.yield()
+                let onLoop = loop.eventLoop.inEventLoop
+                for index in 0..<200 { #expect(connection.writeNow(Array("line\(index)\n".utf8))) }
+                await connection.close()
+                return onLoop
+            }
+            #expect(onLoop)
         }
-        let connection = try await withTimeout { try await client.connect() }
-        let onLoop = await withTaskExecutorPreference(EventLoopTaskExecutor(loop.eventLoop)) {
-            await Task.yield()
-            let onLoop = loop.eventLoop.inEventLoop
-            for index in 0..<200 { #expect(connection.writeNow(Array("line\(index)\n".utf8))) }
-            await connection.close()
-            return onLoop
-        }
-        #expect(onLoop)
-        var iterator = received.stream.makeAsyncIterator()
-        let bytes = try #require(await iterator.next())
-        try await stopServing(serving)
         #expect(String(decoding: bytes, as: UTF8.self) == (0..<200).map { "line\($0)\n" }.joined())
     }
 
