@@ -8,10 +8,6 @@ import WatchPairCore
 /// Events come in batches (everything emitted since the last one, ``DiagnosticBatches``), so the history
 /// file takes one `write(2)` per batch: under load that is one per many events.
 ///
-/// It runs on `executor` when one is given: the daemons give it their socket loop's spare
-/// (`SocketEventLoop.spareExecutor`), so formatting and writing events, which touches no socket, does
-/// not share the one thread that serves the host's sockets (BENCHMARKS.md, "Issue 10, fifth round").
-///
 /// It runs first in the service group, so it is shut down last: at graceful shutdown every other service
 /// has stopped, and the events they emitted (`idleExit` included) are still written, because a cancelled
 /// subscription hands out what it had buffered before it ends.
@@ -22,21 +18,12 @@ struct EventSink: Service {
     let writer: EventWriter
     /// The history file; nil when it could not be opened.
     let history: EventHistory?
-    /// The executor the sink's task prefers; nil: wherever the service group runs it.
-    var executor: (any TaskExecutor)? = nil
 
     func run() async {
         let events = self.events
         let log = self.log
         let writer = self.writer
         let history = self.history
-        await withTaskExecutorPreference(executor) {
-            await Self.drain(events, log: log, writer: writer, history: history)
-        }
-        history?.close()
-    }
-
-    private static func drain(_ events: DiagnosticBatches, log: EventLog, writer: EventWriter, history: EventHistory?) async {
         await cancelWhenGracefulShutdown {
             for await batch in events {
                 // The file first: an event `wcctl events` has shown is already on disk, kill -9 or not.
@@ -47,5 +34,6 @@ struct EventSink: Service {
                 }
             }
         }
+        history?.close()
     }
 }

@@ -184,8 +184,6 @@ public func buildHost(
     let idleExit = configuration.idleExit
     let exitsWhenIdle = environment.exitsWhenIdle
     let executor = environment.taskExecutor
-    // Events touch no socket: off the sockets' loop, unless the app chose one executor for everything.
-    let sinkExecutor = executor == nil ? socketLoop.spareExecutor : nil
     let landsReceivedFiles = environment.landsReceivedFiles
 
     return PairHost(
@@ -193,9 +191,7 @@ public func buildHost(
         controlServer: controlServer, link: link, faceService: face.service, logger: logger
     ) { [controlServer] host in
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(
-                service: EventSink(events: subscription, log: eventLog, writer: writer, history: history, executor: sinkExecutor),
-                serviceName: "events"),
+            .init(service: EventSink(events: subscription, log: eventLog, writer: writer, history: history), serviceName: "events"),
             .init(service: EngineService(engine: engine, executor: executor), serviceName: "engine"),
         ]
         if let service = face.service {
