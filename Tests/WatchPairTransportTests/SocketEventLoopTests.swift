@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import Testing
 @testable import WatchPairTransport
@@ -92,7 +91,7 @@ struct SocketEventLoopTests {
     @Test("writes made on the loop, then a close at once: the peer gets every line, in order")
     func writesOnTheLoopThenCloseLoseNothing() async throws {
         let bytes = try await Self.bytesReceived { connection, loop in
-            let onLoop = await withTaskExecutorPreference(EventLoopTaskExecutor(loop.eventLoop)) {
+            let onLoop = await withTaskExecutorPreference(LoopExecutor(loop)) {
                 await Task.yield()
                 let onLoop = loop.eventLoop.inEventLoop
                 for index in 0..<200 { #expect(connection.writeNow(Array("line\(index)\n".utf8))) }
@@ -103,22 +102,19 @@ struct SocketEventLoopTests {
         }
         #expect(String(decoding: bytes, as: UTF8.self) == (0..<200).map { "line\($0)\n" }.joined())
     }
+}
 
-    // The event sink runs on the spare executor so that its work leaves the sockets' thread alone; with
-    // the executor on the socket loop (or none), the first expectation fails on any group of two loops.
-    @Test("a task that prefers the spare executor runs off the sockets' loop")
-    func spareExecutorRunsOffTheSocketLoop() async {
-        let loop = SocketEventLoop.next()
-        // NIO's group has a loop per core: two here, so the spare loop is another one.
-        #expect(loop.hasSpareLoop || ProcessInfo.processInfo.activeProcessorCount == 1)
-        for _ in 0..<3 {
-            let (onSockets, onSpare) = await withTaskExecutorPreference(loop.spareExecutor) {
-                // A suspension point: the task resumes on the executor it prefers.
-                await Task.yield()
-                return (loop.eventLoop.inEventLoop, loop.spareIsCurrent)
-            }
-            #expect(onSockets == !loop.hasSpareLoop)
-            #expect(onSpare)
-        }
+/// Runs the tasks that prefer it (SE-0417) on a shared loop's event loop, so a test can write from the loop.
+final class LoopExecutor: TaskExecutor {
+    private let loop: SocketEventLoop
+
+    init(_ loop: SocketEventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.eventLoop.execute { job.runSynchronously(on: executor) }
     }
 }
