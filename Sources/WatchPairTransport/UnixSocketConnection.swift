@@ -25,6 +25,13 @@ import WatchPairCore
 /// ``write(_:)``. Bytes written before ``close()`` go to the kernel
 /// before the close (NIO runs both in order); what the kernel cannot take then is dropped, so a graceful
 /// close calls ``flush()`` first.
+///
+/// Writes made on the channel's event loop are flushed once per loop tick, not one by one: the first
+/// such write schedules one flush behind the jobs already queued on the loop, and every write made
+/// before it runs goes out with it, in one `writev`. So the responses and frames of many requests in
+/// flight cost one system call per tick instead of one each, while a lone write waits only for the
+/// jobs queued ahead of it, on the same thread. Writes from other threads are flushed at once, as NIO
+/// runs them on the loop after the writes before them; order is always the order of the calls.
 public final class UnixSocketConnection: TransportConnection {
     /// Bytes as they arrive, in order (one element per socket read). Finishes at EOF or after ``close()``;
     /// throws `TransportError(.connectionClosed)` on a socket error. Single consumer.
@@ -40,6 +47,8 @@ public final class UnixSocketConnection: TransportConnection {
     private let writeFailure = Mutex<String?>(nil)
     /// Written bytes the kernel has not taken yet.
     private let pendingBytes = Atomic<Int>(0)
+    /// Whether a flush of the writes made on the loop is scheduled.
+    private let flushScheduled = FlushFlag()
 
     /// Above this many pending bytes, writes wait for the kernel (NIO's default high-water mark).
     static let pendingLimit = 64 * 1024
@@ -59,7 +68,9 @@ public final class UnixSocketConnection: TransportConnection {
     }
 
     deinit {
-        // A connection dropped without close() must not leak its socket (nor a connect() lifetime task).
+        // A connection dropped without close() must not leak its socket (nor a connect() lifetime task);
+        // what it wrote still goes first, as with close().
+        self.channel.flush()
         self.channel.close(promise: nil)
     }
 
@@ -121,7 +132,19 @@ public final class UnixSocketConnection: TransportConnection {
         let promise = self.channel.eventLoop.makePromise(of: Void.self)
         let count = bytes.count
         self.pendingBytes.add(count, ordering: .relaxed)
-        self.channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: promise)
+        let channel = self.channel
+        if channel.eventLoop.inEventLoop {
+            channel.write(ByteBuffer(bytes: bytes), promise: promise)
+            if self.flushScheduled.schedule() {
+                let flag = self.flushScheduled
+                channel.eventLoop.execute {
+                    flag.clear()
+                    channel.flush()
+                }
+            }
+        } else {
+            channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: promise)
+        }
         // Weak: a write the peer never takes must not keep the connection (and so its socket) alive.
         promise.futureResult.whenComplete { [weak self] result in
             guard let self else { return }
@@ -147,6 +170,8 @@ public final class UnixSocketConnection: TransportConnection {
             return !closed
         }
         if first {
+            // Writes still waiting for their tick's flush go to the kernel before the close.
+            self.channel.flush()
             self.channel.close(promise: nil)
         }
         // Never fails (NIO contract); wait so that after close() the descriptor is really gone.
@@ -179,6 +204,21 @@ extension UnixSocketConnection {
                 }
             }
         }
+    }
+}
+
+/// Whether a connection's tick flush is scheduled: set by the write that schedules it, cleared by the
+/// flush when it runs (both on the channel's loop; atomic so the type is plainly `Sendable`).
+private final class FlushFlag: Sendable {
+    private let scheduled = Atomic<Bool>(false)
+
+    /// Marks a flush scheduled; true when none was, so the caller schedules it.
+    func schedule() -> Bool {
+        !self.scheduled.exchange(true, ordering: .relaxed)
+    }
+
+    func clear() {
+        self.scheduled.store(false, ordering: .relaxed)
     }
 }
 

@@ -43,8 +43,11 @@ struct SocketEventLoopTests {
         #expect(accepted.withLock { $0 } == [true, true, true, true])
     }
 
-    @Test("lines from two concurrent writers arrive whole, each in its writer's order")
-    func writesStayOrdered() async throws {
+    /// Connects a client to a server (both on one shared loop), lets `send` write and close, and returns
+    /// everything the server read from that connection.
+    static func bytesReceived(
+        after send: @Sendable (any TransportConnection, SocketEventLoop) async throws -> Void
+    ) async throws -> [UInt8] {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let loop = SocketEventLoop.next()
@@ -55,23 +58,63 @@ struct SocketEventLoopTests {
             received.continuation.finish()
         }
         let connection = try await withTimeout { try await client.connect() }
-        // Two writers, each writing numbered lines; each writer's lines must arrive whole and in its order.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in ["a", "b"] {
-                group.addTask {
-                    for index in 0..<500 { try await connection.write(Array("\(writer)\(index)\n".utf8)) }
-                }
-            }
-            try await group.waitForAll()
-        }
-        await connection.flush()
-        await connection.close()
+        try await send(connection, loop)
         var iterator = received.stream.makeAsyncIterator()
         let bytes = try #require(await iterator.next())
         try await stopServing(serving)
+        return bytes
+    }
+
+    @Test("lines from two concurrent writers arrive whole, each in its writer's order")
+    func writesStayOrdered() async throws {
+        let bytes = try await Self.bytesReceived { connection, _ in
+            // Two writers, each writing numbered lines; each writer's lines must arrive whole and in its order.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in ["a", "b"] {
+                    group.addTask {
+                        for index in 0..<500 { try await connection.write(Array("\(writer)\(index)\n".utf8)) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            await connection.flush()
+            await connection.close()
+        }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines.count == 1000)
         #expect(lines.filter { $0.hasPrefix("a") } == (0..<500).map { "a\($0)" })
         #expect(lines.filter { $0.hasPrefix("b") } == (0..<500).map { "b\($0)" })
+    }
+
+    // Writes made on the loop are flushed once per tick; a close right after them must still send them
+    // (without the flush in close(), the peer gets none of these lines: NIO fails unflushed writes).
+    @Test("writes made on the loop, then a close at once: the peer gets every line, in order")
+    func writesOnTheLoopThenCloseLoseNothing() async throws {
+        let bytes = try await Self.bytesReceived { connection, loop in
+            let onLoop = await withTaskExecutorPreference(LoopExecutor(loop)) {
+                await Task.yield()
+                let onLoop = loop.eventLoop.inEventLoop
+                for index in 0..<200 { #expect(connection.writeNow(Array("line\(index)\n".utf8))) }
+                await connection.close()
+                return onLoop
+            }
+            #expect(onLoop)
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == (0..<200).map { "line\($0)\n" }.joined())
+    }
+}
+
+/// Runs the tasks that prefer it (SE-0417) on a shared loop's event loop, so a test can write from the loop.
+final class LoopExecutor: TaskExecutor {
+    private let loop: SocketEventLoop
+
+    init(_ loop: SocketEventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.eventLoop.execute { job.runSynchronously(on: executor) }
     }
 }

@@ -7,7 +7,8 @@ import WatchPairWire
 
 /// The app's diagnostic events on disk, so `wcctl events` and `wcctl timeline` see across restarts.
 ///
-/// Two files in the state directory, one ``DiagnosticEvent/controlJSON`` object per line:
+/// Two files in the state directory, one ``DiagnosticEvent/controlJSON`` object per line (written by
+/// `DiagnosticEvent.historyLine`, the same canonical text without building the JSON value):
 /// `events.jsonl` (being written) and `events.1.jsonl` (the segment before it). Bound: when the current
 /// file holds ``segmentLimit`` events it becomes `events.1.jsonl`, replacing the older segment, and a new
 /// file starts; so between `segmentLimit` and `2 × segmentLimit` events (the newest) are kept, about
@@ -67,7 +68,7 @@ public final class EventHistory: Sendable {
     /// Appends `events` in order with one `write(2)` per file they land in (a batch that fills the
     /// current file rotates it between two writes). A failed write drops its lines, as ``append(_:)``.
     public func append(contentsOf events: [DiagnosticEvent]) {
-        var lines = events.map { Array(($0.controlJSON.canonicalText + "\n").utf8) }[...]
+        var lines = events.map(\.historyLine)[...]
         state.withLock { state in
             while !lines.isEmpty, state.descriptor >= 0 {
                 if state.count >= segmentLimit { rotate(&state) }

@@ -1,0 +1,50 @@
+/// Writes one JSON object straight into bytes, member by member, for hot paths that would otherwise
+/// build a ``JSONValue`` tree only to write it out again (the event history writes a line per event).
+///
+/// The text is ``JSONValue/canonicalText``'s when the caller adds the members in canonical order (keys
+/// ascending by their UTF-8 bytes, each once); debug builds check that order.
+public struct JSONMemberWriter: Sendable {
+    /// The text so far: `{` and the members added.
+    public private(set) var bytes: [UInt8]
+    private var isEmpty = true
+    #if DEBUG
+    private var lastKey: String?
+    #endif
+
+    /// Starts an object, reserving `capacity` bytes.
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// Adds `"key":"value"`, escaped as ``JSONValue/canonicalText`` escapes strings.
+    public mutating func add(_ key: String, string value: String) {
+        writeKey(key)
+        JSONWriter.write(string: value, into: &bytes)
+    }
+
+    /// Adds `"key":value` for an integer.
+    public mutating func add(_ key: String, integer value: Int64) {
+        writeKey(key)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Ends the object (and, with `newline`, the line) and returns the text.
+    public consuming func finish(newline: Bool = false) -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        if newline { bytes.append(UInt8(ascii: "\n")) }
+        return bytes
+    }
+
+    private mutating func writeKey(_ key: String) {
+        #if DEBUG
+        assert(lastKey.map { $0.utf8.lexicographicallyPrecedes(key.utf8) } ?? true, "JSON keys out of canonical order: \(lastKey!) before \(key)")
+        lastKey = key
+        #endif
+        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
+        isEmpty = false
+        JSONWriter.write(string: key, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+}
