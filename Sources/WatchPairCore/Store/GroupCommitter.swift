@@ -6,8 +6,7 @@ import Synchronization
 /// to `maxBatchSize` queued requests (itself first), commits them with the `commit` function it was given,
 /// hands each follower its outcome, and then promotes the oldest still-queued caller to leader. Callers
 /// arriving while a commit runs queue and are written together by the next leader. Requests are committed
-/// in arrival order; no task is spawned (each leader is a caller's own task). A new leader yields once
-/// before it takes its batch, so the callers already scheduled join it.
+/// in arrival order; no task is spawned (each leader is a caller's own task).
 ///
 /// Bounds: a batch is at most `maxBatchSize` requests (the rest wait for the next commit). The queue holds
 /// one entry per suspended caller — its bound is the number of concurrent callers, each of whom already holds
@@ -80,10 +79,6 @@ final class GroupCommitter<Request: Sendable, Response: Sendable>: Sendable {
     }
 
     private func lead(id: UInt64, commit: @Sendable ([Request]) async -> [Outcome]) async -> Outcome {
-        // Requests already read and scheduled on this executor join this batch instead of the next: a
-        // commit that runs on the caller's thread (no fsync, ``StoreDatabase``) would otherwise start
-        // before any of them could queue, and commit them one by one.
-        await Task.yield()
         let batch = state.withLock { state in
             let count = min(state.queue.count, maxBatchSize)
             let batch = Array(state.queue.prefix(count))

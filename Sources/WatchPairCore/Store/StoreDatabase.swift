@@ -78,27 +78,17 @@ final class StoreDatabase: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in a read-only snapshot on a reader connection, on the calling thread.
-    ///
-    /// Not on GRDB's reader queues: the store's reads are short pages, and the asynchronous form cost
-    /// three thread hand-offs per read (the reader pool's queue, the reader's queue, and back to the
-    /// caller's executor), each a wake-up of a sleeping thread. GRDB's synchronous read runs the block
-    /// on this thread (`dispatch_sync` onto an idle reader); WAL readers never wait for the writer.
+    /// Runs `body` in a read-only snapshot on a reader connection.
     func read<T: Sendable>(
         _ what: String, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
         try checkOpen()
-        do {
-            return try readHere(body)
-        } catch {
-            throw StoreError(error, attempting: what, path: path)
+        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+            pool.asyncRead { database in
+                continuation.resume(returning: Result { try body(database.get()) })
+            }
         }
-    }
-
-    /// GRDB's synchronous read (a function of its own: in an async context the compiler picks the
-    /// asynchronous overload).
-    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        return try result.mapError { StoreError($0, attempting: what, path: self.path) }.get()
     }
 
     /// How a write's commit reaches the disk.
@@ -134,14 +124,38 @@ final class StoreDatabase: Sendable {
         counting body: @escaping @Sendable (Database, inout QueueLengths) throws -> T
     ) async throws(StoreError) -> T {
         try checkOpen()
-        let result: Result<(T, Bool), any Error>
-        if commitsHere(sync) {
-            result = Result { try writeHere { database in try self.transaction(database, sync: sync, body) } }
-        } else {
-            result = await withCheckedContinuation { continuation in
-                pool.asyncWriteWithoutTransaction { database in
-                    continuation.resume(returning: Result { try self.transaction(database, sync: sync, body) })
-                }
+        // Under `.process` the connection already commits without fsync.
+        let relax = sync == .relaxed && durability == .power
+        let logger = self.logger
+        let result: Result<(T, Bool), any Error> = await withCheckedContinuation { continuation in
+            pool.asyncWriteWithoutTransaction { database in
+                continuation.resume(returning: Result {
+                    // Cached: preparing the two pragmas on every relaxed write showed in the profile.
+                    if relax { try database.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute() }
+                    defer {
+                        if relax {
+                            do {
+                                try database.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
+                            } catch {
+                                // Cannot happen short of a broken connection; say so loudly if it does.
+                                logger.error("restoring synchronous=FULL failed", metadata: ["error": "\(error)"])
+                            }
+                        }
+                    }
+                    let before = self.queueLengths
+                    var lengths = before
+                    var outcome: (T, Bool)?
+                    try database.inTransaction {
+                        let changes = database.totalChangesCount
+                        let value = try body(database, &lengths)
+                        outcome = (value, database.totalChangesCount != changes)
+                        return .commit
+                    }
+                    // Reached only when the COMMIT succeeded.
+                    if lengths != before { self.state.withLock { $0.queueLengths = lengths } }
+                    guard let outcome else { preconditionFailure("a committed transaction produced no value") }
+                    return outcome
+                })
             }
         }
         switch result {
@@ -153,50 +167,6 @@ final class StoreDatabase: Sendable {
             logger.debug("store write failed", metadata: ["error": "\(storeError)"])
             throw storeError
         }
-    }
-
-    /// Whether a write with `sync` runs on the calling thread (``CommitPlacement``).
-    private func commitsHere(_ sync: CommitSync) -> Bool {
-        CommitPlacement.of(sync, durability: durability) == .caller
-    }
-
-    /// GRDB's synchronous write: runs on this thread once the writer is free (`dispatch_sync`).
-    private func writeHere<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction(body)
-    }
-
-    /// One transaction of `write(_:sync:counting:)` on the writer connection: the value, and whether it
-    /// changed rows. The queue lengths are replaced only once the COMMIT succeeded.
-    private func transaction<T>(
-        _ database: Database, sync: CommitSync, _ body: (Database, inout QueueLengths) throws -> T
-    ) throws -> (T, Bool) {
-        // Under `.process` the connection already commits without fsync.
-        let relax = sync == .relaxed && durability == .power
-        // Cached: preparing the two pragmas on every relaxed write showed in the profile.
-        if relax { try database.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute() }
-        defer {
-            if relax {
-                do {
-                    try database.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
-                } catch {
-                    // Cannot happen short of a broken connection; say so loudly if it does.
-                    logger.error("restoring synchronous=FULL failed", metadata: ["error": "\(error)"])
-                }
-            }
-        }
-        let before = queueLengths
-        var lengths = before
-        var outcome: (T, Bool)?
-        try database.inTransaction {
-            let changes = database.totalChangesCount
-            let value = try body(database, &lengths)
-            outcome = (value, database.totalChangesCount != changes)
-            return .commit
-        }
-        // Reached only when the COMMIT succeeded.
-        if lengths != before { state.withLock { $0.queueLengths = lengths } }
-        guard let outcome else { preconditionFailure("a committed transaction produced no value") }
-        return outcome
     }
 
     /// The writer connection's value of `PRAGMA <name>` (for tests: `synchronous`, `journal_mode`).
