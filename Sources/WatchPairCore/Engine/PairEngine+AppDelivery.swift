@@ -29,6 +29,16 @@ extension PairEngine {
         try await StoreError.reported { () async throws(StoreError) in try await store.markFinishedReported(transferIds) }
     }
 
+    /// The app has been told these userInfo and file transfers finished (one list may name both kinds):
+    /// both are forgotten in one transaction.
+    public func acknowledgeFinishedTransfers(_ transferIds: [UUID]) async throws(WCFailure) {
+        do {
+            try await store.markFinishedReported(transferIds, includingFiles: true)
+        } catch {
+            throw error.failure
+        }
+    }
+
     /// The received context, if the app has not been given this version yet.
     public func pendingContext() async throws(WCFailure) -> StoredContext? {
         try await StoreError.reported { () async throws(StoreError) in

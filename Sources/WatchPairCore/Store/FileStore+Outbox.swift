@@ -106,9 +106,15 @@ extension FileStore {
     public func markFilesFinishedReported(_ transferIds: [UUID]) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
         try await database.write("forgetting reported file transfers", sync: .relaxed) { database in
-            let statement = try database.cachedStatement(sql: "DELETE FROM file_outbox WHERE transfer_id = ? AND outcome <> 0")
-            for transferId in transferIds { try statement.execute(arguments: [StoreColumns.blob(transferId)]) }
+            try Self.forgetReported(transferIds, database)
         }
+    }
+
+    /// Deletes the ended file-outbox rows of `transferIds`.
+    static func forgetReported(_ transferIds: [UUID], _ database: Database) throws {
+        guard !transferIds.isEmpty else { return }
+        let statement = try database.cachedStatement(sql: "DELETE FROM file_outbox WHERE transfer_id = ? AND outcome <> 0")
+        for transferId in transferIds { try statement.execute(arguments: [StoreColumns.blob(transferId)]) }
     }
 
     private func outgoingFiles(where condition: String, after seq: UInt64, limit: Int) async throws(StoreError) -> [OutgoingFile] {

@@ -121,14 +121,23 @@ extension PairStore {
 
     /// The app has been told that these transfers finished: forget them (one transaction). Ids that are not
     /// finished (outstanding or unknown) are ignored. `.relaxed` commit: after a power failure a didFinish
-    /// may be reported again.
-    public func markFinishedReported(_ transferIds: [UUID]) async throws(StoreError) {
+    /// may be reported again. With `includingFiles`, finished file transfers with these ids are forgotten
+    /// in the same transaction (``FileStore/markFilesFinishedReported(_:)``): a `receive` client's `ack`
+    /// names both kinds in one list, and one transaction costs one trip to the writer, not two.
+    public func markFinishedReported(_ transferIds: [UUID], includingFiles: Bool = false) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
         try await database.write("forgetting reported transfers", sync: .relaxed) { database in
-            let statement = try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 1")
-            for transferId in transferIds {
-                try statement.execute(arguments: [StoreColumns.blob(transferId)])
-            }
+            let unmatched = try Self.forgetReported(transferIds, database)
+            if includingFiles { try FileStore.forgetReported(unmatched, database) }
+        }
+    }
+
+    /// Deletes the finished outbox rows of `transferIds`; returns the ids that matched none.
+    static func forgetReported(_ transferIds: [UUID], _ database: Database) throws -> [UUID] {
+        let statement = try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 1")
+        return try transferIds.filter { transferId in
+            try statement.execute(arguments: [StoreColumns.blob(transferId)])
+            return database.changesCount == 0
         }
     }
 

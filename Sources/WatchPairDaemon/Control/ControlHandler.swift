@@ -206,10 +206,8 @@ struct ControlHandler: ControlRequestHandler {
             try await engine.acknowledgeUserInfo(upTo: deliveryId)
         }
         if let finished = request.finished {
-            // The ids of userInfo and file transfers are distinct; each store ignores the other's.
-            let ids = finished.compactMap(UUID.init(uuidString:))
-            try await engine.acknowledgeFinished(ids)
-            try await engine.acknowledgeFinishedFiles(ids)
+            // The ids of userInfo and file transfers are distinct; one transaction forgets both kinds.
+            try await engine.acknowledgeFinishedTransfers(finished.compactMap(UUID.init(uuidString:)))
         }
         if let version = request.contextVersion {
             try await engine.acknowledgeContext(version: version)

@@ -59,6 +59,8 @@ public struct HostContext: Sendable {
             "receivingFile": .bool(status.receivingFile),
             "pid": .integer(Int64(pid)),
             "controlClients": .integer(Int64(clientCount())),
+            // Write transactions that changed rows since the store opened (wcbench: commits per transfer).
+            "storeCommits": .integer(Int64(store.statistics.commits)),
         ])
     }
 }

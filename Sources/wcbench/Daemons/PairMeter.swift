@@ -1,6 +1,7 @@
 import WatchPairWire
 
-/// What both daemons spent over a measured window: CPU, bytes written to storage, fsyncs, store commits.
+/// What both daemons spent over a measured window: CPU, bytes written to storage, fsyncs, context
+/// switches, store commits.
 ///
 /// fsyncs come from ``SyscallCounter`` (perf) when it works; store commits from a `storeCommits` field of
 /// `status` when the daemons report one. Either may be unavailable; the report then says so. With a
@@ -14,6 +15,8 @@ final class PairMeter {
         var storageWriteBytes: [Role: Int] = [:]
         /// `fsync` + `fdatasync` calls, per role (nil: perf unavailable).
         var fsyncs: [Role: Int]?
+        /// Context switches, per role (nil: perf unavailable).
+        var contextSwitches: [Role: Int]?
         /// Store write transactions, per role (nil: the daemons do not report `storeCommits`).
         var storeCommits: [Role: Int]?
 
@@ -21,6 +24,7 @@ final class PairMeter {
         var totalCPU: Double { cpuSeconds.values.reduce(0, +) }
         var totalWriteBytes: Int { storageWriteBytes.values.reduce(0, +) }
         var totalFsyncs: Int? { fsyncs.map { $0.values.reduce(0, +) } }
+        var totalContextSwitches: Int? { contextSwitches.map { $0.values.reduce(0, +) } }
         var totalCommits: Int? { storeCommits.map { $0.values.reduce(0, +) } }
     }
 
@@ -91,10 +95,14 @@ final class PairMeter {
         if !counters.isEmpty {
             do throws(BenchError) {
                 var fsyncs: [Role: Int] = [:]
+                var switches: [Role: Int] = [:]
                 for (role, counter) in counters {
-                    fsyncs[role] = try counter.finish().values.reduce(0, +)
+                    let counts = try counter.finish()
+                    switches[role] = counts[SyscallCounter.contextSwitches] ?? 0
+                    fsyncs[role] = SyscallCounter.fsyncs(counts)
                 }
                 usage.fsyncs = fsyncs
+                usage.contextSwitches = switches
             } catch {
                 fsyncProblem = "perf failed: \(error)"
             }

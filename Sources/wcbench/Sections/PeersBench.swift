@@ -181,7 +181,7 @@ struct PeersBench {
         let before = try ProcessStats.of(broker.process.pid)
         let result = try body()
         let after = try ProcessStats.of(broker.process.pid)
-        let fsyncs = try counter?.finish().values.reduce(0, +)
+        let fsyncs = try counter.map { counter throws(BenchError) in SyscallCounter.fsyncs(try counter.finish()) }
         return (result, Cost(cpuSeconds: after.cpuSeconds - before.cpuSeconds, writeBytes: after.storageWriteBytes - before.storageWriteBytes, fsyncs: fsyncs))
     }
 
