@@ -32,11 +32,7 @@ extension PairEngine {
     /// The app has been told these userInfo and file transfers finished (one list may name both kinds):
     /// both are forgotten in one transaction.
     public func acknowledgeFinishedTransfers(_ transferIds: [UUID]) async throws(WCFailure) {
-        do {
-            try await store.markFinishedReported(transferIds, includingFiles: true)
-        } catch {
-            throw error.failure
-        }
+        try await StoreError.reported { () async throws(StoreError) in try await store.markFinishedReported(transferIds, includingFiles: true) }
     }
 
     /// The received context, if the app has not been given this version yet.
