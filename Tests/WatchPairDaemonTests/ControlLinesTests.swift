@@ -44,7 +44,7 @@ struct ControlLinesTests {
                 Self.text(ControlLines.sendResult(requestId, reply: .dictionary(dictionary)))
                     == Self.treeLine(.success(requestId, .object(["reply": ControlJSON.json(dictionary)]))))
         }
-        let data = Data((0..<(index * 7)).map { UInt8(truncatingIfNeeded: $0 * 37) })
+        let data = Data((0..<(index * 40)).map { UInt8(truncatingIfNeeded: $0 * 37) })
         #expect(
             Self.text(ControlLines.sendResult(9, reply: .data(data)))
                 == Self.treeLine(.success(9, .object(["reply": .string(data.base64EncodedString())]))))
