@@ -1,8 +1,11 @@
+import Foundation
+
 /// Writes one JSON object straight into bytes, member by member, for hot paths that would otherwise
 /// build a ``JSONValue`` tree only to write it out again (the event history writes a line per event).
 ///
 /// The text is ``JSONValue/canonicalText``'s when the caller adds the members in canonical order (keys
-/// ascending by their UTF-8 bytes, each once); debug builds check that order.
+/// ascending by their UTF-8 bytes, each once); debug builds check that order. Control responses and stream
+/// events are written with it too (`ControlResponse+Line.swift`).
 public struct JSONMemberWriter: Sendable {
     /// The text so far: `{` and the members added.
     public private(set) var bytes: [UInt8]
@@ -28,6 +31,48 @@ public struct JSONMemberWriter: Sendable {
     public mutating func add(_ key: String, integer value: Int64) {
         writeKey(key)
         bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Adds `"key":true` or `"key":false`.
+    public mutating func add(_ key: String, bool value: Bool) {
+        writeKey(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// Adds `"key":value` for a value that is already a tree, in its canonical text.
+    public mutating func add(_ key: String, json value: JSONValue) {
+        writeKey(key)
+        JSONWriter.write(value, into: &bytes)
+    }
+
+    /// Adds `"key":` and a property-list dictionary's JSON (``PlistValue/json``), written without the tree.
+    public mutating func add(_ key: String, plist dictionary: PlistDictionary) {
+        writeKey(key)
+        PlistValue.writeJSON(dictionary: dictionary, into: &bytes)
+    }
+
+    /// Adds `"key":` and a timestamp as the control protocol writes it: the value of the date's
+    /// `{"$date": …}` form (``PlistValue/json``), ISO 8601 text for years 0000–9999.
+    public mutating func add(_ key: String, date: Date) {
+        writeKey(key)
+        PlistValue.writeDateText(date, into: &bytes)
+    }
+
+    /// Adds `"key":{…}`, the members `body` adds, written in place.
+    public mutating func add(_ key: String, object body: (inout JSONMemberWriter) -> Void) {
+        writeKey(key)
+        // The bytes move to the inner writer and back, so nothing is copied.
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        var inner = JSONMemberWriter(continuing: consume taken)
+        body(&inner)
+        bytes = inner.finish()
+    }
+
+    /// Continues `bytes` with a new object: the nested object of ``add(_:object:)``.
+    private init(continuing bytes: [UInt8]) {
+        self.bytes = bytes
+        self.bytes.append(UInt8(ascii: "{"))
     }
 
     /// Ends the object (and, with `newline`, the line) and returns the text.

@@ -50,7 +50,7 @@ extension PlistValue {
         }
     }
 
-    private static func nonFiniteName(_ d: Double) -> String {
+    static func nonFiniteName(_ d: Double) -> String {
         d.isNaN ? "NaN" : (d < 0 ? "-Infinity" : "Infinity")
     }
 

@@ -45,26 +45,34 @@ struct ControlHandler: ControlRequestHandler {
         case .serve:
             await followServe(request, on: connection)
         default:
-            await connection.writer.send(await respond(to: request, on: connection))
+            await connection.writer.send(line: await respond(to: request, on: connection))
         }
     }
 
-    /// The single response to a non-streaming request.
-    func respond(to request: ControlRequest, on connection: ControlConnection) async -> ControlResponse {
+    /// The single response to a non-streaming request, as its line.
+    ///
+    /// The results written once per message or transfer skip the `JSONValue` tree (``ControlLines``).
+    func respond(to request: ControlRequest, on connection: ControlConnection) async -> [UInt8] {
         do throws(WCFailure) {
-            return .success(request.id, try await result(of: request, on: connection))
+            switch request.op {
+            case .send, .sendData: return ControlLines.sendResult(request.id, reply: try await send(request))
+            case .transfer: return ControlLines.transferResult(request.id, try await transfer(request))
+            case .transferComplication:
+                let (transfer, remaining) = try await transferComplication(request)
+                return ControlLines.transferResult(request.id, transfer, complicationsRemaining: remaining)
+            default: return ControlResponse.success(request.id, try await result(of: request, on: connection)).lineBytes
+            }
         } catch {
-            return .failure(request.id, error)
+            return ControlResponse.failure(request.id, error).lineBytes
         }
     }
 
     private func result(of request: ControlRequest, on connection: ControlConnection) async throws(WCFailure) -> JSONValue {
         switch request.op {
         case .status: return await status()
-        case .send: return try await send(request)
-        case .sendData: return try await send(request)
-        case .transfer: return try await transfer(request)
-        case .transferComplication: return try await transferComplication(request)
+        case .send, .sendData, .transfer, .transferComplication:
+            // respond(to:on:) writes these results itself, without a tree.
+            throw WCFailure(.genericError, "'\(request.op.rawValue)' is answered by respond(to:on:)")
         case .transfers: return try await transfers()
         case .cancel: return try await cancel(request)
         case .transferFile: return try await fileOperations.transferFile(request)
@@ -102,7 +110,7 @@ struct ControlHandler: ControlRequestHandler {
     }
 
     /// `send` and `sendData`. The wait for the reply is abandoned if the daemon stops meanwhile.
-    private func send(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+    private func send(_ request: ControlRequest) async throws(WCFailure) -> MessageBody? {
         let body: MessageBody
         if request.op == .sendData {
             guard let data = request.data.flatMap({ Data(base64Encoded: $0) }) else {
@@ -128,34 +136,22 @@ struct ControlHandler: ControlRequestHandler {
         case .failure(let failure)?:
             throw failure
         case .success(let reply)?:
-            switch reply {
-            case nil: return .object([:])
-            case .dictionary(let dictionary)?: return .object(["reply": ControlJSON.json(dictionary)])
-            case .data(let data)?: return .object(["reply": .string(data.base64EncodedString())])
-            }
+            return reply
         }
     }
 
-    private func transfer(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        let transfer = try await engine.transferUserInfo(try Self.userInfo(request))
-        return .object(Self.queuedData(transfer))
+    private func transfer(_ request: ControlRequest) async throws(WCFailure) -> OutboxTransfer {
+        try await engine.transferUserInfo(try Self.userInfo(request))
     }
 
-    private func transferComplication(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+    /// The queued transfer and how many complication transfers remain today.
+    private func transferComplication(_ request: ControlRequest) async throws(WCFailure) -> (OutboxTransfer, Int) {
         let transfer = try await engine.transferCurrentComplicationUserInfo(try Self.userInfo(request))
-        var result = Self.queuedData(transfer)
-        result["isCurrentComplicationInfo"] = .bool(transfer.isCurrentComplicationInfo)
-        result["remaining"] = .integer(Int64(await engine.remainingComplicationUserInfoTransfers()))
-        return .object(result)
+        return (transfer, await engine.remainingComplicationUserInfoTransfers())
     }
 
     private static func userInfo(_ request: ControlRequest) throws(WCFailure) -> PlistDictionary {
         try PlistJSON.dictionary(fromJSON: request.userInfo ?? .object([:]), name: "\"userInfo\"")
-    }
-
-    /// A `transfer` result: the queued transfer.
-    private static func queuedData(_ transfer: OutboxTransfer) -> [String: JSONValue] {
-        ["transferId": .string(transfer.transferId.uuidString), "seq": ControlJSON.integer(transfer.seq), "isTransferring": .bool(true)]
     }
 
     private func transfers() async throws(WCFailure) -> JSONValue {

@@ -107,7 +107,7 @@ struct ReceiveOperations {
                     let shown = try await Self.showPages(after: &cursor, position: \.deliveryId) { after throws(WCFailure) in
                         try await engine.pendingUserInfo(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
-                        await connection.writer.send(.streamEvent(request.id, "userInfo", Self.userInfoData(transfer)))
+                        await connection.writer.send(line: ControlLines.userInfo(request.id, transfer))
                     }
                     guard shown else { return }
                 }
@@ -120,7 +120,7 @@ struct ReceiveOperations {
                     let shown = try await Self.showPages(after: &finishedCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinished(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
-                        await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedData(transfer)))
+                        await connection.writer.send(line: ControlLines.finished(request.id, transfer))
                     }
                     guard shown else { return }
                     // Files have a seq order of their own.
@@ -187,7 +187,7 @@ struct ReceiveOperations {
             clientId: connection.id, variants: variants, autoReply: autoReply, autoError: autoError, autoDelay: autoDelay
         ) { token, message in
             await answered.wait(after: 0)
-            return await writer.send(.streamEvent(requestId, "message", Self.messageData(token: token, message)))
+            return await writer.send(line: ControlLines.message(requestId, token: token, message))
         }
     }
 
@@ -220,6 +220,8 @@ struct ReceiveOperations {
         WCFailure(WCErrorCode(rawValue: code) ?? .genericError, "the app answered with error \(code)")
     }
 
+    /// A userInfo item of the snapshot. `receive --follow` writes the same data directly
+    /// (`ControlLines.userInfo`); `ControlLinesTests` holds the two equal.
     static func userInfoData(_ transfer: InboxTransfer) -> JSONValue {
         var object: [String: JSONValue] = [
             "deliveryId": ControlJSON.integer(transfer.deliveryId),
@@ -248,20 +250,12 @@ struct ReceiveOperations {
         .object(["version": ControlJSON.integer(context.version), "context": ControlJSON.json(context.payload)])
     }
 
+    /// A didFinish item of the snapshot; the stream's is `ControlLines.finished`, held equal by a test.
     static func finishedData(_ transfer: OutboxTransfer) -> JSONValue {
         .object([
             "transferId": .string(transfer.transferId.uuidString),
             "seq": ControlJSON.integer(transfer.seq),
             "userInfo": ControlJSON.json(transfer.payload),
         ])
-    }
-
-    static func messageData(token: UInt64, _ message: IncomingMessage) -> JSONValue {
-        var object: [String: JSONValue] = ["token": ControlJSON.integer(token), "variant": .string(message.variant.rawValue)]
-        switch message.body {
-        case .dictionary(let dictionary): object["message"] = ControlJSON.json(dictionary)
-        case .data(let data): object["data"] = .string(data.base64EncodedString())
-        }
-        return .object(object)
     }
 }

@@ -18,9 +18,16 @@ public final class ControlWriter: Sendable {
     /// Writes `response` as one line; false when the connection is gone.
     @discardableResult
     public func send(_ response: ControlResponse) async -> Bool {
+        await send(line: response.lineBytes)
+    }
+
+    /// Writes one line already encoded (newline included, e.g. `ControlResponse.streamEventLine`);
+    /// false when the connection is gone.
+    @discardableResult
+    public func send(line: [UInt8]) async -> Bool {
         guard !broken.withLock({ $0 }) else { return false }
         do {
-            try await connection.write(response.lineBytes)
+            try await connection.write(line)
             return true
         } catch {
             broken.withLock { $0 = true }
