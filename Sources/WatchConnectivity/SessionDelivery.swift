@@ -16,21 +16,39 @@ struct SessionDelivery: Sendable {
     var engine: PairEngine { runtime.engine }
 
     /// Delivers until cancelled, woken by the engine's app signal; never acknowledges after cancellation.
+    ///
+    /// Each kind is read when it changed since the last look, or when its last look delivered something
+    /// (another page may wait); the first look, and the one after a failed read, reads every kind.
     func run() async {
+        var looked: AppChanges.Marks?
+        var again: [AppChanges.Kind] = []
         while !Task.isCancelled {
-            let seen = engine.appSignal.generation
-            do {
-                var delivered = try await deliverUserInfo()
-                if try await deliverContext() { delivered = true }
-                if try await deliverFinished() { delivered = true }
-                if try await deliverFile() { delivered = true }
-                if try await deliverFinishedFiles() { delivered = true }
-                if delivered { continue }
+            let marks = engine.appChanges.marks
+            var delivered: [AppChanges.Kind] = []
+            do throws(WCFailure) {
+                for kind in AppChanges.Kind.allCases where again.contains(kind) || marks.moved(kind, since: looked) {
+                    if try await deliver(kind) { delivered.append(kind) }
+                }
+                looked = marks
             } catch {
                 runtime.logger.info("reading received content from the store failed", metadata: ["error": "\(error)"])
+                looked = nil
             }
+            again = delivered
+            if !delivered.isEmpty { continue }
             session.state.withLock { $0.hasContentPending = false }
-            await engine.appSignal.wait(after: seen)
+            await engine.appSignal.wait(after: marks.generation)
+        }
+    }
+
+    /// Hands what waits of one kind to the delegate; true when something was delivered.
+    private func deliver(_ kind: AppChanges.Kind) async throws(WCFailure) -> Bool {
+        switch kind {
+        case .userInfo: try await deliverUserInfo()
+        case .context: try await deliverContext()
+        case .finished: try await deliverFinished()
+        case .receivedFiles: try await deliverFile()
+        case .finishedFiles: try await deliverFinishedFiles()
         }
     }
 

@@ -12,8 +12,8 @@ import WatchPairWire
 /// - `updateApplicationContext` — durable, last value wins.
 ///
 /// What arrives for the app is kept in the store until the app acknowledges it (`pendingUserInfo` /
-/// `acknowledgeUserInfo`, …); `appSignal` fires whenever there is something new. Diagnostic events
-/// are published on `diagnostics`.
+/// `acknowledgeUserInfo`, …); `appSignal` fires whenever there is something new, and `appChanges` says
+/// what. Diagnostic events are published on `diagnostics`.
 ///
 /// The actor holds the links and wires the executors: one per channel (``UserInfoChannel``,
 /// ``ContextChannel``, ``MessageChannel``, ``FileChannel``, ``ComplicationChannel``), one per link
@@ -25,8 +25,10 @@ public actor PairEngine {
     public nonisolated let configuration: EngineConfiguration
     /// Every diagnostic event the engine produces.
     public nonisolated let diagnostics: DiagnosticsHub
-    /// Fires when something arrives for the app (userInfo, context, finished transfers).
-    public nonisolated let appSignal = AsyncSignal()
+    /// What changed for the app, by kind (received userInfo, context and files, finished transfers).
+    public nonisolated let appChanges = AppChanges()
+    /// Fires when anything arrives for the app: ``appChanges``' `any`.
+    public nonisolated var appSignal: AsyncSignal { appChanges.any }
     /// Fires when reachability or the link state changes.
     public nonisolated let stateSignal = AsyncSignal()
     /// Fires once, when the session is activated (`run()` serves; `status().activated`). Apart from

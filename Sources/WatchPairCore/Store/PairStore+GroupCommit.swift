@@ -36,7 +36,7 @@ extension PairStore {
         let path = self.path
         let now = Date()
         do {
-            let (outcomes, peerChanges) = try await database.write("committing \(requests.count) queued writes") { database, lengths in
+            let (outcomes, peerChanges) = try await database.write("committing \(requests.count) queued writes", counting: { database, lengths in
                 var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
@@ -58,7 +58,18 @@ extension PairStore {
                 lengths.outstanding = batch.outstanding
                 lengths.inbox = batch.inboxCount
                 return (outcomes, batch.peerChanges)
-            }
+            }, afterCommit: { outcomes, _ in
+                self.tails.withLock { tails in
+                    for (request, outcome) in zip(requests, outcomes) {
+                        switch (request, outcome) {
+                        case (_, .success(.enqueued(let transfer))): tails.outbox.append([OutboxTailRow(transfer: transfer)])
+                        case (_, .success(.received(let receipt))): tails.inbox.append(receipt.accepted)
+                        case (.consume(let upTo), .success(.consumed)): tails.inbox.remove { $0.deliveryId <= upTo }
+                        default: break
+                        }
+                    }
+                }
+            })
             var enqueued = 0
             var received = 0
             for case .success(let response) in outcomes {

@@ -37,8 +37,11 @@ extension PairStore {
 
     /// Received transfers not yet taken by the app, with deliveryId > `after`, in order, at most `limit`.
     /// Each payload is strictly decoded here, once, for the app (a row that does not decode throws a `.corrupt` error).
+    /// What just arrived comes from the inbox's tail (``StoreTail``), without a read transaction.
     public func inbox(after deliveryId: UInt64, limit: Int) async throws(StoreError) -> [InboxTransfer] {
         guard limit > 0, deliveryId < UInt64(Int64.max) else { return [] }
+        try database.checkOpen()
+        if let page = tails.withLock({ $0.inbox.page(after: deliveryId, limit: limit) }) { return page }
         let path = self.path
         return try await database.read("reading the inbox") { database in
             try Self.inboxTransfers(database, path: path, after: deliveryId, limit: limit)

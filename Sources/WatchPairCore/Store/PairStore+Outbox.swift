@@ -39,8 +39,13 @@ extension PairStore {
 
     /// As `outstanding(after:limit:)`, with each payload the bytes as stored, not decoded: the sender's
     /// page read, which puts them in frames as they are (the receiver validates every frame).
+    /// What was just queued comes from the outbox's tail (``StoreTail``), without a read transaction.
     func outstandingToSend(after seq: UInt64, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
-        try await outstanding(after: seq, limit: limit, payload: StoreColumns.storedPayload)
+        try database.checkOpen()
+        if let page = tails.withLock({ $0.outbox.page(after: seq, limit: limit) { !$0.finished } }) {
+            return page.map(\.transfer)
+        }
+        return try await outstanding(after: seq, limit: limit, payload: StoreColumns.storedPayload)
     }
 
     private func outstanding(
@@ -65,13 +70,16 @@ extension PairStore {
     /// Removes an outstanding transfer. Returns false when it is not outstanding (unknown, finished or
     /// cancelled). Its seq is not reused.
     public func cancel(transferId: UUID) async throws(StoreError) -> Bool {
-        try await database.write("cancelling a transfer") { database, lengths in
+        try await database.write("cancelling a transfer", counting: { database, lengths in
             try database.cachedStatement(sql: "DELETE FROM outbox WHERE transfer_id = ? AND finished = 0")
                 .execute(arguments: [StoreColumns.blob(transferId)])
             guard database.changesCount > 0 else { return false }
             lengths.outstanding -= 1
             return true
-        }
+        }, afterCommit: { cancelled in
+            guard cancelled else { return }
+            self.tails.withLock { $0.outbox.remove { !$0.finished && $0.transfer.transferId == transferId } }
+        })
     }
 
     /// Marks every outstanding transfer with seq <= `upTo` as finished (one transaction) and returns those
@@ -85,7 +93,7 @@ extension PairStore {
     public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [FinishedTransfer] {
         let upTo = Int64(clamping: seq)
         let path = self.path
-        return try await database.write("acknowledging transfers", sync: .relaxed) { database, lengths in
+        return try await database.write("acknowledging transfers", sync: .relaxed, counting: { database, lengths in
             let finished = try Row.decodeAll(
                 database, sql: "SELECT seq, transfer_id FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
                 arguments: [upTo]
@@ -100,7 +108,10 @@ extension PairStore {
                 lengths.outstanding -= finished.count
             }
             return finished
-        }
+        }, afterCommit: { finished in
+            guard !finished.isEmpty else { return }
+            self.tails.withLock { $0.outbox.update(where: { !$0.finished && $0.position <= seq }) { $0.finished = true } }
+        })
     }
 
     /// Finished transfers whose didFinish has not yet been reported to the app, with seq > `after`, in seq
@@ -110,6 +121,10 @@ extension PairStore {
     /// seq it showed sees each newly finished transfer once by reading after it.
     public func unreportedFinished(after seq: UInt64 = 0, limit: Int) async throws(StoreError) -> [OutboxTransfer] {
         guard limit > 0, seq < UInt64(Int64.max) else { return [] }
+        try database.checkOpen()
+        if let page = tails.withLock({ $0.outbox.page(after: seq, limit: limit, where: \.finished) }) {
+            return page.map(\.transfer)
+        }
         let path = self.path
         return try await database.read("reading finished transfers") { database in
             try Self.outboxTransfers(
@@ -126,10 +141,13 @@ extension PairStore {
     /// names both kinds in one list, and one transaction costs one trip to the writer, not two.
     public func markFinishedReported(_ transferIds: [UUID], includingFiles: Bool = false) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
-        try await database.write("forgetting reported transfers", sync: .relaxed) { database in
+        try await database.write("forgetting reported transfers", sync: .relaxed, { database in
             let unmatched = try Self.forgetReported(transferIds, database)
             if includingFiles { try FileStore.forgetReported(unmatched, database) }
-        }
+        }, afterCommit: { _ in
+            let reported = Set(transferIds)
+            self.tails.withLock { $0.outbox.remove { $0.finished && reported.contains($0.transfer.transferId) } }
+        })
     }
 
     /// Deletes the finished outbox rows of `transferIds`; returns the ids that matched none.

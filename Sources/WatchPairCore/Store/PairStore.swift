@@ -37,6 +37,8 @@ public final class PairStore: Sendable {
     /// The database file.
     var path: String { database.path }
     let counters: Mutex<Counters>
+    /// The newest inbox and outbox rows, for the readers that follow them (``StoreTail``).
+    let tails = Mutex(StoreTails())
     let committer = GroupCommitter<BatchRequest, BatchResponse>(maxBatchSize: PairStore.maxBatchSize)
 
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
@@ -60,7 +62,7 @@ public final class PairStore: Sendable {
     /// Counters since this store was opened.
     public var statistics: StoreStatistics {
         let (enqueued, received) = counters.withLock { ($0.enqueued, $0.received) }
-        return StoreStatistics(commits: database.commits, enqueued: enqueued, received: received)
+        return StoreStatistics(commits: database.commits, reads: database.reads, enqueued: enqueued, received: received)
     }
 
     /// Closes the database. Waits for a commit already running, then checkpoints the WAL into the database

@@ -17,6 +17,8 @@ final class StoreDatabase: Sendable {
         var queueLengths: QueueLengths
         /// Write transactions that changed rows (``StoreStatistics/commits``).
         var commits = 0
+        /// Read transactions (``StoreStatistics/reads``).
+        var reads = 0
     }
 
     let pool: DatabasePool
@@ -39,6 +41,9 @@ final class StoreDatabase: Sendable {
 
     /// Write transactions that changed rows since the file was opened.
     var commits: Int { state.withLock { $0.commits } }
+
+    /// Read transactions since the file was opened.
+    var reads: Int { state.withLock { $0.reads } }
 
     func checkOpen() throws(StoreError) {
         if state.withLock({ $0.closed }) { throw .closed(path: path) }
@@ -82,7 +87,10 @@ final class StoreDatabase: Sendable {
     func read<T: Sendable>(
         _ what: String, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
-        try checkOpen()
+        try state.withLock { state throws(StoreError) in
+            if state.closed { throw .closed(path: path) }
+            state.reads += 1
+        }
         let result: Result<T, any Error> = await withCheckedContinuation { continuation in
             pool.asyncRead { database in
                 continuation.resume(returning: Result { try body(database.get()) })
@@ -106,14 +114,16 @@ final class StoreDatabase: Sendable {
     /// `durability`). Counts a commit when the transaction changed rows. Deliberately not cancellable: a write
     /// the caller started either commits or fails as a whole.
     func write<T: Sendable>(
-        _ what: String, sync: CommitSync = .durable, _ body: @escaping @Sendable (Database) throws -> T
+        _ what: String, sync: CommitSync = .durable, _ body: @escaping @Sendable (Database) throws -> T,
+        afterCommit: (@Sendable (T) -> Void)? = nil
     ) async throws(StoreError) -> T {
-        try await write(what, sync: sync) { database, _ in try body(database) }
+        try await write(what, sync: sync, counting: { database, _ in try body(database) }, afterCommit: afterCommit)
     }
 
     /// As `write(_:sync:_:)`, for a transaction that changes the queues: `body` gets the queue lengths as
     /// of the last commit and updates them with its rows. The new lengths replace the cached ones only
-    /// once the COMMIT has succeeded, on the writer, before the next transaction starts.
+    /// once the COMMIT has succeeded, on the writer, before the next transaction starts; so does
+    /// `afterCommit`, with `body`'s value (the store's ``StoreTail``s follow the commits in their order).
     ///
     /// Not `Database.afterNextTransaction`: when SQLite rolls a transaction back by itself because its
     /// COMMIT failed (SQLITE_FULL, an I/O error), GRDB tells no transaction observer, so such a callback
@@ -121,7 +131,8 @@ final class StoreDatabase: Sendable {
     /// count drifted after a full disk, both up and below zero).
     func write<T: Sendable>(
         _ what: String, sync: CommitSync = .durable,
-        counting body: @escaping @Sendable (Database, inout QueueLengths) throws -> T
+        counting body: @escaping @Sendable (Database, inout QueueLengths) throws -> T,
+        afterCommit: (@Sendable (T) -> Void)? = nil
     ) async throws(StoreError) -> T {
         try checkOpen()
         // Under `.process` the connection already commits without fsync.
@@ -154,6 +165,7 @@ final class StoreDatabase: Sendable {
                     // Reached only when the COMMIT succeeded.
                     if lengths != before { self.state.withLock { $0.queueLengths = lengths } }
                     guard let outcome else { preconditionFailure("a committed transaction produced no value") }
+                    afterCommit?(outcome.0)
                     return outcome
                 })
             }

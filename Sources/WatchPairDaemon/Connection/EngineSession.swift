@@ -195,47 +195,59 @@ final class EngineSession: WCSessionProviding {
 
     /// Reads the inbox and the received context after each `appSignal`; hands the layer's items on.
     ///
-    /// Only what is new is read: the inbox after the last item seen, its head only while the layer holds
-    /// items it has not acknowledged, and the received context only when the engine's version moved. A
-    /// signal per stored batch or finished transfer then costs the app's own traffic one small read.
+    /// Only what is new is read: the inbox after the last item seen when received userInfo changed, its
+    /// head only while the layer holds items it has not acknowledged, and the received context only when
+    /// the engine's version moved. A stored batch then costs the app's own traffic one small read, and a
+    /// finished transfer none.
     private func followInbox() async {
         var progress = LayerInboxProgress()
         var contextVersion: UInt64 = 0
+        // What the last look read; nil after a failed read, so the next change of any kind reads it all.
+        var looked: AppChanges.Marks?
         while !Task.isCancelled {
-            let seen = engine.appSignal.generation
+            let marks = engine.appChanges.marks
+            let seen = marks.generation
             guard let receiver = state.withLock({ $0.receiver }) else {
                 await engine.appSignal.wait(after: seen)
                 continue
             }
-            do throws(WCFailure) {
-                var page: [InboxTransfer]
-                repeat {
-                    page = try await engine.pendingUserInfo(after: progress.cursor, limit: 256)
-                    for transfer in page {
-                        let envelope = Self.envelope(transfer)
-                        progress.saw(transfer.deliveryId, layers: envelope != nil)
-                        if let envelope { receiver(.userInfo([WireEnvelope.key: envelope])) }
+            var failed = false
+            if marks.moved(.userInfo, since: looked) || progress.owesAcknowledgement {
+                do throws(WCFailure) {
+                    var page: [InboxTransfer]
+                    repeat {
+                        page = try await engine.pendingUserInfo(after: progress.cursor, limit: 256)
+                        for transfer in page {
+                            let envelope = Self.envelope(transfer)
+                            progress.saw(transfer.deliveryId, layers: envelope != nil)
+                            if let envelope { receiver(.userInfo([WireEnvelope.key: envelope])) }
+                        }
+                    } while page.count == 256
+                    if progress.owesAcknowledgement {
+                        await state.withLock({ $0.handled })?()
+                        // The layer's items at the head of the inbox are taken; the first other item (a
+                        // `receive` client's to take) stops the run.
+                        let head = try await engine.pendingUserInfo(after: 0, limit: 256)
+                        if let taken = head.prefix(while: { Self.envelope($0) != nil && $0.deliveryId <= progress.cursor }).last {
+                            try await engine.acknowledgeUserInfo(upTo: taken.deliveryId)
+                            progress.acknowledged(upTo: taken.deliveryId)
+                        }
                     }
-                } while page.count == 256
-                if progress.owesAcknowledgement {
-                    await state.withLock({ $0.handled })?()
-                    // The layer's items at the head of the inbox are taken; the first other item (a
-                    // `receive` client's to take) stops the run.
-                    let head = try await engine.pendingUserInfo(after: 0, limit: 256)
-                    if let taken = head.prefix(while: { Self.envelope($0) != nil && $0.deliveryId <= progress.cursor }).last {
-                        try await engine.acknowledgeUserInfo(upTo: taken.deliveryId)
-                        progress.acknowledged(upTo: taken.deliveryId)
-                    }
-                }
-            } catch {
-                // A store failure: tried again at the next change.
-            }
-            if await engine.receivedContextVersion != contextVersion, let context = try? await store.contexts.receivedContext() {
-                contextVersion = context.version
-                if case .string(let envelope)? = context.payload[WireEnvelope.key] {
-                    receiver(.applicationContext([WireEnvelope.key: envelope]))
+                } catch {
+                    failed = true
                 }
             }
+            if marks.moved(.context, since: looked), await engine.receivedContextVersion != contextVersion {
+                if let context = try? await store.contexts.receivedContext() {
+                    contextVersion = context.version
+                    if case .string(let envelope)? = context.payload[WireEnvelope.key] {
+                        receiver(.applicationContext([WireEnvelope.key: envelope]))
+                    }
+                } else {
+                    failed = true
+                }
+            }
+            looked = failed ? nil : marks
             await engine.appSignal.wait(after: seen)
         }
     }

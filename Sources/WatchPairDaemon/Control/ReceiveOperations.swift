@@ -98,12 +98,13 @@ struct ReceiveOperations {
         var finishedCursor: UInt64 = 0
         var finishedFileCursor: UInt64 = 0
         var shownContext: StoredContext?
-        let appSignal = engine.appSignal
+        // Each kind is read only when it changed since the last look (the first look reads them all).
+        var looked: AppChanges.Marks?
         while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
-            let seen = appSignal.generation
+            let marks = engine.appChanges.marks
             do throws(WCFailure) {
                 // Page through everything after each cursor; acknowledged or not, each item is shown once.
-                if channels.userInfo {
+                if channels.userInfo, marks.moved(.userInfo, since: looked) {
                     let shown = try await Self.showPages(after: &cursor, position: \.deliveryId) { after throws(WCFailure) in
                         try await engine.pendingUserInfo(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
@@ -111,11 +112,13 @@ struct ReceiveOperations {
                     }
                     guard shown else { return }
                 }
-                if channels.applicationContext, let context = try await engine.pendingContext(), context != shownContext {
+                if channels.applicationContext, marks.moved(.context, since: looked),
+                    let context = try await engine.pendingContext(), context != shownContext
+                {
                     guard await connection.writer.send(.streamEvent(request.id, "applicationContext", Self.contextData(context))) else { return }
                     shownContext = context
                 }
-                if channels.didFinish {
+                if channels.didFinish, marks.moved(.finished, since: looked) {
                     // Transfers finish in seq order, so a seq cursor shows each notice once.
                     let shown = try await Self.showPages(after: &finishedCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinished(after: after, limit: Self.receivePageSize)
@@ -123,6 +126,8 @@ struct ReceiveOperations {
                         await connection.writer.send(line: ControlLines.finished(request.id, transfer))
                     }
                     guard shown else { return }
+                }
+                if channels.didFinish, marks.moved(.finishedFiles, since: looked) {
                     // Files have a seq order of their own.
                     let shownFiles = try await Self.showPages(after: &finishedFileCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinishedFiles(after: after, limit: Self.receivePageSize)
@@ -131,13 +136,15 @@ struct ReceiveOperations {
                     }
                     guard shownFiles else { return }
                 }
+                looked = marks
             } catch {
-                // A store failure: tell the client, then try again on the next change.
+                // A store failure: tell the client, then read every kind again on the next change.
+                looked = nil
                 await connection.writer.send(.streamEvent(request.id, "error", .object([
                     "code": .integer(Int64(error.code.rawValue)), "name": .string(error.code.name), "message": .string(error.message),
                 ])))
             }
-            await Waiting.any([(appSignal, seen), (connection.closing, 0)])
+            await Waiting.any([(engine.appSignal, marks.generation), (connection.closing, 0)])
         }
     }
 

@@ -33,6 +33,7 @@ public struct HostContext: Sendable {
     /// The `status` result (docs/ControlProtocol.md): the engine's status, `pid` and `controlClients`.
     public func statusJSON() async -> JSONValue {
         let status = await engine.status()
+        let statistics = store.statistics
         return .object([
             "role": .string(status.role.rawValue),
             "activated": .bool(status.activated),
@@ -60,7 +61,9 @@ public struct HostContext: Sendable {
             "pid": .integer(Int64(pid)),
             "controlClients": .integer(Int64(clientCount())),
             // Write transactions that changed rows since the store opened (wcbench: commits per transfer).
-            "storeCommits": .integer(Int64(store.statistics.commits)),
+            "storeCommits": .integer(Int64(statistics.commits)),
+            // Read transactions since the store opened (wcbench: reads per transfer).
+            "storeReads": .integer(Int64(statistics.reads)),
         ])
     }
 }

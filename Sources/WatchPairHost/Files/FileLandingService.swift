@@ -21,10 +21,12 @@ struct FileLandingService: Service {
     /// Lands files until graceful shutdown or cancellation.
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            // Woken by received files only: other app content costs this service nothing.
+            let arrived = engine.appChanges.signal(.receivedFiles)
             while !Task.isCancelled {
-                let seen = engine.appSignal.generation
+                let seen = arrived.generation
                 await landWaiting()
-                await engine.appSignal.wait(after: seen)
+                await arrived.wait(after: seen)
             }
         }
     }

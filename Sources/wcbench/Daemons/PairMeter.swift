@@ -1,10 +1,10 @@
 import WatchPairWire
 
 /// What both daemons spent over a measured window: CPU, bytes written to storage, fsyncs, context
-/// switches, store commits.
+/// switches, store commits and reads.
 ///
-/// fsyncs come from ``SyscallCounter`` (perf) when it works; store commits from a `storeCommits` field of
-/// `status` when the daemons report one. Either may be unavailable; the report then says so. With a
+/// fsyncs come from ``SyscallCounter`` (perf) when it works; store commits and reads from the
+/// `storeCommits` and `storeReads` fields of `status` when the daemons report them (older builds do not). Either may be unavailable; the report then says so. With a
 /// profile directory, `perf record -g` runs on both daemons over the same window (`<name>-<daemon>.data`).
 final class PairMeter {
     /// Per daemon use over the window.
@@ -17,22 +17,27 @@ final class PairMeter {
         var fsyncs: [Role: Int]?
         /// Context switches, per role (nil: perf unavailable).
         var contextSwitches: [Role: Int]?
-        /// Store write transactions, per role (nil: the daemons do not report `storeCommits`).
-        var storeCommits: [Role: Int]?
+        /// Store counters of `status` (``PairMeter/storeCounters``), per field and role; a field the
+        /// daemons do not report is absent.
+        var storeCounts: [String: [Role: Int]] = [:]
 
         /// Sums over both daemons.
         var totalCPU: Double { cpuSeconds.values.reduce(0, +) }
         var totalWriteBytes: Int { storageWriteBytes.values.reduce(0, +) }
         var totalFsyncs: Int? { fsyncs.map { $0.values.reduce(0, +) } }
         var totalContextSwitches: Int? { contextSwitches.map { $0.values.reduce(0, +) } }
-        var totalCommits: Int? { storeCommits.map { $0.values.reduce(0, +) } }
+        /// A store counter summed over both daemons; nil when they do not report it.
+        func total(_ field: String) -> Int? { storeCounts[field].map { $0.values.reduce(0, +) } }
     }
+
+    /// The store's counters in `status`: write transactions that changed rows, and read transactions.
+    static let storeCounters = ["storeCommits", "storeReads"]
 
     private let pair: DaemonPair
     private var counters: [Role: SyscallCounter] = [:]
     private var recorders: [PerfProcess] = []
     private var before: [Role: ProcessStats] = [:]
-    private var commitsBefore: [Role: Int] = [:]
+    private var countsBefore: [String: [Role: Int]] = [:]
     /// Why fsyncs could not be counted, if they could not.
     private(set) var fsyncProblem: String?
 
@@ -76,7 +81,9 @@ final class PairMeter {
     func begin() throws(BenchError) {
         for role in Role.allCases {
             before[role] = try pair.stats(role)
-            if let commits = try pair.statusInteger(role, "storeCommits") { commitsBefore[role] = commits }
+            for field in Self.storeCounters {
+                if let count = try pair.statusInteger(role, field) { countsBefore[field, default: [:]][role] = count }
+            }
         }
         do throws(BenchError) {
             for counter in counters.values { try counter.enable() }
@@ -113,12 +120,12 @@ final class PairMeter {
             usage.cpuSeconds[role] = after.cpuSeconds - (before[role]?.cpuSeconds ?? 0)
             usage.storageWriteBytes[role] = after.storageWriteBytes - (before[role]?.storageWriteBytes ?? 0)
         }
-        if commitsBefore.count == Role.allCases.count {
-            var commits: [Role: Int] = [:]
+        for (field, before) in countsBefore where before.count == Role.allCases.count {
+            var counts: [Role: Int] = [:]
             for role in Role.allCases {
-                if let now = try pair.statusInteger(role, "storeCommits") { commits[role] = now - commitsBefore[role]! }
+                if let now = try pair.statusInteger(role, field), let then = before[role] { counts[role] = now - then }
             }
-            if commits.count == Role.allCases.count { usage.storeCommits = commits }
+            if counts.count == Role.allCases.count { usage.storeCounts[field] = counts }
         }
         return usage
     }

@@ -5,7 +5,7 @@ import WatchPairWire
 /// For each durability (`power`, `process`) a fresh pair runs one sequential client (each `transfer`
 /// waits for its response before the next) and then 64 in flight. Reported: transfers per second from
 /// the first request to the last delivery, accept latency, send-to-delivery latency, and per transfer:
-/// fsyncs (perf), store commits (when `status` reports `storeCommits`), bytes written to storage and CPU
+/// fsyncs (perf), store commits and reads (when `status` reports them), bytes written to storage and CPU
 /// time, summed over both daemons. Payload: `{"n": n, "p": 64 × "x"}`. The sending app acknowledges
 /// `didFinish` notices as it goes (``FinishedApp``), as a `WCSession` app does; the window of a
 /// measurement closes when both apps have acknowledged everything, so that work is counted too.
@@ -111,12 +111,14 @@ struct UserInfoBench {
                 "userInfo", "\(key).contextSwitchesPerTransfer", "\(label): context switches per transfer (both daemons)",
                 Double(switches) / count, "", note: "perf: phoned \(usage.contextSwitches![.phone]!), watchd \(usage.contextSwitches![.watch]!)")
         }
-        if let commits = usage.totalCommits {
-            report.add("userInfo", "\(key).commitsPerTransfer", "\(label): store commits per transfer", Double(commits) / count, "")
-        } else {
-            report.add(
-                "userInfo", "\(key).commitsPerTransfer", "\(label): store commits per transfer", nil, "",
-                note: "status has no storeCommits", detail: true)
+        for (field, name, title) in [("storeCommits", "commitsPerTransfer", "store commits"), ("storeReads", "readsPerTransfer", "store reads")] {
+            if let total = usage.total(field) {
+                report.add("userInfo", "\(key).\(name)", "\(label): \(title) per transfer", Double(total) / count, "")
+            } else {
+                report.add(
+                    "userInfo", "\(key).\(name)", "\(label): \(title) per transfer", nil, "",
+                    note: "status has no \(field)", detail: true)
+            }
         }
         report.add(
             "userInfo", "\(key).storageBytesPerTransfer", "\(label): bytes written to storage per transfer",

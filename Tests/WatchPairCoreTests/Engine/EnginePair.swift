@@ -129,6 +129,9 @@ final class EnginePair: Sendable {
 
     func engine(_ role: Role) -> PairEngine? { sides.withLock { $0[role]?.engine } }
 
+    /// The store of a running side (its counters: ``PairStore/statistics``).
+    func store(_ role: Role) -> PairStore? { sides.withLock { $0[role]?.store } }
+
     func tearDown() async {
         await stop(.phone)
         await stop(.watch)

@@ -133,4 +133,27 @@ struct UserInfoChannelTests {
         #expect(try await phone.outstandingUserInfoTransfers().count == 3)
         await pair.tearDown()
     }
+
+    @Test("one at a time, the pump takes each queued transfer from the outbox's tail, and the receiver never reads its empty outbox")
+    func pumpTakesQueuedTransfersFromMemory() async throws {
+        let pair = try EnginePair(.inMemory)
+        let phone = try await pair.start(.phone)
+        let watch = try await pair.start(.watch)
+        try await until("linked", on: phone.stateSignal) { await phone.status().link == "connected" }
+        let phoneStore = try #require(pair.store(.phone))
+        let watchStore = try #require(pair.store(.watch))
+        let before = (phone: phoneStore.statistics.reads, watch: watchStore.statistics.reads)
+        let count = 20
+        for n in 0..<count {
+            _ = try await phone.transferUserInfo(["n": .integer(Int64(n))])
+            // Each acknowledgement wakes the pump; with nothing queued after it, it must not read.
+            try await until("transfer \(n) acknowledged", on: phone.contentSignal) { await phone.status().outstandingTransfers == 0 }
+        }
+        let phoneReads = phoneStore.statistics.reads - before.phone
+        let watchReads = watchStore.statistics.reads - before.watch
+        #expect(phoneReads <= 2, "\(phoneReads) reads for \(count) transfers: each comes from memory")
+        #expect(watchReads <= 2, "\(watchReads) reads on a side that sends nothing")
+        #expect(await watch.status().inboxPending == count)
+        await pair.tearDown()
+    }
 }

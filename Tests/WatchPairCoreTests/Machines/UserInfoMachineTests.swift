@@ -34,22 +34,28 @@ struct UserInfoMachineTests {
     }
 
     @Test(
-        "the pump resumes from the acknowledgement on a new link or when the peer holds more, and writes at most the window ahead",
+        "the pump resumes from the acknowledgement on a new link or when the peer holds more, and writes at most the window ahead and what was assigned",
         arguments: [
-            // (acked, cursor, new link, window) → (resume point, room after it)
-            (UInt64(0), UInt64(0), true, UInt64(4), UInt64(0), UInt64(4)),
-            (5, 9, true, 4, 5, 4),  // a new link starts again from what the peer acknowledged
-            (5, 9, false, 4, 9, 0),  // 4 in flight: the window is full, wait
-            (5, 7, false, 4, 7, 2),
-            (8, 7, false, 4, 8, 4),  // the peer holds more than was written here (a hello said so)
-            (5, 5, false, 1, 5, 1),
-        ] as [(UInt64, UInt64, Bool, UInt64, UInt64, UInt64)])
-    func pumpWindow(acked: UInt64, cursor: UInt64, newLink: Bool, window: UInt64, resume: UInt64, room: UInt64) {
+            // (acked, cursor, new link, window, highest assigned) → (resume point, room after it)
+            (UInt64(0), UInt64(0), true, UInt64(4), UInt64(100), UInt64(0), UInt64(4)),
+            (5, 9, true, 4, 100, 5, 4),  // a new link starts again from what the peer acknowledged
+            (5, 9, false, 4, 100, 9, 0),  // 4 in flight: the window is full, wait
+            (5, 7, false, 4, 100, 7, 2),
+            (8, 7, false, 4, 100, 8, 4),  // the peer holds more than was written here (a hello said so)
+            (5, 5, false, 1, 100, 5, 1),
+            (5, 7, false, 4, 7, 7, 0),  // everything assigned is written: wait, the outbox has nothing more
+            (5, 7, false, 4, 8, 7, 1),  // one more assigned than written
+            (0, 0, true, 4, 0, 0, 0),  // nothing ever queued
+            (5, 6, true, 8, 6, 5, 1),  // a new link: only seq 6 is left after the acknowledgement
+        ] as [(UInt64, UInt64, Bool, UInt64, UInt64, UInt64, UInt64)])
+    func pumpWindow(
+        acked: UInt64, cursor: UInt64, newLink: Bool, window: UInt64, highestAssigned: UInt64, resume: UInt64, room: UInt64
+    ) {
         var sender = UserInfoSender()
         if acked > 0 { _ = sender.event(.ack(upTo: acked, highestAssigned: 100)) }
         let point = sender.resumePoint(cursor: cursor, newLink: newLink)
         #expect(point == resume)
-        #expect(sender.room(after: point, window: window) == room)
+        #expect(sender.room(after: point, window: window, highestAssigned: highestAssigned) == room)
     }
 
     @Test("a forged hello claiming everything received is rejected before anything changes")

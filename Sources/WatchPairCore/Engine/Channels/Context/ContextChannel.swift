@@ -93,7 +93,7 @@ final class ContextChannel {
             if let stored = try await engine.store.contexts.receiveContext(from: peer, version: version, payload: payload) {
                 receivedVersion = stored.version
                 engine.emit(.contextReceived, "application context version \(version) received", channel: .applicationContext, seq: version)
-                engine.appSignal.fire()
+                engine.appChanges.fire(.context)
             }
             link.post(.contextAck(version: version))
             return true

@@ -209,7 +209,7 @@ final class FileChannel {
             if let file = ended, file.seq == seq { reportEnd(of: file, outcome, engine) }
             engine.driver.madeProgress()
             engine.contentPendingMayHaveChanged()
-            engine.appSignal.fire()
+            engine.appChanges.fire(.finishedFiles)
             engine.contentSignal.fire()
             return true
         default:
@@ -320,7 +320,7 @@ final class FileChannel {
                 receiving = nil
                 if outcome == .received {
                     emit(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size, engine)
-                    engine.appSignal.fire()
+                    engine.appChanges.fire(.receivedFiles)
                 } else {
                     emit(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed, engine)
                 }

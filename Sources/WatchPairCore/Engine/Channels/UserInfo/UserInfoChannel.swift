@@ -29,7 +29,7 @@ final class UserInfoChannel {
             }
             cursor = sender.resumePoint(cursor: cursor, newLink: target !== link)
             link = target
-            let room = sender.room(after: cursor, window: window)
+            let room = sender.room(after: cursor, window: window, highestAssigned: engine.store.highestAssignedSeq)
             guard room > 0 else {
                 await engine.contentSignal.wait(after: seen)
                 continue
@@ -56,7 +56,13 @@ final class UserInfoChannel {
                         : .userInfo(seq: transfer.seq, after: chunkLast, transferId: transfer.transferId, payload: transfer.encodedPayload))
                 chunkLast = transfer.seq
                 guard chunk.isFull || index == batch.count - 1 else { continue }
-                guard engine.current === target, (try? await target.send(chunk)) != nil else { break }
+                guard engine.current === target, (try? await target.send(chunk)) != nil else {
+                    // The link is going: wait for the engine to notice (it fires the signal). Pages often
+                    // come from memory now (``StoreTail``), so retrying at once could hold the actor and
+                    // never let it run the close.
+                    await engine.contentSignal.wait(after: seen)
+                    break
+                }
                 cursor = chunkLast
                 chunk = EncodedFrames()
             }
@@ -118,7 +124,7 @@ final class UserInfoChannel {
         for transfer in finished {
             engine.emit(.userInfoFinished, "userInfo \(transfer.seq) finished", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
-        engine.appSignal.fire()
+        engine.appChanges.fire(.finished)
     }
 
     /// Stores received transfers (deduplicated, one transaction), acknowledges them, and tells the app.
@@ -142,7 +148,7 @@ final class UserInfoChannel {
         for transfer in receipt.accepted {
             engine.emit(.userInfoDelivered, "userInfo \(transfer.seq) received", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
-        if !receipt.accepted.isEmpty { engine.appSignal.fire() }
+        if !receipt.accepted.isEmpty { engine.appChanges.fire(.userInfo) }
         link.post(.ack(upTo: receipt.lastSeq))
         if let gap {
             await LinkSession(link).reject(

@@ -38,10 +38,12 @@ struct UserInfoSender: Sendable, Hashable {
     }
 
     /// How many more transfers the pump may write after `cursor`: `window` minus those written and not
-    /// yet acknowledged; 0 means wait for an acknowledgement.
-    func room(after cursor: UInt64, window: UInt64) -> UInt64 {
+    /// yet acknowledged, and no more than the store has assigned past `cursor` (`highestAssigned`, kept
+    /// in memory); 0 means wait, without reading the outbox, for an acknowledgement or new content.
+    func room(after cursor: UInt64, window: UInt64, highestAssigned: UInt64) -> UInt64 {
         let inFlight = cursor > ackedUpTo ? cursor - ackedUpTo : 0
-        return inFlight < window ? window - inFlight : 0
+        let queued = highestAssigned > cursor ? highestAssigned - cursor : 0
+        return min(inFlight < window ? window - inFlight : 0, queued)
     }
 
     mutating func event(_ event: Event) -> Action {
