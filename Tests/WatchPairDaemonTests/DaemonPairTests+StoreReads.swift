@@ -8,7 +8,8 @@ extension DaemonPairTests {
     /// from the store's tails (``StoreTail``): one at a time, a transfer costs neither daemon a read
     /// transaction (the watch's `receive` stream and its layer take the inbox row, the phone's pump and
     /// didFinish stream the outbox row, from memory). Reading every kind from the table on every change
-    /// cost about eight reads per transfer on each side. Two reads of slack for a page the table answers.
+    /// cost several reads per transfer on each side (the watch's 20 transfers took 40 with the kinds alone,
+    /// before the tails). Two reads of slack for a page the table answers.
     @Test func aTransferCostsNoStoreRead() async throws {
         let count = 20
         try await withDaemonPair { pair in

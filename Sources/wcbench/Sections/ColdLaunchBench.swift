@@ -58,7 +58,11 @@ struct ColdLaunchBench {
             let phaseDeadline = context.phaseDeadline()
             while !app.has(n) || sender.pending > 0 {
                 let ready = try Poller.readable([sender.connection, app.connection], deadline: phaseDeadline)
-                guard !ready.isEmpty else { throw BenchError("transfer n=\(n) not delivered after a socket activation") }
+                guard !ready.isEmpty else {
+                    // Which side stalled: the watch app's stream, or phoned's answer to the transfer.
+                    let missing = app.has(n) ? "phoned's response to the transfer (\(sender.pending) pending)" : "delivery to the watch app"
+                    throw BenchError("transfer n=\(n) after a socket activation: no \(missing)")
+                }
                 for index in ready {
                     if index == 0 { try sender.process() } else { try app.process() }
                 }
