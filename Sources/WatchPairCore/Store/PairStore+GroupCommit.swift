@@ -5,8 +5,9 @@ import WatchPairWire
 /// One `enqueue`, `receive` or `consumeInbox` call waiting for a group commit.
 enum BatchRequest: Sendable {
     /// Append one transfer to the outbox; the payload was encoded where it entered, outside the transaction.
+    /// `transferId` nil: the transaction assigns the next time-ordered id (``TransferIdGenerator``).
     /// `complication`: sent as the current complication info.
-    case enqueue(transferId: UUID, payload: EncodedDictionary, createdAt: Date, complication: Bool)
+    case enqueue(transferId: UUID?, payload: EncodedDictionary, createdAt: Date, complication: Bool)
     /// Store transfers received from a peer store, with the payload bytes their frames carried;
     /// `complication` holds the seqs that came as complication transfers.
     case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>)
@@ -37,7 +38,8 @@ extension PairStore {
         let now = Date()
         do {
             let (outcomes, peerChanges) = try await database.write("committing \(requests.count) queued writes") { database, lengths in
-                var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
+                var batch = try BatchTransaction(
+                    database: database, path: path, lengths: lengths, transferIds: { self.nextTransferId() })
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
                     case .enqueue(let transferId, let payload, let createdAt, let complication):
@@ -92,21 +94,26 @@ private struct BatchTransaction {
     var peer: PeerRecord?
     var peerChanged = false
     var peerChanges: [UUID] = []
+    /// The next time-ordered transfer id, for enqueues that bring none.
+    let transferIds: () -> UUID
 
-    init(database: Database, path: String, lengths: QueueLengths) throws {
+    init(database: Database, path: String, lengths: QueueLengths, transferIds: @escaping () -> UUID) throws {
         self.database = database
         self.path = path
+        self.transferIds = transferIds
         lastSeq = try StoreSchema.metaInteger(database, StoreSchema.Key.lastSeq, path: path)
         outstanding = lengths.outstanding
         inboxCount = lengths.inbox
     }
 
     mutating func enqueue(
-        transferId: UUID, payload: EncodedDictionary, createdAt: Date, complication: Bool, limit: Int
+        transferId: UUID?, payload: EncodedDictionary, createdAt: Date, complication: Bool, limit: Int
     ) throws -> Result<OutboxTransfer, StoreError> {
         guard outstanding < limit else {
             return .failure(StoreError(.outboxFull, "the outbox holds \(outstanding) outstanding transfers (limit \(limit))", path: path))
         }
+        // Assigned here, in commit order, so ids grow with seqs and every insert appends to the index.
+        let transferId = transferId ?? transferIds()
         let id = StoreColumns.blob(transferId)
         if try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM outbox WHERE transfer_id = ?"), arguments: [id]) == true {
             return .failure(StoreError(.ioFailure, "transfer \(transferId) is already in the outbox", path: path, sqliteCode: 19))
