@@ -38,14 +38,14 @@ extension PairStore {
         let now = Date()
         do {
             let (outcomes, peerChanges) = try await database.write("committing \(requests.count) queued writes") { database, lengths in
-                var batch = try BatchTransaction(
-                    database: database, path: path, lengths: lengths, transferIds: { self.nextTransferId() })
+                var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
                     case .enqueue(let transferId, let payload, let createdAt, let complication):
+                        // Assigned here, in commit order: ids grow with seqs, every insert appends to the index.
                         return try batch.enqueue(
-                            transferId: transferId, payload: payload, createdAt: createdAt, complication: complication,
-                            limit: outboxLimit
+                            transferId: transferId ?? self.nextTransferId(), payload: payload, createdAt: createdAt,
+                            complication: complication, limit: outboxLimit
                         ).map(BatchResponse.enqueued)
                     case .receive(let peerStoreId, let transfers, let complication):
                         return .success(.received(try batch.receive(
@@ -94,26 +94,21 @@ private struct BatchTransaction {
     var peer: PeerRecord?
     var peerChanged = false
     var peerChanges: [UUID] = []
-    /// The next time-ordered transfer id, for enqueues that bring none.
-    let transferIds: () -> UUID
 
-    init(database: Database, path: String, lengths: QueueLengths, transferIds: @escaping () -> UUID) throws {
+    init(database: Database, path: String, lengths: QueueLengths) throws {
         self.database = database
         self.path = path
-        self.transferIds = transferIds
         lastSeq = try StoreSchema.metaInteger(database, StoreSchema.Key.lastSeq, path: path)
         outstanding = lengths.outstanding
         inboxCount = lengths.inbox
     }
 
     mutating func enqueue(
-        transferId: UUID?, payload: EncodedDictionary, createdAt: Date, complication: Bool, limit: Int
+        transferId: UUID, payload: EncodedDictionary, createdAt: Date, complication: Bool, limit: Int
     ) throws -> Result<OutboxTransfer, StoreError> {
         guard outstanding < limit else {
             return .failure(StoreError(.outboxFull, "the outbox holds \(outstanding) outstanding transfers (limit \(limit))", path: path))
         }
-        // Assigned here, in commit order, so ids grow with seqs and every insert appends to the index.
-        let transferId = transferId ?? transferIds()
         let id = StoreColumns.blob(transferId)
         if try Bool.fetchOne(database.cachedStatement(sql: "SELECT 1 FROM outbox WHERE transfer_id = ?"), arguments: [id]) == true {
             return .failure(StoreError(.ioFailure, "transfer \(transferId) is already in the outbox", path: path, sqliteCode: 19))

@@ -46,10 +46,10 @@ extension PairStore {
     }
 
     /// The next time-ordered transfer id: the wall clock's millisecond and 62 random bits. Called by the
-    /// group commit inside its transaction (one writer at a time, so the lock is never contended).
+    /// group commit inside its transaction, in commit order.
     func nextTransferId() -> UUID {
         let milliseconds = UInt64(max(Date().timeIntervalSince1970 * 1000, 0))
-        return transferIds.withLock { $0.next(unixMilliseconds: milliseconds, random: UInt64.random(in: .min ... .max)) }
+        return counters.withLock { $0.transferIds.next(unixMilliseconds: milliseconds, random: UInt64.random(in: .min ... .max)) }
     }
 
     /// Outstanding (not yet acknowledged, not cancelled) transfers with seq > `after`, in seq order, at most

@@ -28,6 +28,8 @@ public final class PairStore: Sendable {
         var received = 0
         /// The highest outbox seq ever assigned, committed or being committed: no peer can hold more.
         var highestSeq: UInt64
+        /// Makes the ids of transfers enqueued without one (``enqueue(payload:complication:)``).
+        var transferIds = TransferIdGenerator()
     }
 
     /// The SQLite file and its transactions.
@@ -38,8 +40,6 @@ public final class PairStore: Sendable {
     var path: String { database.path }
     let counters: Mutex<Counters>
     let committer = GroupCommitter<BatchRequest, BatchResponse>(maxBatchSize: PairStore.maxBatchSize)
-    /// Assigns the ids of transfers enqueued without one (``enqueue(payload:complication:)``).
-    let transferIds = Mutex(TransferIdGenerator())
 
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.

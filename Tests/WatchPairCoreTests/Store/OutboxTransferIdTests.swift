@@ -22,7 +22,7 @@ struct OutboxTransferIdTests {
             }
             let bySeq = transfers.sorted { $0.seq < $1.seq }
             #expect(bySeq.map(\.seq) == Array(1...300))
-            Self.expectIncreasing(bySeq.map(\.transferId))
+            TransferIdGeneratorTests.expectIncreasing(bySeq.map(\.transferId))
             #expect(try await store.outstanding(after: 0, limit: 400) == bySeq)
             #expect(store.statistics.commits < 300, "the callers shared group commits")
         }
@@ -34,7 +34,7 @@ struct OutboxTransferIdTests {
         let phone = try await pair.start(.phone)
         var ids: [UUID] = []
         for n in 0..<50 { ids.append(try await phone.transferUserInfo(["n": .integer(Int64(n))]).transferId) }
-        Self.expectIncreasing(ids)
+        TransferIdGeneratorTests.expectIncreasing(ids)
         #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 7 })
         #expect(try await phone.outstandingUserInfoTransfers().map(\.transferId) == ids)
         await pair.tearDown()
@@ -51,21 +51,13 @@ struct OutboxTransferIdTests {
                 for index in 20..<40 {
                     new.append(try await reopened.enqueue(payload: EncodedDictionary(Support.payload(index))).transferId)
                 }
-                Self.expectIncreasing(new)
+                TransferIdGeneratorTests.expectIncreasing(new)
                 #expect(try await reopened.outstanding(after: 0, limit: 50).map(\.transferId) == old + new)
                 #expect(try await reopened.cancel(transferId: old[3]))
                 #expect(try await reopened.cancel(transferId: new[3]))
                 #expect(try await reopened.acknowledge(upTo: 30).map(\.transferId) == Array(old.prefix(3) + old[4...] + new.prefix(3) + new[4..<10]))
                 #expect(try await reopened.outstandingCount() == 10)
             }
-        }
-    }
-
-    /// Each id sorts after the one before it in byte order, the order of the index.
-    static func expectIncreasing(_ ids: [UUID], sourceLocation: SourceLocation = #_sourceLocation) {
-        let bytes = ids.map { withUnsafeBytes(of: $0.uuid) { Array($0) } }
-        for (earlier, later) in zip(bytes, bytes.dropFirst()) {
-            #expect(earlier.lexicographicallyPrecedes(later), sourceLocation: sourceLocation)
         }
     }
 }

@@ -50,9 +50,16 @@ struct TransferIdGeneratorTests {
         // A burst of 10,000 in one millisecond, the clock set back a second, then steps forward.
         let clock = Array(repeating: Self.may1, count: 10_000) + [Self.may1 - 1_000] + (1...2_000).map { Self.may1 + UInt64($0 / 3) }
         let ids = clock.map { generator.next(unixMilliseconds: $0, random: random.next()) }
-        let bytes = ids.map { withUnsafeBytes(of: $0.uuid) { Array($0) } }
-        for (earlier, later) in zip(bytes, bytes.dropFirst()) { #expect(earlier.lexicographicallyPrecedes(later)) }
+        Self.expectIncreasing(ids)
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 7 && $0.uuid.8 >> 6 == 0b10 }, "version 7, variant 10")
+    }
+
+    /// Each id sorts after the one before it in byte order, the order of the index.
+    static func expectIncreasing(_ ids: [UUID], sourceLocation: SourceLocation = #_sourceLocation) {
+        let bytes = ids.map { withUnsafeBytes(of: $0.uuid) { Array($0) } }
+        for (earlier, later) in zip(bytes, bytes.dropFirst()) {
+            #expect(earlier.lexicographicallyPrecedes(later), sourceLocation: sourceLocation)
+        }
     }
 }
