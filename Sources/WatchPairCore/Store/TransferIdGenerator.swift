@@ -57,9 +57,6 @@ struct TransferIdGenerator: Sendable {
         let time = milliseconds & maxMilliseconds
         let bits = random & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
         let high = time << 16 | 0x7000 | UInt64(counter & maxCounter)
-        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
-        return UUID(uuid: (
-            byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
-            byte(bits, 0), byte(bits, 1), byte(bits, 2), byte(bits, 3), byte(bits, 4), byte(bits, 5), byte(bits, 6), byte(bits, 7)))
+        return withUnsafeBytes(of: (high.bigEndian, bits.bigEndian)) { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 }
