@@ -117,6 +117,10 @@ final class BenchConnection {
         }
     }
 
+    /// Whether a complete line is already read and waiting for ``nextLine()``: a line that came in the same
+    /// read as an earlier one (a stream's first event with its `ok`) makes the socket look idle to `poll`.
+    var hasBufferedLine: Bool { buffer[scanned...].contains(UInt8(ascii: "\n")) }
+
     /// The next complete line in the buffer, decoded, or nil.
     func nextLine() throws(BenchError) -> ControlResponse? {
         guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {

@@ -9,7 +9,11 @@ enum Poller {
     }
 
     /// The indices of `connections` that are readable, waiting at most until `deadline` (empty: timed out).
+    /// A connection holding a complete line it has already read counts as readable at once: `poll` cannot
+    /// see it (a cold launch's first transfer, delivered with the stream's `ok`, waited for the deadline).
     static func readable(_ connections: [BenchConnection], deadline: UInt64) throws(BenchError) -> [Int] {
+        let buffered = connections.indices.filter { connections[$0].hasBufferedLine }
+        guard buffered.isEmpty else { return buffered }
         var fds = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
         while true {
             let rc = poll(&fds, nfds_t(fds.count), Monotonic.pollTimeout(until: deadline))
