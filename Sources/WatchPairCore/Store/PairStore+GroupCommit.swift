@@ -5,8 +5,9 @@ import WatchPairWire
 /// One `enqueue`, `receive` or `consumeInbox` call waiting for a group commit.
 enum BatchRequest: Sendable {
     /// Append one transfer to the outbox; the payload was encoded where it entered, outside the transaction.
+    /// `transferId` nil: the transaction assigns the next time-ordered id (``TransferIdGenerator``).
     /// `complication`: sent as the current complication info.
-    case enqueue(transferId: UUID, payload: EncodedDictionary, createdAt: Date, complication: Bool)
+    case enqueue(transferId: UUID?, payload: EncodedDictionary, createdAt: Date, complication: Bool)
     /// Store transfers received from a peer store, with the payload bytes their frames carried;
     /// `complication` holds the seqs that came as complication transfers.
     case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>)
@@ -41,9 +42,10 @@ extension PairStore {
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
                     case .enqueue(let transferId, let payload, let createdAt, let complication):
+                        // Assigned here, in commit order: ids grow with seqs, every insert appends to the index.
                         return try batch.enqueue(
-                            transferId: transferId, payload: payload, createdAt: createdAt, complication: complication,
-                            limit: outboxLimit
+                            transferId: transferId ?? self.nextTransferId(), payload: payload, createdAt: createdAt,
+                            complication: complication, limit: outboxLimit
                         ).map(BatchResponse.enqueued)
                     case .receive(let peerStoreId, let transfers, let complication):
                         return .success(.received(try batch.receive(

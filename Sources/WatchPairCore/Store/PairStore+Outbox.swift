@@ -23,11 +23,33 @@ extension PairStore {
     public func enqueue(
         transferId: UUID, payload: EncodedDictionary, complication: Bool = false
     ) async throws(StoreError) -> OutboxTransfer {
+        try await submitEnqueue(transferId: transferId, payload: payload, complication: complication)
+    }
+
+    /// Durably appends one transfer with an id the store assigns: a UUID that sorts after every id this
+    /// store assigned before it in this process (version 7, ``TransferIdGenerator``), so the outbox's
+    /// unique index grows at its end instead of at a random leaf and the cost of a transfer does not grow
+    /// with the backlog (BENCHMARKS.md, "Cost growth"). What the engine's `transferUserInfo` uses.
+    /// Otherwise as `enqueue(transferId:payload:complication:)`.
+    public func enqueue(payload: EncodedDictionary, complication: Bool = false) async throws(StoreError) -> OutboxTransfer {
+        try await submitEnqueue(transferId: nil, payload: payload, complication: complication)
+    }
+
+    private func submitEnqueue(
+        transferId: UUID?, payload: EncodedDictionary, complication: Bool
+    ) async throws(StoreError) -> OutboxTransfer {
         let request = BatchRequest.enqueue(transferId: transferId, payload: payload, createdAt: Date(), complication: complication)
         guard case .enqueued(let transfer) = try await submit(request) else {
             preconditionFailure("group commit answered an enqueue with another response")
         }
         return transfer
+    }
+
+    /// The next time-ordered transfer id: the wall clock's millisecond and 62 random bits. Called by the
+    /// group commit inside its transaction, in commit order.
+    func nextTransferId() -> UUID {
+        let milliseconds = UInt64(max(Date().timeIntervalSince1970 * 1000, 0))
+        return counters.withLock { $0.transferIds.next(unixMilliseconds: milliseconds, random: UInt64.random(in: .min ... .max)) }
     }
 
     /// Outstanding (not yet acknowledged, not cancelled) transfers with seq > `after`, in seq order, at most

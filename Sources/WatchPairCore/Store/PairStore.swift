@@ -28,6 +28,8 @@ public final class PairStore: Sendable {
         var received = 0
         /// The highest outbox seq ever assigned, committed or being committed: no peer can hold more.
         var highestSeq: UInt64
+        /// Makes the ids of transfers enqueued without one (``enqueue(payload:complication:)``).
+        var transferIds = TransferIdGenerator()
     }
 
     /// The SQLite file and its transactions.

@@ -14,7 +14,9 @@
 //   outbox(seq INTEGER PRIMARY KEY, transfer_id BLOB NOT NULL UNIQUE, payload BLOB NOT NULL,
 //          created_at REAL NOT NULL, finished INTEGER NOT NULL)   index outbox_state(finished, seq)
 //     finished = 0: outstanding; 1: acknowledged, didFinish not yet reported. Cancelled and reported rows
-//     are deleted. Invariant: every seq <= meta.last_seq.
+//     are deleted. Invariant: every seq <= meta.last_seq. transfer_id: time-ordered (UUID version 7,
+//     `TransferIdGenerator`) when the store assigns it, so the unique index grows at its end; older rows
+//     may hold random ids.
 //   inbox(delivery_id INTEGER PRIMARY KEY AUTOINCREMENT, peer_store_id BLOB NOT NULL, seq INTEGER NOT NULL,
 //         transfer_id BLOB NOT NULL, payload BLOB NOT NULL, received_at REAL NOT NULL)
 //     received, not yet taken by the app; AUTOINCREMENT so delivery ids are never reused.

@@ -8,6 +8,8 @@ extension GrowthBench {
         /// Wall time and phoned's CPU per transfer queued at this depth, 64 in flight (µs).
         var enqueueWall: Double
         var enqueueCPU: Double
+        /// Bytes phoned caused to be written to storage per transfer queued (its WAL and checkpoints).
+        var enqueueBytes: Double
         /// Accept latency of transfers queued one at a time on top of it (µs).
         var accept: LatencySummary
         /// phoned's resident memory at this depth (MiB).
@@ -45,6 +47,7 @@ extension GrowthBench {
         return DepthRow(
             depth: depth, enqueueWall: 1e6 / probe.acceptRate,
             enqueueCPU: (after.cpuSeconds - before.cpuSeconds) / Double(probe.count) * 1e6,
+            enqueueBytes: Double(after.storageWriteBytes - before.storageWriteBytes) / Double(probe.count),
             accept: accept, rssMiB: rss, drainRate: drain.rate, drainCPU: drain.cpu)
     }
 
@@ -86,6 +89,8 @@ extension GrowthBench {
             let depth = Curve.xLabel(Double(row.depth), unit: "transfers")
             report.add("growth", "\(key).enqueueWall", "\(depth) queued: wall per transfer queued (64 in flight)", row.enqueueWall, "us")
             report.add("growth", "\(key).enqueueCPU", "\(depth) queued: phoned CPU per transfer queued", row.enqueueCPU, "us")
+            report.add(
+                "growth", "\(key).enqueueBytes", "\(depth) queued: phoned bytes written per transfer queued", row.enqueueBytes, "B")
             report.add(
                 "growth", "\(key).accept.p50", "\(depth) queued: accept latency p50 (one at a time)", row.accept.p50, "us",
                 ratio: fdatasyncRatio(row.accept.p50))

@@ -6,10 +6,10 @@ import WatchPairWire
 /// **Depth.** One pair (power durability; phoned's outbox bound raised above the deepest backlog). For each
 /// depth N (1k, 10k, 100k, 1M, up to `--growth-max`), starting from an empty outbox: watchd is stopped;
 /// N − `probe` transfers are queued at phoned (64 in flight, not measured); then `probe` more are queued
-/// and measured (wall time and phoned's CPU per transfer at depth N), then `sequentialProbe` one at a time
-/// (accept latency on top of N). watchd is then started directly and the whole backlog drains to the
-/// app: delivery rate and both daemons' CPU per delivered transfer, from the first delivery on (watchd's
-/// start-up is not a per-transfer cost).
+/// and measured (wall time, phoned's CPU and the bytes it wrote to storage per transfer at depth N), then
+/// `sequentialProbe` one at a time (accept latency on top of N). watchd is then started directly and the
+/// whole backlog drains to the app: delivery rate and both daemons' CPU per delivered transfer, from the
+/// first delivery on (watchd's start-up is not a per-transfer cost).
 ///
 /// **Payload.** On the same pair, both apps running, for each encoded payload size (64 B … 64 KiB):
 /// transfers one at a time (send → the app holds it, and accept latency), then 64 in flight (wall, both
@@ -25,7 +25,8 @@ struct GrowthBench {
     /// The work of one run.
     struct Plan {
         var depths: [Int]
-        /// Transfers measured at each depth, 64 in flight, and then one at a time.
+        /// Transfers measured at each depth, 64 in flight (all of a smaller depth), and then one at a time.
+        /// 5,000 in a full run: CPU comes from /proc in 10 ms ticks, so that reads ±2 µs per transfer.
         var probe: Int
         var sequentialProbe: Int
         /// Encoded payload sizes (bytes), and the transfers per size one at a time and 64 in flight.
@@ -44,7 +45,7 @@ struct GrowthBench {
                 sizes: [64, 4_096, 65_536], sizeSequential: 20, sizeParallel: 100, rawRoundTrips: 500)
         }
         return Plan(
-            depths: [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxDepth }, probe: 1_000, sequentialProbe: 200,
+            depths: [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxDepth }, probe: 5_000, sequentialProbe: 200,
             sizes: [64, 256, 1_024, 4_096, 16_384, 65_536], sizeSequential: 300, sizeParallel: 2_000, rawRoundTrips: 5_000)
     }
 

@@ -33,7 +33,7 @@ extension PairEngine {
     /// `queueFull` event and nothing stored.
     func enqueueUserInfo(_ encoded: EncodedDictionary, complication: Bool) async throws(WCFailure) -> OutboxTransfer {
         do {
-            return try await store.enqueue(transferId: UUID(), payload: encoded, complication: complication)
+            return try await store.enqueue(payload: encoded, complication: complication)
         } catch {
             emit(.queueFull, "userInfo refused: \(error.message)", channel: .userInfo, errorCode: error.wcCode)
             throw error.failure
