@@ -209,7 +209,7 @@ let package = Package(
             name: "WatchConnectivityTests",
             dependencies: [
                 "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
-                "WatchPairTesting",
+                "WatchPairHost", "WatchPairTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

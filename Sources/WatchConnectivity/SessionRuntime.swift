@@ -27,7 +27,9 @@ struct SessionRuntime: Sendable {
         if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
         var environment = HostEnvironment(
             clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
-            taskExecutor: EngineExecutor.shared)
+            taskExecutor: EngineExecutor.shared.executor)
+        // The engine's tasks and the session's sockets on one thread: a frame read resumes the engine there.
+        environment.socketLoop = EngineExecutor.shared.socketLoop
         // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
         environment.landsReceivedFiles = false
         let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in

@@ -15,9 +15,52 @@ import NIOPosix
 public struct SocketEventLoop: Sendable {
     /// The loop every socket of the transports made with this value runs on.
     let eventLoop: any EventLoop
+    /// The group of a ``dedicated(threadName:)`` loop, held so it lives as long as any value that uses its loop.
+    private let group: MultiThreadedEventLoopGroup?
+
+    private init(eventLoop: any EventLoop, group: MultiThreadedEventLoopGroup? = nil) {
+        self.eventLoop = eventLoop
+        self.group = group
+    }
 
     /// The next loop of NIO's shared group (round robin), for one host's sockets.
     public static func next() -> SocketEventLoop {
         SocketEventLoop(eventLoop: MultiThreadedEventLoopGroup.singleton.next())
+    }
+
+    /// A loop on a thread of its own, named `threadName` (and NIO's numbers; Linux keeps 15 characters),
+    /// for a process that runs its tasks where its sockets are read (an app's `EngineExecutor`). Never
+    /// shut down: it lives as long as the process.
+    public static func dedicated(threadName: String) -> SocketEventLoop {
+        let group = MultiThreadedEventLoopGroup._makePerpetualGroup(threadNamePrefix: threadName, numberOfThreads: 1)
+        return SocketEventLoop(eventLoop: group.next(), group: group)
+    }
+
+    /// Whether the calling thread is this loop's.
+    public var isCurrent: Bool { eventLoop.inEventLoop }
+
+    /// Runs `body` on the loop's thread after what is queued there. From the loop's own thread this only
+    /// queues (no wake-up); from another thread it wakes the loop.
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        eventLoop.execute(body)
+    }
+}
+
+/// Runs the tasks that prefer it (SE-0417) on a ``SocketEventLoop``'s thread, in the order they were
+/// queued, so a task resumed by a socket read, and the writes it makes, stay on the loop's thread.
+public final class SocketLoopExecutor: TaskExecutor, Sendable {
+    /// The loop whose thread runs the jobs.
+    public let loop: SocketEventLoop
+
+    /// An executor for `loop`'s thread.
+    public init(_ loop: SocketEventLoop) {
+        self.loop = loop
+    }
+
+    /// Queues `job` on the loop's thread.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.execute { job.runSynchronously(on: executor) }
     }
 }

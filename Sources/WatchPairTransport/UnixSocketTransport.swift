@@ -58,6 +58,11 @@ public final class UnixSocketTransport: Transport {
         self.logger = logger
     }
 
+    /// Whether this transport's sockets run on `loop` (tests check a `WCSession`'s wiring).
+    package func runs(on loop: SocketEventLoop) -> Bool {
+        self.eventLoopGroup === loop.eventLoop
+    }
+
     // MARK: Serving
 
     /// Accepts connections until the calling task is cancelled, running `handler` for each allowed one

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import WatchPairTransport
@@ -41,6 +42,28 @@ struct SocketEventLoopTests {
         try await stopServing(serving)
         #expect(made == [true, true, true, true])
         #expect(accepted.withLock { $0 } == [true, true, true, true])
+    }
+
+    // An app's engine runs where its sockets are read (EngineExecutor): its tasks must start, and come
+    // back after a resumption from another thread, on the loop's thread and not on a pool thread.
+    @Test("a dedicated loop runs the tasks that prefer its executor on its thread, also after a resumption")
+    func dedicatedLoopRunsTasksOnItsThread() async {
+        let loop = SocketEventLoop.dedicated(threadName: "test-loop-")
+        #expect(!loop.isCurrent)
+        let seen = await withTaskExecutorPreference(SocketLoopExecutor(loop)) { () -> [Bool] in
+            await Task.yield()
+            var seen = [loop.isCurrent]
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume() }
+            }
+            seen.append(loop.isCurrent)
+            return seen
+        }
+        #expect(seen == [true, true])
+        let ran = await withCheckedContinuation { continuation in
+            loop.execute { continuation.resume(returning: loop.isCurrent) }
+        }
+        #expect(ran)
     }
 
     /// Connects a client to a server (both on one shared loop), lets `send` write and close, and returns
@@ -91,7 +114,7 @@ struct SocketEventLoopTests {
     @Test("writes made on the loop, then a close at once: the peer gets every line, in order")
     func writesOnTheLoopThenCloseLoseNothing() async throws {
         let bytes = try await Self.bytesReceived { connection, loop in
-            let onLoop = await withTaskExecutorPreference(LoopExecutor(loop)) {
+            let onLoop = await withTaskExecutorPreference(SocketLoopExecutor(loop)) {
                 await Task.yield()
                 let onLoop = loop.eventLoop.inEventLoop
                 for index in 0..<200 { #expect(connection.writeNow(Array("line\(index)\n".utf8))) }
@@ -101,20 +124,5 @@ struct SocketEventLoopTests {
             #expect(onLoop)
         }
         #expect(String(decoding: bytes, as: UTF8.self) == (0..<200).map { "line\($0)\n" }.joined())
-    }
-}
-
-/// Runs the tasks that prefer it (SE-0417) on a shared loop's event loop, so a test can write from the loop.
-final class LoopExecutor: TaskExecutor {
-    private let loop: SocketEventLoop
-
-    init(_ loop: SocketEventLoop) {
-        self.loop = loop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        loop.eventLoop.execute { job.runSynchronously(on: executor) }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
+import WatchPairTransport
 
 /// One dedicated thread that runs every engine task of every `WCSession` in the process (the host's
-/// `HostEnvironment/taskExecutor` for an app).
+/// `HostEnvironment/taskExecutor` for an app), and the same thread's event loop, which reads and writes
+/// the session's sockets (`HostEnvironment/socketLoop`).
 ///
 /// Apple's API is synchronous in places (`transferUserInfo` returns a durable transfer,
 /// `updateApplicationContext` throws), while the engine is async. Those calls block their caller until
@@ -13,55 +15,34 @@ import Synchronization
 /// thread a blocked caller holds. The rule for callers is then simply: never block this thread, which
 /// only the session's own code runs on (`blockingCall` refuses to).
 ///
-/// Bound: jobs wait in an unbounded FIFO, one entry per runnable task; the number of tasks is bounded by
-/// the engine's own limits (links, incoming messages in flight, pending sends).
-public final class EngineExecutor: TaskExecutor, @unchecked Sendable {
+/// Why the socket loop's thread: a frame read from the link resumes the engine's task, and the engine's
+/// write goes to the socket. On a thread of its own each of those was a wake-up of another thread, four
+/// per message round trip (BENCHMARKS.md, "The WatchConnectivity module's round trip"); on the loop's
+/// thread they are queued behind the read and run in the same loop tick.
+///
+/// Bound: jobs wait in the loop's unbounded FIFO, one entry per runnable task; the number of tasks is
+/// bounded by the engine's own limits (links, incoming messages in flight, pending sends).
+public final class EngineExecutor: Sendable {
     /// The executor every session uses.
-    public static let shared = EngineExecutor(name: "WatchConnectivity.engine")
+    public static let shared = EngineExecutor()
 
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private let threadId = Mutex<pthread_t?>(nil)
+    /// What the session's tasks prefer (the host's `HostEnvironment/taskExecutor`).
+    public let executor: SocketLoopExecutor
 
-    private init(name: String) {
-        let thread = Thread { [unowned self] in
-            self.threadId.withLock { $0 = pthread_self() }
-            self.runLoop()
-        }
-        thread.name = name
-        thread.start()
-    }
+    /// The loop whose thread runs the tasks; a session puts its sockets on it.
+    public var socketLoop: SocketEventLoop { executor.loop }
 
-    /// Queues `job` to run on the engine thread, after the jobs queued before it.
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
+    private init() {
+        executor = SocketLoopExecutor(.dedicated(threadName: "wc-engine-"))
     }
 
     /// Whether the calling thread is the engine's.
-    public var isCurrent: Bool {
-        threadId.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-    }
-
-    private func runLoop() {
-        var batch: [UnownedJob] = []
-        while true {
-            condition.lock()
-            while jobs.isEmpty { condition.wait() }
-            swap(&batch, &jobs)
-            condition.unlock()
-            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            batch.removeAll(keepingCapacity: true)
-        }
-    }
+    public var isCurrent: Bool { socketLoop.isCurrent }
 
     /// Starts `body` as a task on this executor.
     @discardableResult
     public func spawn<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> Task<T, Never> {
-        Task(executorPreference: self) { await body() }
+        Task(executorPreference: executor) { await body() }
     }
 
     /// Runs `body` on this executor and blocks the calling thread until it returns.

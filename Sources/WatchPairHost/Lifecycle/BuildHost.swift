@@ -26,8 +26,11 @@ public struct HostEnvironment: Sendable {
     /// false for an app, which decides its own life.
     public var exitsWhenIdle: Bool
     /// The executor the engine's task prefers (SE-0417); nil: the default. A `WCSession` app passes
-    /// ``EngineExecutor/shared`` so callers blocked in Apple's synchronous calls never starve it.
+    /// ``EngineExecutor/executor`` so callers blocked in Apple's synchronous calls never starve it.
     public var taskExecutor: (any TaskExecutor)?
+    /// The loop all the host's sockets (link and control clients) run on; nil: the next loop of NIO's
+    /// shared group. A `WCSession` app passes ``EngineExecutor/socketLoop``, the thread its engine runs on.
+    public var socketLoop: SocketEventLoop?
     /// Whether received files are put in the app's `files/` directory as they arrive
     /// (``FileLandingService``), as the daemons do; a `WCSession` app sets it false: its delegate gets them.
     public var landsReceivedFiles = true
@@ -111,7 +114,7 @@ public func buildHost(
 
     // The peer link and the control clients share one event loop, so a control request that goes to the
     // peer and back, and a peer message that goes to a control client, stay on one thread (SocketEventLoop).
-    let socketLoop = SocketEventLoop.next()
+    let socketLoop = environment.socketLoop ?? SocketEventLoop.next()
     let transport: any Transport
     if let given = environment.transport {
         transport = given
