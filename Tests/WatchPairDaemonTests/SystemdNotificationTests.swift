@@ -29,9 +29,9 @@ struct SystemdNotificationTests {
 
         var all: [(notification: SystemdNotifications.Notification, controlExists: Bool)] { sent.withLock { $0 } }
 
-        /// Waits until `count` notifications matching `predicate` were sent.
+        /// Waits until `count` notifications matching `predicate` were sent (or the test's time limit ends it).
         func wait(count: Int = 1, for predicate: (SystemdNotifications.Notification) -> Bool) async {
-            while true {
+            while !Task.isCancelled {
                 let seen = signal.generation
                 if all.filter({ predicate($0.notification) }).count >= count { return }
                 await signal.wait(after: seen)
@@ -79,6 +79,67 @@ struct SystemdNotificationTests {
         #expect(stopping.controlExists, "STOPPING=1 comes before the control socket is removed")
         #expect(recorder.all.last?.notification == .stopping)
         #expect(!FileManager.default.fileExists(atPath: configuration.paths.control))
+    }
+
+    /// The "N waiting for the app" counts of the `STATUS=` lines sent so far, in order.
+    static func waitingCounts(_ recorder: Recorder) -> [Int] {
+        recorder.all.compactMap { sent -> Int? in
+            guard case .status(let line) = sent.notification,
+                let part = line.split(separator: ", ").first(where: { $0.hasSuffix(" waiting for the app") })
+            else { return nil }
+            return Int(part.prefix { $0.isNumber })
+        }
+    }
+
+    /// Waits until `engine`'s inbox holds `count` transfers (woken by its app signal).
+    static func waitForInbox(_ engine: PairEngine, count: Int) async {
+        while !Task.isCancelled {
+            let seen = engine.appSignal.generation
+            if await engine.status().inboxPending == count { return }
+            await engine.appSignal.wait(after: seen)
+        }
+    }
+
+    // Each transfer the watch receives changes its line ("N waiting for the app"). One STATUS= per change
+    // was a datagram to PID 1 and an engine call per transfer; now the first change goes at once and the
+    // rest of that second together when it is over (StatusPacing). The old code sends 1, 2, 3, 4 and 5.
+    @Test("STATUS= follows five quick transfers with at most two lines, the last one current")
+    func statusIsPacedUnderLoad() async throws {
+        let directory = try TemporaryDirectory()
+        var watchConfiguration = testConfiguration(.watch, in: directory.path)
+        watchConfiguration.keepAlive.interval = nil
+        let clock = ManualClock()
+        let recorder = Recorder(controlPath: watchConfiguration.paths.control)
+        let watch = try await buildDaemon(
+            configuration: watchConfiguration, logger: quietLogger,
+            environment: DaemonEnvironment(
+                clock: clock, listenFileDescriptors: ListenFileDescriptors([]),
+                notifier: recorder.notifications(watchdog: nil), eventWriter: .discard))
+        let phone = try await buildDaemon(
+            configuration: testConfiguration(.phone, in: directory.path), logger: quietLogger,
+            environment: DaemonEnvironment(listenFileDescriptors: ListenFileDescriptors([]), eventWriter: .discard))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await watch.run(handlingSignals: false) }
+            group.addTask { try await phone.run(handlingSignals: false) }
+            await recorder.wait { if case .ready = $0 { true } else { false } }
+            // One at a time, each in the watch's inbox (no watch app runs) before the next: five changes.
+            try await ControlTestClient.with(phone.configuration.paths.control) { client in
+                for index in 1...5 {
+                    let response = try await client.call(["id": .integer(Int64(index)), "op": "transfer", "userInfo": ["n": .integer(Int64(index))]])
+                    #expect(response["ok"] == .bool(true))
+                    await Self.waitForInbox(watch.engine, count: index)
+                }
+            }
+            // Whatever was sent so far, the next line is due one interval after the start at the latest.
+            clock.advance(by: SystemdNotifierService.statusMinimumInterval)
+            await recorder.wait { if case .status(let line) = $0 { line.contains(", 5 waiting for the app") } else { false } }
+            let counts = Self.waitingCounts(recorder).filter { $0 > 0 }
+            #expect(counts.count <= 2, "one STATUS= per transfer: \(counts)")
+            #expect(counts.last == 5)
+            await phone.shutdown()
+            await watch.shutdown()
+            try await group.waitForAll()
+        }
     }
 
     @Test func outsideSystemdNothingIsSent() async throws {

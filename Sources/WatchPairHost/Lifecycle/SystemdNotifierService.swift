@@ -11,6 +11,8 @@ import WatchPairCore
 struct SystemdNotifierService: Service {
     /// How often `STATUS=` is refreshed when no signal fires.
     static let statusInterval: Duration = .seconds(5)
+    /// The least time between two `STATUS=` updates (``StatusPacing``).
+    static let statusMinimumInterval: Duration = .seconds(1)
 
     let notifier: SystemdNotifications
     let engine: PairEngine
@@ -27,7 +29,7 @@ struct SystemdNotifierService: Service {
         let notifier = self.notifier
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.keepStatusCurrent(since: initial) }
+                group.addTask { await self.keepStatusCurrent(since: initial, on: self.clock) }
                 if let interval = notifier.watchdogInterval {
                     group.addTask { await self.pingWatchdog(every: interval / 2) }
                 }
@@ -36,15 +38,24 @@ struct SystemdNotifierService: Service {
         notifier.send(.stopping)
     }
 
-    /// Sends `STATUS=` whenever it changes: on link, reachability and app-delivery signals, or periodically.
-    private func keepStatusCurrent(since initial: String) async {
-        var last = initial
+    /// Sends `STATUS=` when it changed (on link, reachability and app-delivery signals, or periodically),
+    /// paced by ``StatusPacing``.
+    private func keepStatusCurrent<C: Clock>(since initial: String, on clock: C) async where C.Duration == Duration {
+        let start = clock.now
+        var pacing = StatusPacing(minimumInterval: Self.statusMinimumInterval, initial: initial)
         while !Task.isCancelled {
+            // Taken before the line is read, so a change while it is read or sent is not missed.
             let signals = [(engine.stateSignal, engine.stateSignal.generation), (engine.appSignal, engine.appSignal.generation)]
             let line = await statusLine()
-            if line != last {
+            switch pacing.event(read: line, at: start.duration(to: clock.now)) {
+            case .nothing:
+                break
+            case .send:
                 notifier.send(.status(line))
-                last = line
+            case .readAgain(let offset):
+                // An absolute deadline: a clock that moved past it meanwhile lets the read happen at once.
+                guard (try? await clock.sleep(until: start.advanced(by: offset), tolerance: nil)) != nil else { return }
+                continue
             }
             await Waiting.any(signals, orAfter: Self.statusInterval, on: clock)
         }
