@@ -67,6 +67,8 @@ struct Baselines {
     var pingPong: [Int: LatencySummary] = [:]
     /// Raw round trips per second with 64 in flight, 64 B payloads.
     var pipelinedRate: Double?
+    /// A block to another thread and back (two wake-ups), µs.
+    var handOff: LatencySummary?
     /// write + fdatasync per second (4 KiB, overwriting).
     var fdatasyncRate: Double?
 }
