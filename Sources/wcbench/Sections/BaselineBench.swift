@@ -4,7 +4,8 @@ import Glibc
 ///
 /// - Ping-pong: wcbench re-executes itself as an echo process (`_echo`) on one end of a socketpair and
 ///   bounces 64 B and 1 KiB payloads with no framing at all: each round trip is one `write` and reads
-///   until the payload is back. Then the same 64 B payloads with 64 in flight.
+///   until the payload is back. Then the same round trips through two relaying processes that do no
+///   work (the relay floor, `BaselineBench+Relay.swift`), and the 64 B payloads with 64 in flight.
 /// - fdatasync: 4 KiB `pwrite` + `fdatasync` in a file next to the daemons' state directories, over a
 ///   preallocated 1 MiB region (no size change, so no metadata commit: the fastest durable write this
 ///   file system offers). Appending writes are measured too, for reference.
@@ -13,6 +14,9 @@ struct BaselineBench {
 
     func run() throws(BenchError) {
         for size in [64, 1024] { try pingPong(size: size) }
+        for size in [64, 1024] {
+            for loop in RelayLoop.allCases { try relayFloor(size: size, loop: loop) }
+        }
         try pipelined(size: 64)
         try fdatasync()
     }
