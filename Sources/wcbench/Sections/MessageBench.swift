@@ -120,12 +120,9 @@ struct MessageBench {
     private func recordRelayFloorRatio(size: Int, _ summary: LatencySummary) {
         let sizeName = BaselineBench.sizeName(size)
         let floor = context.baselines.relay[.epoll]?[size]
-        let ratio = floor.map {
-            Ratio(factor: summary.p50 / $0.p50, baseline: "epoll relay floor \(sizeName) p50", baselineValue: $0.p50)
-        }
         context.report.add(
-            "message", "message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "round trip, \(sizeName), auto-reply / epoll relay floor p50",
-            ratio?.factor, "x", ratio: ratio, note: floor == nil ? "needs the baseline section in the same run" : nil)
+            "message", "message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "round trip, \(sizeName), auto-reply p50 / epoll relay floor p50",
+            floor.map { summary.p50 / $0.p50 }, "x", note: floor == nil ? "needs the baseline section in the same run" : nil)
     }
 
     /// Messages with replies, 64 in flight on one connection (the daemon's per-connection limit).
