@@ -4,8 +4,8 @@ import Glibc
 ///
 /// Used by the baseline (the machine's socket round trip) and by the growth section (the same round trip
 /// per payload size, next to the daemons' curve) and, idle, as the memory floor of a process on the same
-/// Swift runtime.
-final class EchoPeer {
+/// Swift runtime. Its round trips: ``RawRoundTripPeer/roundTrips(size:warmup:count:)``.
+final class EchoPeer: RawRoundTripPeer {
     /// The echo process.
     let process: ChildProcess
     /// wcbench's end of the socketpair.
@@ -24,26 +24,6 @@ final class EchoPeer {
             throw error
         }
         descriptor = mine
-    }
-
-    /// Round trips of `size` bytes, one at a time: each is one `write` and reads until the payload is
-    /// back (no framing). The first `warmup` are not recorded.
-    func roundTrips(size: Int, warmup: Int, count: Int) throws(BenchError) -> LatencySummary {
-        var buffer = [UInt8](repeating: 0x61, count: size)
-        var recorder = LatencyRecorder()
-        let fd = descriptor
-        let ok = buffer.withUnsafeMutableBytes { raw -> Bool in
-            for index in 0..<(warmup + count) {
-                let start = Monotonic.now()
-                guard UnixSockets.writeExactly(fd, raw.baseAddress!, size),
-                    UnixSockets.readExactly(fd, raw.baseAddress!, size)
-                else { return false }
-                if index >= warmup { recorder.record(nanoseconds: Monotonic.now() - start) }
-            }
-            return true
-        }
-        guard ok else { throw BenchError("the echo process went away") }
-        return recorder.summary
     }
 
     /// Closes the socket (the echo process then exits) and reaps the process.

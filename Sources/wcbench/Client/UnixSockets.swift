@@ -22,14 +22,13 @@ enum UnixSockets {
         }
     }
 
-    /// A connected pair of stream sockets; the first end is close-on-exec, the second is not (it is
-    /// handed to a child).
+    /// A connected pair of stream sockets, both ends close-on-exec: a child gets an end only as a
+    /// descriptor `ChildProcess.spawn` hands over, so no child holds another's socket open.
     static func pair() throws(BenchError) -> (Int32, Int32) {
         var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw BenchError.system("socketpair()", errno: errno)
         }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         return (fds[0], fds[1])
     }
 

@@ -65,6 +65,8 @@ final class BenchContext {
 struct Baselines {
     /// Raw ping-pong round trip (µs) by payload size.
     var pingPong: [Int: LatencySummary] = [:]
+    /// Round trip (µs) through two relaying processes that do no work, by how they wait and payload size.
+    var relay: [RelayLoop: [Int: LatencySummary]] = [:]
     /// Raw round trips per second with 64 in flight, 64 B payloads.
     var pipelinedRate: Double?
     /// A block to another thread and back (two wake-ups), µs.

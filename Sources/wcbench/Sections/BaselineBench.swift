@@ -4,8 +4,10 @@ import Glibc
 ///
 /// - Ping-pong: wcbench re-executes itself as an echo process (`_echo`) on one end of a socketpair and
 ///   bounces 64 B and 1 KiB payloads with no framing at all: each round trip is one `write` and reads
-///   until the payload is back. Then the same 64 B payloads with 64 in flight.
-/// - Thread hand-off: a block to a serial `DispatchQueue` and back through a semaphore (two wake-ups).
+///   until the payload is back. Then the same round trips through two relaying processes that do no
+///   work (the relay floor, `BaselineBench+Relay.swift`), and the 64 B payloads with 64 in flight.
+/// - Thread hand-off: a block to a serial `DispatchQueue` and back through a semaphore (two wake-ups,
+///   `BaselineBench+HandOff.swift`).
 /// - fdatasync: 4 KiB `pwrite` + `fdatasync` in a file next to the daemons' state directories, over a
 ///   preallocated 1 MiB region (no size change, so no metadata commit: the fastest durable write this
 ///   file system offers). Appending writes are measured too, for reference.
@@ -14,6 +16,9 @@ struct BaselineBench {
 
     func run() throws(BenchError) {
         for size in [64, 1024] { try pingPong(size: size) }
+        for size in [64, 1024] {
+            for loop in RelayLoop.allCases { try relayFloor(size: size, loop: loop) }
+        }
         try pipelined(size: 64)
         handOff()
         try fdatasync()

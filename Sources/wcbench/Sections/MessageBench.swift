@@ -8,7 +8,8 @@ import WatchPairWire
 /// message event to the app and answers at once: client → phoned → watchd → phoned → client, four socket
 /// crossings where the raw ping-pong has two) and one that answers each message event itself with
 /// `answer` (six crossings). The reply has the size of the message. Then 64 messages in flight
-/// (auto-reply).
+/// (auto-reply). The auto-reply round trips are judged by ``RoundTripTargets`` and set beside the
+/// baseline section's epoll relay floor (the same four crossings through processes that do no work).
 struct MessageBench {
     let context: BenchContext
 
@@ -34,6 +35,7 @@ struct MessageBench {
             let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: app)
             let usage = try meter.end()
             recordRoundTrips(size: size, variant: "autoReply", label: "auto-reply", recorder.summary, judged: true)
+            recordRelayFloorRatio(size: size, recorder.summary)
             context.report.add(
                 "message", "message.rtt.\(size)B.autoReply.cpuPerMessage", "round trip, \(BaselineBench.sizeName(size)), auto-reply, daemon CPU per message",
                 usage.totalCPU / Double(recorder.count) * 1e6, "us")
@@ -103,19 +105,24 @@ struct MessageBench {
     }
 
     private func recordRoundTrips(size: Int, variant: String, label: String, _ summary: LatencySummary, judged: Bool) {
-        let name = "raw ping-pong \(BaselineBench.sizeName(size))"
+        let sizeName = BaselineBench.sizeName(size)
         let base = context.baselines.pingPong[size]
-        func ratio(_ value: Double, _ baseline: Double?, _ percentile: String) -> Ratio? {
-            baseline.map { Ratio(factor: value / $0, baseline: "\(name) \(percentile)", baselineValue: $0) }
-        }
-        let p50Target = base.map { Target(comparison: "<=", limit: 2 * $0.p50, text: "≤ 2× ping-pong p50") }
-        let p99Target = base.map { Target(comparison: "<=", limit: 4 * $0.p99, text: "≤ 4× ping-pong p99") }
+        let ratios = LatencyRatios(summary, to: base, baselineName: "raw ping-pong \(sizeName)")
+        let key = "message.rtt.\(size)B.\(variant)"
         context.report.addLatency(
-            "message", "message.rtt.\(size)B.\(variant)", "round trip, \(BaselineBench.sizeName(size)), \(label),",
-            summary,
-            p50Target: judged ? p50Target : nil, p99Target: judged ? p99Target : nil,
-            p50Ratio: ratio(summary.p50, base?.p50, "p50"), p99Ratio: ratio(summary.p99, base?.p99, "p99"),
-            p999Ratio: ratio(summary.p999, base?.p999, "p99.9"))
+            "message", key, "round trip, \(sizeName), \(label),", summary,
+            p50Target: judged ? base.map(RoundTripTargets.p50) : nil, p99Target: judged ? base.map(RoundTripTargets.p99) : nil,
+            p50Ratio: ratios.p50, p99Ratio: ratios.p99, p999Ratio: ratios.p999)
+    }
+
+    /// Informational, not a target: the auto-reply round trip's p50 over the epoll relay floor's of the
+    /// same run (two relaying processes that do no work), i.e. how much of the round trip is ours.
+    private func recordRelayFloorRatio(size: Int, _ summary: LatencySummary) {
+        let sizeName = BaselineBench.sizeName(size)
+        let floor = context.baselines.relay[.epoll]?[size]
+        context.report.add(
+            "message", "message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "round trip, \(sizeName), auto-reply p50 / epoll relay floor p50",
+            floor.map { summary.p50 / $0.p50 }, "x", note: floor == nil ? "needs the baseline section in the same run" : nil)
     }
 
     /// Messages with replies, 64 in flight on one connection (the daemon's per-connection limit).

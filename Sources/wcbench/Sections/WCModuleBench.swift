@@ -63,14 +63,11 @@ struct WCModuleBench {
         let summary = recorder.summary
         let base = context.baselines.pingPong[64]
         let name = "raw ping-pong 64 B"
-        func ratio(_ value: Double, _ baseline: Double?, _ percentile: String) -> Ratio? {
-            baseline.map { Ratio(factor: value / $0, baseline: "\(name) \(percentile)", baselineValue: $0) }
-        }
+        let ratios = LatencyRatios(summary, to: base, baselineName: name)
         context.report.addLatency(
             "wcmodule", "wcmodule.rtt.64B", "WCSession.sendMessage round trip, 64 B, two apps,", summary,
             p50Target: base.map { Target(comparison: "<=", limit: 1.5 * $0.p50, text: "≤ 1.5× ping-pong p50") },
-            p50Ratio: ratio(summary.p50, base?.p50, "p50"), p99Ratio: ratio(summary.p99, base?.p99, "p99"),
-            p999Ratio: ratio(summary.p999, base?.p999, "p99.9"))
+            p50Ratio: ratios.p50, p99Ratio: ratios.p99, p999Ratio: ratios.p999)
         if let base {
             context.report.add("wcmodule", "wcmodule.pingPong.64B.p50", "\(name) round trip p50 (this run's baseline)", base.p50, "us")
             context.report.add(

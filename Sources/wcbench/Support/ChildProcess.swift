@@ -36,8 +36,16 @@ final class ChildProcess {
         let sink = output ?? "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, sink, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Each descriptor is handed over from a copy numbered above every target, so no dup2 overwrites a
+        // source still to be copied (a source may itself be 3 or 4) and none is its own target (dup2 onto
+        // itself would keep close-on-exec).
+        var copies: [Int32] = []
+        defer { for copy in copies { close(copy) } }
         for (from, to) in keep {
-            posix_spawn_file_actions_adddup2(&actions, from, to)
+            let copy = fcntl(from, F_DUPFD_CLOEXEC, 64)
+            guard copy >= 0 else { throw BenchError.system("cannot hand descriptor \(from) to \(path)", errno: errno) }
+            copies.append(copy)
+            posix_spawn_file_actions_adddup2(&actions, copy, to)
         }
 
         var attributes = posix_spawnattr_t()

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// wcbench's report of issue 15's round-trip targets and of the relay floor, read from its JSON.
+///
+/// One `wcbench --quick --only baseline,message` run against the built daemons, then the tables below
+/// checked row by row. What is checked is how the report is built (each limit and ratio from rows of the
+/// same run, the same count as the ping-pong), never how fast anything was: timings are reported, not
+/// asserted.
+@Suite("wcbench report: round-trip targets and the relay floor")
+struct WcbenchReportTests {
+    static let sizes = [64, 1024]
+
+    /// Each judged row: the target as printed, and its limit as a factor of a baseline row.
+    static let targets: [(key: String, text: String, factor: Double, baseline: String)] = sizes.flatMap { size in
+        [
+            ("message.rtt.\(size)B.autoReply.p50", "≤ 2.5× ping-pong p50", 2.5, "baseline.pingPong.\(size)B.p50"),
+            ("message.rtt.\(size)B.autoReply.p99", "≤ 4× ping-pong p99", 4, "baseline.pingPong.\(size)B.p99"),
+        ]
+    }
+
+    /// Each relay floor row and the ping-pong row its ratio divides by.
+    static let relayRatios: [(key: String, baseline: String)] = sizes.flatMap { size in
+        ["blocking", "epoll"].flatMap { loop in
+            ["p50", "p99", "p999"].map { ("baseline.relay.\(loop).\(size)B.\($0)", "baseline.pingPong.\(size)B.\($0)") }
+        }
+    }
+
+    /// Each informational row whose value is one row divided by another.
+    static let quotients: [(key: String, numerator: String, denominator: String)] = sizes.map { size in
+        ("message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "message.rtt.\(size)B.autoReply.p50", "baseline.relay.epoll.\(size)B.p50")
+    }
+
+    @Test("the round trip is judged against 2.5× the ping-pong p50 and 4× its p99, beside the relay floor of the same run")
+    func targetsAndRelayFloor() async throws {
+        try await PairSandbox.with { sandbox in
+            let json = sandbox.path("bench.json")
+            let wcbench = try sandbox.spawn(
+                name: "wcbench", executable: sandbox.bin + "/wcbench",
+                arguments: ["--quick", "--quiet", "--only", "baseline,message", "--bin-dir", sandbox.bin, "--tmp", sandbox.dir, "--json", json])
+            let status = await wcbench.waitForExit(timeout: .seconds(300))
+            try #require(status == 0, "wcbench: \(wcbench.stdout.text)\n\(wcbench.stderrText)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+
+            for row in Self.targets {
+                let target = try #require(report[row.key]?.target, "\(row.key) has no target")
+                let baseline = try #require(report[row.baseline]?.value, "\(row.baseline) missing")
+                #expect(target.text == row.text, "\(row.key)")
+                #expect(target.comparison == "<=", "\(row.key)")
+                #expect(Self.same(target.limit, row.factor * baseline), "\(row.key): limit \(target.limit), baseline \(baseline)")
+            }
+            for row in Self.relayRatios {
+                let measurement = try #require(report[row.key], "\(row.key) missing")
+                let value = try #require(measurement.value, "\(row.key) has no value")
+                let baseline = try #require(report[row.baseline]?.value, "\(row.baseline) missing")
+                let ratio = try #require(measurement.ratio, "\(row.key) has no ratio")
+                #expect(value > 0, "\(row.key)")
+                #expect(Self.same(ratio.baselineValue, baseline) && Self.same(ratio.factor, value / baseline), "\(row.key): \(ratio)")
+            }
+            for row in Self.quotients {
+                let value = try #require(report[row.key]?.value, "\(row.key) missing")
+                let numerator = try #require(report[row.numerator]?.value, "\(row.numerator) missing")
+                let denominator = try #require(report[row.denominator]?.value, "\(row.denominator) missing")
+                #expect(Self.same(value, numerator / denominator), "\(row.key): \(value)")
+            }
+            // The relay floor takes the ping-pong's count, so the two are measured alike.
+            for size in Self.sizes {
+                for loop in ["blocking", "epoll"] {
+                    #expect(report["baseline.relay.\(loop).\(size)B.count"]?.value == Double(report.counts.pingPong), "\(loop) \(size) B")
+                }
+            }
+        }
+    }
+
+    /// Equal up to rounding (the JSON carries doubles as decimal text).
+    static func same(_ a: Double, _ b: Double) -> Bool {
+        abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+    }
+
+    /// The parts of wcbench's JSON report (`Sources/wcbench/Report`) the tables read.
+    struct Report: Decodable {
+        struct Counts: Decodable { var pingPong: Int }
+        struct Target: Decodable {
+            var comparison: String
+            var limit: Double
+            var text: String
+        }
+        struct Ratio: Decodable {
+            var factor: Double
+            var baselineValue: Double
+        }
+        struct Measurement: Decodable {
+            var key: String
+            var value: Double?
+            var target: Target?
+            var ratio: Ratio?
+        }
+        var counts: Counts
+        var measurements: [Measurement]
+
+        /// The last measurement with `key`.
+        subscript(key: String) -> Measurement? { measurements.last { $0.key == key } }
+    }
+}
