@@ -4,6 +4,7 @@ import Systemd
 import Testing
 import WatchPairCore
 import WatchPairTesting
+import WatchPairWire
 
 @testable import WatchPairDaemon
 @testable import WatchPairHost
@@ -39,9 +40,11 @@ struct SystemdNotificationTests {
         }
     }
 
-    @Test func readyOnceConnectableWatchdogOnTheClockStoppingBeforeTheSocketGoes() async throws {
-        let directory = try TemporaryDirectory()
-        var configuration = testConfiguration(.phone, in: directory.path)
+    /// A daemon of `role` in `directory` on a manual clock (no keep-alive), its notifications recorded.
+    static func recordedDaemon(
+        _ role: Role, in directory: TemporaryDirectory, watchdog: Duration?
+    ) async throws -> (Daemon, ManualClock, Recorder) {
+        var configuration = testConfiguration(role, in: directory.path)
         configuration.keepAlive.interval = nil
         let clock = ManualClock()
         let recorder = Recorder(controlPath: configuration.paths.control)
@@ -49,7 +52,14 @@ struct SystemdNotificationTests {
             configuration: configuration, logger: quietLogger,
             environment: DaemonEnvironment(
                 clock: clock, listenFileDescriptors: ListenFileDescriptors([]),
-                notifier: recorder.notifications(watchdog: .seconds(4)), eventWriter: .discard))
+                notifier: recorder.notifications(watchdog: watchdog), eventWriter: .discard))
+        return (daemon, clock, recorder)
+    }
+
+    @Test func readyOnceConnectableWatchdogOnTheClockStoppingBeforeTheSocketGoes() async throws {
+        let directory = try TemporaryDirectory()
+        let (daemon, clock, recorder) = try await Self.recordedDaemon(.phone, in: directory, watchdog: .seconds(4))
+        let configuration = daemon.configuration
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.run(handlingSignals: false) }
             await recorder.wait { if case .ready = $0 { true } else { false } }
@@ -106,15 +116,7 @@ struct SystemdNotificationTests {
     @Test("STATUS= follows five quick transfers with at most two lines, the last one current")
     func statusIsPacedUnderLoad() async throws {
         let directory = try TemporaryDirectory()
-        var watchConfiguration = testConfiguration(.watch, in: directory.path)
-        watchConfiguration.keepAlive.interval = nil
-        let clock = ManualClock()
-        let recorder = Recorder(controlPath: watchConfiguration.paths.control)
-        let watch = try await buildDaemon(
-            configuration: watchConfiguration, logger: quietLogger,
-            environment: DaemonEnvironment(
-                clock: clock, listenFileDescriptors: ListenFileDescriptors([]),
-                notifier: recorder.notifications(watchdog: nil), eventWriter: .discard))
+        let (watch, clock, recorder) = try await Self.recordedDaemon(.watch, in: directory, watchdog: nil)
         let phone = try await buildDaemon(
             configuration: testConfiguration(.phone, in: directory.path), logger: quietLogger,
             environment: DaemonEnvironment(listenFileDescriptors: ListenFileDescriptors([]), eventWriter: .discard))
