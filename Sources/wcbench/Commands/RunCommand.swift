@@ -133,6 +133,7 @@ struct RunCommand: ParsableCommand {
 
         report.durationSeconds = Monotonic.seconds(started, Monotonic.now())
         report.machine.loadAverageAtEnd = MachineInfo.loadAverage()
+        if let busy = report.machine.busyNote { report.notes.append(busy) }
         let keepDirectory = keep || !report.errors.isEmpty
         if keepDirectory { report.notes.append("temporary directory kept: \(runDirectory) (daemon logs: p*/<daemon>.log)") }
         print(ReportTable.render(report))
