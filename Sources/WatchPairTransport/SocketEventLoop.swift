@@ -30,7 +30,8 @@ public struct SocketEventLoop: Sendable {
 
     /// A loop on a thread of its own, named `threadName` (and NIO's numbers; Linux keeps 15 characters),
     /// for a process that runs its tasks where its sockets are read (an app's `EngineExecutor`). Never
-    /// shut down: it lives as long as the process.
+    /// shut down: it lives as long as the process (NIO's `_makePerpetualGroup` is for exactly such
+    /// process-wide loops, and unlike the public initialiser it names the thread, which profiles show).
     public static func dedicated(threadName: String) -> SocketEventLoop {
         let group = MultiThreadedEventLoopGroup._makePerpetualGroup(threadNamePrefix: threadName, numberOfThreads: 1)
         return SocketEventLoop(eventLoop: group.next(), group: group)

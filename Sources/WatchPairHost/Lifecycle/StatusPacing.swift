@@ -3,7 +3,7 @@
 ///
 /// Under load the line changes with every transfer, and each update is a datagram to PID 1 plus an
 /// engine call; people read the line at human speed. Times are offsets on the service's clock.
-struct StatusPacing: Equatable {
+struct StatusPacing {
     enum Action: Equatable {
         /// The line is what was last sent: nothing to do until the next change.
         case nothing
