@@ -32,9 +32,12 @@ STAGES = [
     ("socket I/O (NIO, kernel)", r"unix_stream|sock_(read|write|sendmsg|recvmsg)|__sys_(sendmsg|recvmsg)|"
      r"ksys_(read|write)|do_writev|PendingWritesManager|BaseStreamSocketChannel|UnixSocketConnection"),
     ("control handling", r"ControlHandler|ControlServer|ControlConnection|ControlSession"),
-    ("engine (channels, links, machines)", r"PairEngine|Channel|LinkSession|LinkDriver|Machine|UserInfo(Sender|Receiver)"),
+    # Our types only (mangled names carry the module): NIO has Channel and StateMachine types of its own.
+    ("engine (channels, links, machines)", r"WatchPair(Core|Host|Transport|Daemon)\w*?"
+     r"(PairEngine|Channel|LinkSession|LinkDriver|Machine|UserInfoSender|UserInfoReceiver)"),
     ("task hand-offs (Swift concurrency, dispatch)", r"swift_task|swift_job|AsyncTask|runJobInEstablished|TaskAllocator|"
      r"swift_continuation|libdispatch\.so|popTasksLocked|swift::StackAllocator"),
+    ("NIO (pipeline, async channel bridges, its loop)", r"NIOCore|NIOPosix|NIOConcurrencyHelpers|_NIO"),
 ]
 ALLOCATION = ("allocation, reference counting (no stage above)",
               re.compile(r"swift_(retain|release|allocObject|deallocObject|bridgeObject)|malloc|\bfree\b|_int_(malloc|free)|"
