@@ -47,15 +47,14 @@ struct MachineInfo: Codable, Sendable {
     }
 
     /// A warning when other work kept the CPUs busy: a 1-minute load average at or above the number of
-    /// CPUs at the start or the end. Then waking a thread costs next to nothing (no CPU is idle), the raw
-    /// ping-pong measured up to four times faster than on a quiet machine, and every ratio to it is
-    /// inflated by as much (BENCHMARKS.md, "The floor of four crossings"); the relay floor of the same run
-    /// pays the same wake-ups and stays comparable.
+    /// CPUs when the run started (at its end the load is mostly the run's own). Then waking a thread costs
+    /// next to nothing (no CPU is idle), the raw ping-pong measured up to four times faster than on a quiet
+    /// machine, and every ratio to it is inflated by as much (BENCHMARKS.md, "The floor of four
+    /// crossings"); the relay floor of the same run pays the same wake-ups and stays comparable.
     var busyNote: String? {
-        let loads = [loadAverageAtStart, loadAverageAtEnd ?? ""].compactMap { Double($0.split(separator: " ").first ?? "") }
-        guard let highest = loads.max(), highest >= Double(nproc) else { return nil }
-        return "the machine was busy (1-minute load average up to \(highest) on \(nproc) CPUs): ratios to the raw "
-            + "ping-pong are inflated; compare the daemons with the relay floor of this run, or run again when quiet"
+        guard let load = Double(loadAverageAtStart.split(separator: " ").first ?? ""), load >= Double(nproc) else { return nil }
+        return "the machine was busy when the run started (1-minute load average \(load) on \(nproc) CPUs): ratios to "
+            + "the raw ping-pong are inflated; compare the daemons with the relay floor of this run, or run again when quiet"
     }
 
     /// The first three fields of /proc/loadavg.
