@@ -52,6 +52,8 @@ public final class ManualClock: Clock, Sendable {
 
     private struct SleeperWaiter {
         var count: Int
+        /// Counts only the sleepers with exactly this deadline (nil: every sleeper).
+        var deadline: Instant?
         var continuation: CheckedContinuation<Void, Never>
     }
 
@@ -66,9 +68,15 @@ public final class ManualClock: Clock, Sendable {
             return nextID
         }
 
-        /// Removes the waiters satisfied by the current sleeper count, for resuming outside the lock.
+        /// The number of sleepers with exactly `deadline`, or of all of them when it is nil.
+        func sleeperCount(until deadline: Instant?) -> Int {
+            guard let deadline else { return sleepers.count }
+            return sleepers.values.filter { $0.deadline == deadline }.count
+        }
+
+        /// Removes the waiters satisfied by the current sleepers, for resuming outside the lock.
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-            let ready = sleeperWaiters.filter { $0.value.count <= sleepers.count }
+            let ready = sleeperWaiters.filter { $0.value.count <= sleeperCount(until: $0.value.deadline) }
             for id in ready.keys { sleeperWaiters[id] = nil }
             return ready.values.map(\.continuation)
         }
@@ -157,12 +165,25 @@ public final class ManualClock: Clock, Sendable {
     /// sleep, and early (without the condition holding) if the calling task is cancelled, so a test's
     /// time limit can end it.
     public func waitForSleepers(count: Int) async {
+        await waitForSleepers(count: count, deadline: nil)
+    }
+
+    /// Suspends until at least `count` tasks sleep until exactly `deadline`.
+    ///
+    /// For a test that knows when the code under test will wake (its timer's deadline) while other
+    /// code sleeps on the same clock too, so counting all sleepers cannot tell that timer has started.
+    /// Otherwise as ``waitForSleepers(count:)``.
+    public func waitForSleepers(count: Int = 1, until deadline: Instant) async {
+        await waitForSleepers(count: count, deadline: deadline)
+    }
+
+    private func waitForSleepers(count: Int, deadline: Instant?) async {
         let id = state.withLock { $0.makeID() }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state in
-                    if Task.isCancelled || state.sleepers.count >= count { return true }
-                    state.sleeperWaiters[id] = SleeperWaiter(count: count, continuation: continuation)
+                    if Task.isCancelled || state.sleeperCount(until: deadline) >= count { return true }
+                    state.sleeperWaiters[id] = SleeperWaiter(count: count, deadline: deadline, continuation: continuation)
                     return false
                 }
                 if ready { continuation.resume() }

@@ -7,9 +7,11 @@ import WatchPairCore
 /// context) and no control client attached. Received items waiting for the app do not count: they
 /// wait durably for the app's next launch. The timer restarts whenever something arrives for the app
 /// (`appSignal`), the link or reachability changes (`stateSignal`), or a control client attaches or
-/// leaves; while busy it re-checks every ``busyPollInterval`` (a context acknowledgement fires no
-/// public signal). When the timer runs out it emits `idleExit` and asks the service group to shut down
-/// gracefully; it never returns before its own shutdown, so the group's shutdown order holds.
+/// leaves. While a client is attached only its leaving is watched (nothing else can make the daemon
+/// idle then); otherwise, while busy, it re-checks every ``busyPollInterval`` (a context
+/// acknowledgement fires no public signal). When the timer runs out it emits `idleExit` and asks the
+/// service group to shut down gracefully; it never returns before its own shutdown, so the group's
+/// shutdown order holds.
 struct IdleExitMonitor: Service {
     /// How often the busy state is re-checked when no signal fires.
     static let busyPollInterval: Duration = .seconds(1)
@@ -35,10 +37,18 @@ struct IdleExitMonitor: Service {
     /// Returns true once idle for `idleExit`, false when cancelled or shut down first.
     private func waitForIdleExit() async -> Bool {
         while !Task.isCancelled {
+            let activity = server.map { ($0.activity, $0.activity.generation) }
             let signals = [
                 (engine.appSignal, engine.appSignal.generation),
                 (engine.stateSignal, engine.stateSignal.generation),
-            ] + (server.map { [($0.activity, $0.activity.generation)] } ?? [])
+            ] + (activity.map { [$0] } ?? [])
+            if let server, let activity, server.attachedClients > 0 {
+                // Busy while a client is attached, whatever else happens: only a client's leaving can
+                // change that, so only the server's activity is watched. Waking on every app signal
+                // too was a task group and a timer per transfer while an app is attached.
+                await activity.0.wait(after: activity.1)
+                continue
+            }
             if await isIdle() {
                 // Any signal ends the wait early and restarts the timer.
                 if await Waiting.any(signals, orAfter: idleExit, on: clock), await isIdle() {

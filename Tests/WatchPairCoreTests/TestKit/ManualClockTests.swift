@@ -126,6 +126,23 @@ struct ManualClockTests {
         try await second.value
     }
 
+    @Test("waitForSleepers(until:) counts only the sleepers with that deadline")
+    func waitForSleepersUntilADeadline() async throws {
+        let clock = ManualClock()
+        let other = Task { try await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(count: 1)
+        let waiter = Task { () -> Int in
+            await clock.waitForSleepers(until: .zero.advanced(by: .seconds(7)))
+            return clock.sleeperCount
+        }
+        // A sleeper with another deadline does not satisfy it; the one until 7 s does.
+        let seven = Task { try await clock.sleep(for: .seconds(7)) }
+        #expect(await waiter.value == 2)
+        clock.advance(by: .seconds(7))
+        try await other.value
+        try await seven.value
+    }
+
     @Test("a cancelled waitForSleepers returns without the sleepers")
     func waitForSleepersCancellation() async {
         let clock = ManualClock()

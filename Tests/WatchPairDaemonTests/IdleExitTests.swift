@@ -1,0 +1,45 @@
+import Foundation
+import Systemd
+import Testing
+import WatchPairCore
+import WatchPairTesting
+
+@testable import WatchPairDaemon
+@testable import WatchPairHost
+
+/// A background launch's idle exit (DESIGN.md §3) on a manual clock: an attached control client keeps
+/// the daemon up however long it stays, and the idle timer starts when the client leaves.
+@Suite("Idle exit", .timeLimit(.minutes(1)))
+struct IdleExitTests {
+    @Test("an attached client keeps a background daemon up; idleExit follows its leaving by timeouts.idleExit")
+    func attachedClientKeepsTheDaemonUp() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = testConfiguration(.watch, in: directory.path)
+        configuration.keepAlive.interval = nil
+        configuration.launch = .background
+        // An odd timeout: no other timer of the daemon is likely to end at the same instant.
+        configuration.idleExit = .seconds(7)
+        let clock = ManualClock()
+        let events = EventCollector()
+        let watch = try await buildDaemon(
+            configuration: configuration, logger: quietLogger,
+            environment: DaemonEnvironment(clock: clock, listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await watch.run(handlingSignals: false) }
+            try await ControlTestClient.with(configuration.paths.control) { client in
+                #expect(try await client.call(["id": 1, "op": "status"])["ok"] == .bool(true))
+                // Far past the idle timeout while attached: still up, and no idleExit.
+                clock.advance(by: .seconds(60))
+                let status = try await client.call(["id": 2, "op": "status"])
+                #expect(status["result"]?["launch"] == .string("background"))
+                #expect(!events.all.contains { $0.kind == .idleExit })
+            }
+            // The client left: the idle timer starts then, and ends the daemon one timeout later.
+            await clock.waitForSleepers(until: clock.now.advanced(by: .seconds(7)))
+            #expect(!events.all.contains { $0.kind == .idleExit })
+            clock.advance(by: .seconds(7))
+            try await group.waitForAll()
+        }
+        #expect(events.all.filter { $0.kind == .idleExit }.count == 1)
+    }
+}
