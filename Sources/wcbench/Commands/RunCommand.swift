@@ -57,6 +57,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress lines on stderr.")
     var quiet = false
 
+    @Flag(help: "Configure both daemons as background launches (as socket activation starts them), so their idle-exit monitor runs as in production; a daemon left alone longer than timeouts.idleExit exits.")
+    var backgroundLaunch = false
+
     @Flag(help: "Also measure a durable local broker doing the same jobs (Debian's mosquitto, MQTT QoS 1, its two persistence modes) and print WatchPair's ratio to it.")
     var peers = false
 
@@ -96,8 +99,11 @@ struct RunCommand: ParsableCommand {
             counts: quick ? .quick : .full)
         let context = BenchContext(
             counts: quick ? .quick : .full, quick: quick, binaries: binaries, runDirectory: runDirectory,
-            report: report, verbose: !quiet)
+            report: report, verbose: !quiet, launch: backgroundLaunch ? "background" : "auto")
         if binaries.perf == nil { report.notes.append("perf not found: fsyncs per transfer are not counted") }
+        if backgroundLaunch {
+            report.notes.append("the daemons ran as background launches (--background-launch): their idle-exit monitor ran")
+        }
         if !binaries.wrapper.isEmpty {
             report.notes.append("the daemons ran under \(binaries.wrapper.joined(separator: " ")): the numbers are not comparable")
         }

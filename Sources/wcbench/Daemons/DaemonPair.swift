@@ -20,7 +20,7 @@ final class DaemonPair {
     /// Creates the directory and writes both config files.
     ///
     /// - Parameter extra: additional top-level config keys (JSON text per key), e.g. `"timeouts"`.
-    init(directory: String, binaries: Binaries, durability: String, extra: [String: String] = [:]) throws(BenchError) {
+    init(directory: String, binaries: Binaries, durability: String, launch: String = "auto", extra: [String: String] = [:]) throws(BenchError) {
         self.directory = directory
         self.binaries = binaries
         self.durability = durability
@@ -35,7 +35,7 @@ final class DaemonPair {
                     + "\"state\": \"\(statePath(role))\"}",
                 "\"durability\": \"\(durability)\"",
                 "\"log\": {\"destination\": \"stderr\"}",
-                "\"launch\": \"auto\"",
+                "\"launch\": \"\(launch)\"",
             ]
             for (key, value) in extra.sorted(by: { $0.key < $1.key }) { keys.append("\"\(key)\": \(value)") }
             let text = "{\n  " + keys.joined(separator: ",\n  ") + "\n}\n"

@@ -23,6 +23,9 @@ struct MachineInfo: Codable, Sendable {
     var loadAverageAtStart: String
     /// /proc/loadavg when it ended.
     var loadAverageAtEnd: String?
+    /// The share of the CPUs' time other work used in the quarter second before the run started
+    /// (/proc/stat), 0...1: unlike the load average it does not remember a run that just ended.
+    var busyBeforeStart: Double?
 
     /// Reads the machine's description; `stateDirectory` must exist.
     static func current(stateDirectory: String) -> MachineInfo {
@@ -43,18 +46,36 @@ struct MachineInfo: Codable, Sendable {
             stateFileSystem: mount?.type ?? "unknown",
             stateMountOptions: mount?.options ?? "unknown",
             stateDevice: mount?.device ?? "unknown",
-            loadAverageAtStart: loadAverage())
+            loadAverageAtStart: loadAverage(),
+            busyBeforeStart: busyShare(over: 0.25))
     }
 
-    /// A warning when other work kept the CPUs busy: a 1-minute load average at or above the number of
-    /// CPUs when the run started (at its end the load is mostly the run's own). Then waking a thread costs
-    /// next to nothing (no CPU is idle), the raw ping-pong measured up to four times faster than on a quiet
-    /// machine, and every ratio to it is inflated by as much (BENCHMARKS.md, "The floor of four
-    /// crossings"); the relay floor of the same run pays the same wake-ups and stays comparable.
+    /// A warning when other work kept the CPUs busy just before the run: half their time or more. Then
+    /// waking a thread costs next to nothing (no CPU is idle), the raw ping-pong measured up to four times
+    /// faster than on a quiet machine, and every ratio to it is inflated by as much (BENCHMARKS.md, "The
+    /// floor of four crossings"); the relay floor of the same run pays the same wake-ups and stays comparable.
     var busyNote: String? {
-        guard let load = Double(loadAverageAtStart.split(separator: " ").first ?? ""), load >= Double(nproc) else { return nil }
-        return "the machine was busy when the run started (1-minute load average \(load) on \(nproc) CPUs): ratios to "
-            + "the raw ping-pong are inflated; compare the daemons with the relay floor of this run, or run again when quiet"
+        guard let busy = busyBeforeStart, busy >= 0.5 else { return nil }
+        return "other work kept the CPUs \(Int((busy * 100).rounded()))% busy just before the run: ratios to the raw "
+            + "ping-pong are inflated; compare the daemons with the relay floor of this run, or run again when quiet"
+    }
+
+    /// The share of all CPUs' time spent neither idle nor waiting for I/O over `seconds` (/proc/stat's
+    /// first line, sampled twice); nil when it cannot be read.
+    static func busyShare(over seconds: Double) -> Double? {
+        func sample() -> (busy: Double, total: Double)? {
+            guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+                let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+            else { return nil }
+            let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+            guard fields.count >= 5 else { return nil }
+            let total = fields.prefix(8).reduce(0, +)
+            return (total - fields[3] - fields[4], total)
+        }
+        guard let before = sample() else { return nil }
+        Monotonic.sleep(seconds: seconds)
+        guard let after = sample(), after.total > before.total else { return nil }
+        return (after.busy - before.busy) / (after.total - before.total)
     }
 
     /// The first three fields of /proc/loadavg.

@@ -20,15 +20,22 @@ final class BenchContext {
     let verbose: Bool
     /// Where `perf record` profiles of the daemons go (`--profile`), or nil.
     var profileDirectory: String?
+    /// The daemons' `launch` setting: `auto` (started directly: foreground), or `background`
+    /// (`--background-launch`: idle exit runs, as after a socket activation).
+    let launch: String
     private var pairs = 0
 
-    init(counts: Counts, quick: Bool, binaries: Binaries, runDirectory: String, report: BenchReport, verbose: Bool) {
+    init(
+        counts: Counts, quick: Bool, binaries: Binaries, runDirectory: String, report: BenchReport, verbose: Bool,
+        launch: String = "auto"
+    ) {
         self.counts = counts
         self.quick = quick
         self.binaries = binaries
         self.runDirectory = runDirectory
         self.report = report
         self.verbose = verbose
+        self.launch = launch
     }
 
     /// The longest any single phase may take before it is abandoned as failed (a safety net: a hung
@@ -42,7 +49,7 @@ final class BenchContext {
     func makePair(durability: String = "power", extra: [String: String] = [:]) throws(BenchError) -> DaemonPair {
         pairs += 1
         return try DaemonPair(
-            directory: "\(runDirectory)/p\(pairs)", binaries: binaries, durability: durability, extra: extra)
+            directory: "\(runDirectory)/p\(pairs)", binaries: binaries, durability: durability, launch: launch, extra: extra)
     }
 
     /// Notes in the report that phoned's didFinish stream had to be re-opened (an engine issue, see

@@ -23,8 +23,8 @@ enum Monotonic {
         Double(end &- start) / 1e9
     }
 
-    /// Sleeps for `seconds` (used only to let a daemon settle before reading its memory, never to wait
-    /// for an event).
+    /// Sleeps for `seconds` (used only to let a daemon settle before reading its memory, or to sample the
+    /// machine's CPU time before a run; never to wait for an event).
     static func sleep(seconds: Double) {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var remaining = timespec()
