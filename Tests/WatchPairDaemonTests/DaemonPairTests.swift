@@ -60,11 +60,7 @@ struct DaemonPairTests {
 
     /// Waits until `engine`'s status satisfies `condition` (woken by its state signal, no polling).
     func waitUntil(_ engine: PairEngine, _ condition: (EngineStatus) -> Bool) async {
-        while true {
-            let seen = engine.stateSignal.generation
-            if condition(await engine.status()) { return }
-            await engine.stateSignal.wait(after: seen)
-        }
+        await waitForStatus(of: engine, wokenBy: engine.stateSignal, condition)
     }
 
     @Test func statusTransferReceiveContextAndMessages() async throws {

@@ -101,15 +101,6 @@ struct SystemdNotificationTests {
         }
     }
 
-    /// Waits until `engine`'s inbox holds `count` transfers (woken by its app signal).
-    static func waitForInbox(_ engine: PairEngine, count: Int) async {
-        while !Task.isCancelled {
-            let seen = engine.appSignal.generation
-            if await engine.status().inboxPending == count { return }
-            await engine.appSignal.wait(after: seen)
-        }
-    }
-
     // Each transfer the watch receives changes its line ("N waiting for the app"). One STATUS= per change
     // was a datagram to PID 1 and an engine call per transfer; now the first change goes at once and the
     // rest of that second together when it is over (StatusPacing). The old code sends 1, 2, 3, 4 and 5.
@@ -129,7 +120,7 @@ struct SystemdNotificationTests {
                 for index in 1...5 {
                     let response = try await client.call(["id": .integer(Int64(index)), "op": "transfer", "userInfo": ["n": .integer(Int64(index))]])
                     #expect(response["ok"] == .bool(true))
-                    await Self.waitForInbox(watch.engine, count: index)
+                    await waitForStatus(of: watch.engine, wokenBy: watch.engine.appSignal) { $0.inboxPending == index }
                 }
             }
             // Whatever was sent so far, the next line is due one interval after the start at the latest.

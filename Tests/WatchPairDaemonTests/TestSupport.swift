@@ -41,6 +41,16 @@ final class TemporaryDirectory {
 /// A logger that drops everything (the tests look at events and responses, not log lines).
 let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
+/// Waits until `engine`'s status satisfies `condition`, checking again each time `signal` fires (no
+/// polling); returns early when the test's time limit cancels it.
+func waitForStatus(of engine: PairEngine, wokenBy signal: AsyncSignal, _ condition: (EngineStatus) -> Bool) async {
+    while !Task.isCancelled {
+        let seen = signal.generation
+        if condition(await engine.status()) { return }
+        await signal.wait(after: seen)
+    }
+}
+
 /// Collects the events a daemon writes, and lets a test wait for one.
 final class EventCollector: Sendable {
     private let events = Mutex<[DiagnosticEvent]>([])
