@@ -21,6 +21,12 @@ public protocol Transport: Sendable {
     /// found without connecting to the link (so nothing is launched by asking).
     func peerPresence() async -> PeerPresence
 
+    /// Whether the peer app's process answers now: a live process, not merely an endpoint that still
+    /// accepts connections. Asked before a link that must not launch the peer (presence, room): a killed
+    /// app's control socket accepts connects until the kernel has closed it, which can be after its link
+    /// closed, and a connect to its link socket then would relaunch it (DESIGN §3). Never launches anything.
+    func peerAnswers() async -> Bool
+
     /// Yields whenever the peer's endpoints may have changed (appeared or vanished), or its content
     /// announcement changed, so the engine can react at once instead of polling. Finishes when the
     /// calling task is cancelled.
@@ -47,6 +53,9 @@ extension Transport {
 
     /// Installed: a transport without installation records has none to read.
     public func installation() async -> AppInstallation { AppInstallation() }
+
+    /// ``peerPresence()``'s `running`: for transports whose peers cannot be seen half dead.
+    public func peerAnswers() async -> Bool { await peerPresence().running }
 }
 
 /// One established byte stream to the peer.

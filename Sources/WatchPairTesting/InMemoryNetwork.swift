@@ -49,6 +49,9 @@ public final class InMemoryNetwork: Sendable {
         var installation = AppInstallation()
         /// The role's socket unit enablement, as its peer reads it (nil: not under systemd).
         var unitFileState: UnitFileState?
+        /// The role's process is being torn down (``setTornDown(_:_:)``): it still looks running to a probe,
+        /// but answers nothing.
+        var tornDown = false
         var server: (token: UInt64, acceptor: AsyncStream<InMemoryConnection>.Continuation)?
         var activationHandler: (@Sendable () async -> Void)?
         var activating = false
@@ -163,7 +166,7 @@ public final class InMemoryNetwork: Sendable {
         state.withLock { state in
             let endpoint = state.endpoints[role]!
             return PeerPresence(
-                listening: endpoint.installed || endpoint.server != nil, running: endpoint.server != nil,
+                listening: endpoint.installed || endpoint.server != nil, running: endpoint.server != nil || endpoint.tornDown,
                 contentPending: endpoint.contentPending, installation: endpoint.installation,
                 unitFileState: endpoint.unitFileState)
         }

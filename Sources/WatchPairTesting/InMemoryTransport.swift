@@ -57,6 +57,11 @@ public final class InMemoryTransport: Transport {
         network.presence(of: role.peer)
     }
 
+    /// Whether the peer answers: it serves and is not being torn down (``InMemoryNetwork/setTornDown(_:_:)``).
+    public func peerAnswers() async -> Bool {
+        network.answers(role.peer)
+    }
+
     /// Yields whenever the peer starts or stops serving or its installed flag changes.
     ///
     /// Bound: at most one change is buffered (changes coalesce: each yield means "look again").

@@ -10,6 +10,8 @@ public enum NetworkEvent: Sendable, Hashable, CustomStringConvertible {
     case connected(from: Role, to: Role)
     /// An open connection closed: one of its ends called `close()`, or the network dropped it.
     case closed
+    /// `from`'s transport asked whether `to`'s app answers (``InMemoryTransport/peerAnswers()``), and it did or not.
+    case asked(from: Role, to: Role, answered: Bool)
 
     /// A short form for test logs, e.g. `connected(phone→watch)`.
     public var description: String {
@@ -18,6 +20,7 @@ public enum NetworkEvent: Sendable, Hashable, CustomStringConvertible {
         case .stoppedListening(let role): "stoppedListening(\(role))"
         case .connected(let from, let to): "connected(\(from)→\(to))"
         case .closed: "closed"
+        case .asked(let from, let to, let answered): "asked(\(from)→\(to): \(answered ? "answered" : "no answer"))"
         }
     }
 }

@@ -1,9 +1,10 @@
 import Glibc
 import WatchPairCore
 
-/// Reads a unit's enablement the way `systemctl is-enabled` computes it, from the unit's links on disk,
+/// Reads a unit's file state the way `systemctl is-enabled` computes it, from the unit's links on disk,
 /// without a bus: masked when the unit's name in a configuration directory links to `/dev/null`, enabled
-/// when a `<target>.wants/` link to it exists there, disabled when only its unit file exists.
+/// when a `<target>.wants/` link to it exists there, disabled when only its unit file exists, and
+/// not-found when it has no unit file while this side's own unit has one.
 ///
 /// Why the links and not sd-bus `UnitFileState`: the daemons run with `PrivateNetwork=`, a system-call
 /// filter and no bus policy, a private test systemd has no D-Bus broker, and the links are what systemd
@@ -12,6 +13,10 @@ import WatchPairCore
 public struct UnitFileStateProbe: Sendable, Hashable {
     /// The unit, e.g. `watchd.socket`.
     public var unit: String
+    /// This side's own unit, e.g. `phoned.socket`, or nil. Its unit file shows that apps are installed as
+    /// units here, so that the peer's missing unit file means "not installed" rather than "not under
+    /// systemd" (`systemd-socket-activate` passes a listener without any unit file).
+    public var ownUnit: String?
     /// The target whose `.wants/` directory holds the enablement link (the unit's `WantedBy=`).
     public var wantedBy: String
     /// Where `systemctl enable` and `mask` write links: `/etc/systemd/system` and `/run/systemd/system`.
@@ -22,11 +27,13 @@ public struct UnitFileStateProbe: Sendable, Hashable {
     /// A probe of `unit` at systemd's standard locations.
     public init(
         unit: String,
+        ownUnit: String? = nil,
         wantedBy: String = "sockets.target",
         configurationDirectories: [String] = ["/etc/systemd/system", "/run/systemd/system"],
         unitDirectories: [String] = ["/usr/local/lib/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"]
     ) {
         self.unit = unit
+        self.ownUnit = ownUnit
         self.wantedBy = wantedBy
         self.configurationDirectories = configurationDirectories
         self.unitDirectories = unitDirectories
@@ -35,9 +42,11 @@ public struct UnitFileStateProbe: Sendable, Hashable {
     /// The paths whose appearance or removal can change the state (for inotify).
     public var watchedPaths: [String] {
         configurationDirectories.flatMap { ["\($0)/\(unit)", "\($0)/\(wantedBy).wants/\(unit)"] }
+            + unitDirectories.map { "\($0)/\(unit)" }
     }
 
-    /// The unit's enablement now; nil when no unit file of that name exists (not installed under systemd).
+    /// The unit's file state now; nil when neither it nor ``ownUnit`` has a unit file (not under systemd's
+    /// units: nothing can be said).
     public func state() -> UnitFileState? {
         for directory in configurationDirectories where Self.linksToDevNull("\(directory)/\(unit)") {
             return .masked
@@ -45,8 +54,13 @@ public struct UnitFileStateProbe: Sendable, Hashable {
         for directory in configurationDirectories where Self.exists("\(directory)/\(wantedBy).wants/\(unit)") {
             return .enabled
         }
-        let files = (configurationDirectories + unitDirectories).map { "\($0)/\(unit)" }
-        return files.contains(where: Self.exists) ? .disabled : nil
+        if hasUnitFile(unit) { return .disabled }
+        return ownUnit.map(hasUnitFile) == true ? .notFound : nil
+    }
+
+    /// A unit file (or a link to one) named `name` is in a configuration or unit directory.
+    private func hasUnitFile(_ name: String) -> Bool {
+        (configurationDirectories + unitDirectories).contains { Self.exists("\($0)/\(name)") }
     }
 
     /// The entry exists (a link counts even when its target does not).

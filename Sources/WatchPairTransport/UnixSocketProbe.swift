@@ -36,6 +36,32 @@ enum UnixSocketProbe {
         }
     }
 
+    /// Whether a process answers on the control socket at `path`: it connects, writes `request` (one
+    /// control line) and waits up to `timeout` for the first line back. Any line counts, an error too.
+    ///
+    /// Proof of a live process, which a connect alone is not: while a killed process is torn down its
+    /// listening socket still queues connections until the kernel closes it, and a line written there is
+    /// never read (the connection is reset when the listener closes, so the answer is `false` at once).
+    /// Blocks the calling thread for at most `timeout` (the socket's send and receive timeouts).
+    static func answers(at path: String, request: [UInt8], timeout: Duration) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { _ = Glibc.close(fd) }
+        let (seconds, attoseconds) = timeout.components
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            guard setsockopt(fd, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else { return false }
+        }
+        guard let address = UnixSocketAddress(path: path), address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else { return false }
+        let written = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard written == request.count else { return false }
+        var byte: UInt8 = 0
+        while Glibc.recv(fd, &byte, 1, 0) == 1 {
+            if byte == UInt8(ascii: "\n") { return true }
+        }
+        return false
+    }
+
     /// What holds a stream socket file, found without connecting to it.
     enum StreamBinding: Equatable {
         /// A live stream socket is bound to the file: a listener (systemd's socket unit or the app's own).

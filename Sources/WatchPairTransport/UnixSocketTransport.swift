@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Logging
 import NIOCore
@@ -247,6 +248,22 @@ public final class UnixSocketTransport: Transport {
             installation: self.peerInstallation(),
             unitFileState: self.configuration.peerSocketUnit?.state()
         )
+    }
+
+    /// How long ``peerAnswers()`` waits for the peer's control socket to answer.
+    static let answerTimeout: Duration = .seconds(2)
+
+    /// Whether the peer's control socket answers a `status` request within ``answerTimeout``
+    /// (``UnixSocketProbe/answers(at:request:timeout:)``): a live process, not one being torn down.
+    /// Asked on a thread of its own, so a hung peer blocks no event loop.
+    public func peerAnswers() async -> Bool {
+        let path = self.configuration.peerControlPath
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let request = Array(#"{"id":0,"op":"status"}"#.utf8) + [UInt8(ascii: "\n")]
+                continuation.resume(returning: UnixSocketProbe.answers(at: path, request: request, timeout: Self.answerTimeout))
+            }
+        }
     }
 
     /// Creates or removes ``UnixSocketTransportConfiguration/contentMarkerPath`` (nothing when it is

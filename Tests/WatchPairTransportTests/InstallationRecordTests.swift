@@ -43,21 +43,23 @@ struct InstallationRecordTests {
         #expect(await phone.peerPresence().installation.installed)
     }
 
-    @Test("unit file state: masked, enabled, disabled, unknown, as systemctl is-enabled says")
+    @Test("unit file state: masked, enabled, disabled, not-found, unknown, as systemctl is-enabled says")
     func unitFileState() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let etc = dir("etc"), lib = dir("lib")
         try FileManager.default.createDirectory(atPath: etc + "/sockets.target.wants", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
-        let probe = UnitFileStateProbe(unit: "watchd.socket", configurationDirectories: [etc], unitDirectories: [lib])
-        #expect(probe.state() == nil, "no unit file: not under systemd")
+        let probe = UnitFileStateProbe(unit: "watchd.socket", ownUnit: "phoned.socket", configurationDirectories: [etc], unitDirectories: [lib])
+        #expect(probe.state() == nil, "no unit file on either side: not under systemd's units")
+        _ = FileManager.default.createFile(atPath: lib + "/phoned.socket", contents: Data("[Socket]\n".utf8))
+        #expect(probe.state() == .notFound, "this side is a unit and the peer has no unit file: not installed")
         _ = FileManager.default.createFile(atPath: lib + "/watchd.socket", contents: Data("[Socket]\n".utf8))
         #expect(probe.state() == .disabled)
         try FileManager.default.createSymbolicLink(atPath: etc + "/sockets.target.wants/watchd.socket", withDestinationPath: lib + "/watchd.socket")
         #expect(probe.state() == .enabled)
         try FileManager.default.createSymbolicLink(atPath: etc + "/watchd.socket", withDestinationPath: "/dev/null")
         #expect(probe.state() == .masked, "masked wins over enabled")
-        #expect(probe.watchedPaths == [etc + "/watchd.socket", etc + "/sockets.target.wants/watchd.socket"])
+        #expect(probe.watchedPaths == [etc + "/watchd.socket", etc + "/sockets.target.wants/watchd.socket", lib + "/watchd.socket"])
     }
 }

@@ -122,8 +122,9 @@ public func buildHost(
         var transportConfiguration = configuration.transport
         transportConfiguration.listener = .adopt(fileDescriptor: link!.descriptor)
         if link?.adopted == true {
-            // Under systemd the peer app is installed only while its socket unit is enabled and not masked.
-            transportConfiguration.peerSocketUnit = UnitFileStateProbe(unit: "\(configuration.role.peer.daemonName).socket")
+            // Under systemd the peer app is not installed while its socket unit is masked or has no unit file.
+            transportConfiguration.peerSocketUnit = UnitFileStateProbe(
+                unit: "\(configuration.role.peer.daemonName).socket", ownUnit: "\(configuration.role.daemonName).socket")
         }
         transport = UnixSocketTransport(configuration: transportConfiguration, loop: socketLoop, logger: logger)
     }

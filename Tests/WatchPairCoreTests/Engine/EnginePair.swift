@@ -37,7 +37,7 @@ final class EnginePair: Sendable {
         let engine: PairEngine
         let store: PairStore
         let task: Task<Void, Error>
-        let beacon: Int32?
+        let beacon: ControlBeacon?
     }
 
     init(
@@ -108,7 +108,7 @@ final class EnginePair: Sendable {
         case .inMemory: await network.waitForServing(role)
         case .unixSocket: await waitForSocket(path(role, "sock"))
         }
-        let beacon = kind == .unixSocket ? try listen(at: path(role, "ctl")) : nil
+        let beacon = kind == .unixSocket ? try ControlBeacon(path: path(role, "ctl")) : nil
         sides.withLock { $0[role] = RunningSide(engine: engine, store: store, task: task, beacon: beacon) }
         lifecycle.fire()
         return engine
@@ -118,7 +118,7 @@ final class EnginePair: Sendable {
     func stop(_ role: Role) async {
         guard let side = sides.withLock({ $0.removeValue(forKey: role) }) else { return }
         if let beacon = side.beacon {
-            close(beacon)
+            beacon.close()
             unlink(path(role, "ctl"))
         }
         side.task.cancel()
@@ -136,12 +136,6 @@ final class EnginePair: Sendable {
         await stop(.phone)
         await stop(.watch)
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// A listening socket nobody accepts on: enough for "the app is running" (connect succeeds). Bound
-    /// as the daemons bind theirs, so it never appears before it listens.
-    private func listen(at path: String) throws -> Int32 {
-        try ListeningSocket.bind(path: path, mode: 0o600, logger: quietLogger).descriptor
     }
 
     private func waitForSocket(_ path: String) async {

@@ -111,7 +111,7 @@ struct InstallationStateTests {
         await pair.tearDown()
     }
 
-    @Test("a masked or disabled socket unit is not installed; enabled again, content flows")
+    @Test("a masked socket unit is not installed; unmasked, disabled or enabled, it is and content flows")
     func maskedUnit() async throws {
         let pair = try EnginePair(.unixSocket)
         let units = pair.unitConfigurationDirectory
@@ -127,24 +127,26 @@ struct InstallationStateTests {
         try await until("masked: not installed", on: phone.stateSignal) { await !phone.peerWatchState.installed }
         #expect(await phone.status().peerUnitFileState == .masked)
         await expectFailure(.watchAppNotInstalled) { _ = try await phone.transferUserInfo(["n": .integer(1)]) }
-        // `systemctl unmask` and `disable`: a unit file and no link is disabled, still not installed. Masked to
-        // disabled is no watch-state change (no state signal): follow the unit's links as the engine does.
-        let phoneView = pair.transport(for: .phone)
-        let changes = phoneView.peerChanges()
-        // The wants link goes first and the unit file replaces the mask in one rename, so the unit is never
-        // seen enabled on the way (masked, masked, disabled).
+        // `systemctl unmask` and `disable`: a unit file and no link is disabled, which is installed (enablement
+        // only says whether the socket listens from boot; a started socket launches the app). The wants link
+        // goes first and the unit file replaces the mask in one rename.
         try FileManager.default.removeItem(atPath: units + "/sockets.target.wants/watchd.socket")
         #expect(rename(unitFile, units + "/watchd.socket") == 0)
-        try await within(.seconds(20), "the unit is disabled") {
-            var iterator = changes.makeAsyncIterator()
-            while await phoneView.peerPresence().unitFileState != .disabled { _ = await iterator.next() }
-        }
-        #expect(await !phone.peerWatchState.installed)
-        await expectFailure(.watchAppNotInstalled) { _ = try await phone.transferUserInfo(["n": .integer(1)]) }
-        // `systemctl enable`.
-        try FileManager.default.createSymbolicLink(atPath: units + "/sockets.target.wants/watchd.socket", withDestinationPath: units + "/watchd.socket")
-        try await until("enabled: installed", on: phone.stateSignal) { await phone.peerWatchState.installed }
+        try await until("disabled: installed", on: phone.stateSignal) { await phone.peerWatchState.installed }
+        #expect(await phone.status().peerUnitFileState == .disabled)
         _ = try await phone.transferUserInfo(["n": .integer(1)])
+        // `systemctl enable`: still installed.
+        try FileManager.default.createSymbolicLink(atPath: units + "/sockets.target.wants/watchd.socket", withDestinationPath: units + "/watchd.socket")
+        let phoneView = pair.transport(for: .phone)
+        let changes = phoneView.peerChanges()
+        try await within(.seconds(20), "the unit is enabled") {
+            var iterator = changes.makeAsyncIterator()
+            while await phoneView.peerPresence().unitFileState != .enabled { _ = await iterator.next() }
+        }
+        #expect(await phone.peerWatchState.installed)
+        _ = try await phone.transferUserInfo(["n": .integer(2)])
+        let watch = try await pair.start(.watch)
+        try await until("both transfers delivered", on: watch.appSignal) { ((try? await watch.pendingUserInfo()) ?? []).count == 2 }
         await pair.tearDown()
     }
 }

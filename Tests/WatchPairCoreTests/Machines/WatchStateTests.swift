@@ -5,15 +5,17 @@ import WatchPairWire
 /// DESIGN §3: "device off" (nothing listens) apart from "app not installed" (its record, its socket unit).
 @Suite("watch state")
 struct WatchStateTests {
-    @Test("installed from the record and the unit, never from listening or running", arguments: [
+    @Test("installed from the record and the unit file, never from enablement, listening or running", arguments: [
         // (listening, running, record installed, unit file state) → installed
         (false, false, true, UnitFileState?.none, true),  // device off: still installed
         (true, true, true, nil, true),
         (true, true, false, nil, false),  // wcctl uninstall
         (false, false, false, nil, false),  // uninstalled and off
         (true, false, true, .enabled, true),
-        (true, false, true, .disabled, false),  // systemctl disable
+        (true, false, true, .disabled, true),  // started without being enabled: its socket launches the app
+        (false, false, true, .disabled, true),  // disabled and stopped: device off, still installed
         (true, true, true, .masked, false),  // systemctl mask (a running unit still listens)
+        (false, false, true, .notFound, false),  // no unit file where units install the apps
         (false, false, false, .enabled, false),
     ])
     func installed(listening: Bool, running: Bool, record: Bool, unit: UnitFileState?, expected: Bool) {
@@ -54,6 +56,8 @@ struct WatchStateTests {
         (true, false, nil, false),
         (false, true, nil, false),
         (true, true, .masked, false),
+        (true, true, .notFound, false),
+        (true, true, .disabled, true),
     ])
     func complication(installed: Bool, enabled: Bool, unit: UnitFileState?, expected: Bool) {
         let presence = PeerPresence(

@@ -1,8 +1,8 @@
 # "App not installed" (DESIGN §3), apart from "device off" (13-not-installed): `wcctl --side watch
-# uninstall`, a masked and a disabled watchd.socket each make the watch app not installed: the phone's
-# transfer, context and message fail at once with 7006 and nothing queues, also while watchd is
-# stopped (the record is in watchd's state directory, the mask and the enablement in /etc). Installed
-# again (`wcctl install`, unmask, enable), content flows. Then a complication transfer: 7001 while the
+# uninstall` and a masked watchd.socket each make the watch app not installed: the phone's transfer,
+# context and message fail at once with 7006 and nothing queues, also while watchd is stopped (the
+# record is in watchd's state directory, the mask in /etc). Installed again (`wcctl install`, unmask),
+# content flows. A disabled socket unit is installed: started, it delivers; stopped, content queues. Then a complication transfer: 7001 while the
 # watch app's complication is disabled, counted against the budget once enabled.
 # timeout: 120
 . "$WP_REPO/tests/system/lib.sh"
@@ -13,6 +13,7 @@ restore_units() {
 }
 trap restore_units EXIT
 peer_installed() { [ "$(phone --json status | json_get peerInstalled)" = "$1" ]; }
+unit_file_state() { [ "$(phone --json status | json_get peerUnitFileState)" = "$1" ]; }
 expect_refused() {
     expect_status 106 phone transfer '{"refused":true}'
     expect_status 106 phone context set '{"refused":true}'
@@ -55,17 +56,29 @@ expect_refused masked
 sx systemctl unmask watchd.socket >/dev/null 2>&1 || fail "unmask"
 wait_until 10 "unmasked: installed" peer_installed true
 
-# 3. systemctl disable watchd.socket.
+# 3. Enablement is not installation: a disabled socket unit is installed. Started without being enabled
+# (as by hand and in test harnesses), its socket launches the app: content is delivered. Disabled and
+# stopped is "device off": content queues (no 7006) until the socket is started again.
 sx systemctl disable watchd.socket >/dev/null 2>&1 || fail "disable"
-wait_until 10 "disabled: not installed" peer_installed false
-[ "$(phone --json status | json_get peerUnitFileState)" = disabled ] || fail "peerUnitFileState is not disabled"
-expect_refused disabled
-sx systemctl enable watchd.socket >/dev/null 2>&1 || fail "enable"
-wait_until 10 "enabled: installed" peer_installed true
-phone transfer '{"n":2}' >/dev/null || fail "transfer after enable"
+[ "$(sx systemctl is-enabled watchd.socket)" = disabled ] || fail "watchd.socket is not disabled"
+wait_until 10 "the phone sees watchd.socket disabled" unit_file_state disabled
+peer_installed true || fail "disabled and started: peerInstalled is not true"
+phone transfer '{"n":2}' >/dev/null || fail "transfer to a started, not enabled watch app"
 wait_for 30 phone drained
+sx systemctl stop watchd.service watchd.socket
+wait_unit watchd.socket inactive
+peer_installed true || fail "disabled and stopped (device off): peerInstalled is not true"
+phone transfer '{"n":3}' >/dev/null || fail "transfer to a watch that is off"
+[ "$(outstanding phone)" = 1 ] || fail "device off: outstanding $(outstanding phone), expected 1"
+sx systemctl start watchd.socket
+wait_for 30 phone drained
+sx systemctl enable watchd.socket >/dev/null 2>&1 || fail "enable"
+# Delivered by a background launch, which exits when idle; then the user starts the app.
+wait_unit watchd.service inactive 20
+sx systemctl start watchd.service
+wait_unit watchd.service active
 got=$(received_ns watch | tr '\n' ' ')
-[ "$got" = "1 2 " ] || fail "watch received: $got"
+[ "$got" = "1 2 3 " ] || fail "watch received: $got"
 
 # 4. Complications (DESIGN §11): refused while the watch app's complication is disabled; enabled in
 # watchd's record, the phone sends one out of its daily budget.

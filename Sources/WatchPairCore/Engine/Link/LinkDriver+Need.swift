@@ -6,9 +6,17 @@ extension LinkDriver {
     /// Whether the peer has something waiting from this side, is owed a link for presence or room, or
     /// has content of its own to deliver here.
     func needsLink(_ engine: isolated PairEngine) -> Bool {
+        linkReason(engine) != nil
+    }
+
+    /// Why this side needs a link now (``LinkPolicy/linkReason(contentForPeer:deliveryLink:owesRoom:presenceLink:)``),
+    /// or nil.
+    func linkReason(_ engine: isolated PairEngine) -> LinkPolicy.LinkReason? {
         // Nothing links to or from an app that is not installed; its content waits for a reinstall.
-        guard engine.installation.installed, engine.peerWatchState.installed else { return false }
-        return engine.hasContentForPeer || wantsPresenceLink(engine) || owesRoomNow(engine) || wantsDeliveryLink(engine)
+        guard engine.installation.installed, engine.peerWatchState.installed else { return nil }
+        return LinkPolicy.linkReason(
+            contentForPeer: engine.hasContentForPeer, deliveryLink: wantsDeliveryLink(engine), owesRoom: owesRoomNow(engine),
+            presenceLink: wantsPresenceLink(engine))
     }
 
     /// See ``LinkPolicy/wantsDeliveryLink(presence:refusingForSpace:)``.

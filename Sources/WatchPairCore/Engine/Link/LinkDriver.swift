@@ -85,11 +85,19 @@ final class LinkDriver {
             }
             // Presence (or room) alone never justifies launching the peer: check it is still running, or
             // that it still announces content to deliver.
+            var mayOpen = true
             if !engine.hasContentForPeer {
                 await probePeer(engine)
-                guard wantsPresenceLink(engine) || owesRoomNow(engine) || wantsDeliveryLink(engine), engine.current == nil else { continue }
+                guard let reason = linkReason(engine), engine.current == nil else { continue }
+                // A link that must not launch the peer is opened only to a process that answers; one that
+                // does not (being torn down, or hung) counts as a failed attempt: the next try, after the
+                // backoff, probes again.
+                if !reason.mayLaunchPeer {
+                    mayOpen = LinkPolicy.mayOpen(reason, peerAnswers: await engine.transport.peerAnswers())
+                    guard engine.current == nil else { continue }
+                }
             }
-            if await attempt(engine) { continue }
+            if mayOpen, await attempt(engine) { continue }
             switch reconnect.attemptFailed(jitter: engine.jitter()) {
             case .retry(let delay):
                 await Self.waitForChange(of: engine.contentSignal, after: seen, atMost: delay, clock: engine.clock)

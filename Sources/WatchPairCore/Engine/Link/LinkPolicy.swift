@@ -60,6 +60,48 @@ enum LinkPolicy {
 }
 
 extension LinkPolicy {
+    /// Why this side opens a link now. The first that applies, in this order.
+    enum LinkReason: Sendable, Hashable {
+        /// userInfo, context or files wait for the peer: content launches the peer app (wake rules).
+        case content
+        /// The peer app announced content for this side and is installed but not running: the link
+        /// launches it, so that it delivers (content outlives its sender).
+        case delivery
+        /// This side refused the peer's transfers for room, has room again, and the peer runs.
+        case room
+        /// A foreground phone links to a running watch app, so that both know reachability.
+        case presence
+
+        /// Whether the link may start the peer app (socket activation queues the connect and starts the
+        /// app). Only content owed, in either direction, may; a link for presence or room is for an app
+        /// that runs, and an idle peer never relaunches an app that went away (stopped or crashed).
+        var mayLaunchPeer: Bool {
+            switch self {
+            case .content, .delivery: true
+            case .room, .presence: false
+            }
+        }
+    }
+
+    /// The reason for a link, or nil when none is needed: content first, then delivery, room, presence.
+    static func linkReason(contentForPeer: Bool, deliveryLink: Bool, owesRoom: Bool, presenceLink: Bool) -> LinkReason? {
+        if contentForPeer { return .content }
+        if deliveryLink { return .delivery }
+        if owesRoom { return .room }
+        if presenceLink { return .presence }
+        return nil
+    }
+
+    /// Whether a link for `reason` may be opened once the peer's process was asked whether it answers
+    /// (``Transport/peerAnswers()``; nil: not asked). A link that must not launch the peer needs a peer
+    /// that answers: its control socket accepting a connect is not enough, since a killed app's still
+    /// does while the kernel tears it down, after its link has already closed.
+    static func mayOpen(_ reason: LinkReason, peerAnswers: Bool?) -> Bool {
+        reason.mayLaunchPeer || peerAnswers == true
+    }
+}
+
+extension LinkPolicy {
     /// How the driver waits before its next attempt once a close left it a delay.
     enum HoldOff: Sendable, Hashable {
         /// Attempt now.

@@ -25,14 +25,19 @@ public struct AppInstallation: Sendable, Hashable, Codable {
     }
 }
 
-/// The enablement of the peer app's socket unit as systemd reports it (`systemctl is-enabled`,
-/// `UnitFileState`), read from the unit's links: the app is installed only while its socket unit is
-/// enabled and not masked.
+/// The state of the peer app's socket unit file as systemd reports it (`systemctl is-enabled`,
+/// `UnitFileState`), read from the unit's links. Enablement only says whether the socket listens from
+/// boot: a unit started without being enabled is an installed app, because its socket launches the app.
+/// The app is not installed only when the unit is masked or has no unit file.
 public enum UnitFileState: String, Sendable, Hashable, Codable {
-    /// A `<target>.wants/` link to the unit exists (`systemctl enable`).
+    /// A `<target>.wants/` link to the unit exists (`systemctl enable`): installed, listens from boot.
     case enabled
-    /// The unit file exists and nothing links to it (`systemctl disable`, or never enabled).
+    /// The unit file exists and nothing links to it (`systemctl disable`, or never enabled): installed;
+    /// it listens only once started (disabled and stopped is "device off").
     case disabled
-    /// The unit is linked to `/dev/null` (`systemctl mask`): it cannot be started at all.
+    /// The unit is linked to `/dev/null` (`systemctl mask`): it cannot be started at all; not installed.
     case masked
+    /// No unit file of that name exists, while this side's own unit file does (so units are how apps are
+    /// installed here): not installed. `systemctl is-enabled` says `not-found`.
+    case notFound = "not-found"
 }

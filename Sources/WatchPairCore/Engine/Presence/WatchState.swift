@@ -1,8 +1,9 @@
 import WatchPairWire
 
 /// Whether the peer app counts as installed, from everything that can say so without it running
-/// (DESIGN §3): its installation record and its socket unit's enablement. Whether it listens or runs
-/// does not count: a device that is off (nothing listens) still has the app installed.
+/// (DESIGN §3): its installation record and its socket unit file. Whether it listens or runs does not count: a
+/// device that is off (nothing listens) still has the app installed, and so does a socket unit started
+/// without being enabled (its socket launches the app).
 public struct WatchState: Sendable, Hashable {
     /// `isWatchAppInstalled` (phone) / `isCompanionAppInstalled` (watch).
     public var installed: Bool
@@ -15,12 +16,13 @@ public struct WatchState: Sendable, Hashable {
         self.complicationEnabled = complicationEnabled && installed
     }
 
-    /// The state `presence` shows: installed unless the record says uninstalled or the socket unit is
-    /// disabled or masked. An unknown unit state (not under systemd) does not count against it.
+    /// The state `presence` shows: installed unless the record says uninstalled, or the socket unit is
+    /// masked or has no unit file. Enablement does not count (`enable` only says whether the socket
+    /// listens from boot), nor does an unknown unit state (not under systemd).
     public init(_ presence: PeerPresence) {
         let unitAllows = switch presence.unitFileState {
-        case .disabled?, .masked?: false
-        case .enabled?, nil: true
+        case .masked?, .notFound?: false
+        case .enabled?, .disabled?, nil: true
         }
         installed = presence.installation.installed && unitAllows
         complicationEnabled = installed && presence.installation.complicationEnabled
