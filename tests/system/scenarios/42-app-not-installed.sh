@@ -8,7 +8,7 @@
 . "$WP_REPO/tests/system/lib.sh"
 reset_pair
 restore_units() {
-    sx systemctl unmask watchd.socket >/dev/null 2>&1
+    sx systemctl unmask watchd.socket phoned.socket >/dev/null 2>&1
     sx systemctl enable watchd.socket >/dev/null 2>&1
 }
 trap restore_units EXIT
@@ -55,6 +55,15 @@ wait_until 10 "masked: not installed" peer_installed false
 expect_refused masked
 sx systemctl unmask watchd.socket >/dev/null 2>&1 || fail "unmask"
 wait_until 10 "unmasked: installed" peer_installed true
+# The same from the watch: a masked phoned.socket is a phone app that is not installed (7018).
+companion_installed() { [ "$(watch --json status | json_get peerInstalled)" = "$1" ]; }
+sx systemctl mask phoned.socket >/dev/null 2>&1 || fail "mask phoned.socket"
+wait_until 10 "the watch sees the phone app not installed" companion_installed false
+expect_status 118 watch transfer '{"refused":true}'
+expect_status 118 watch context set '{"refused":true}'
+[ "$(outstanding watch)" = 0 ] || fail "masked phone: the watch queued $(outstanding watch)"
+sx systemctl unmask phoned.socket >/dev/null 2>&1 || fail "unmask phoned.socket"
+wait_until 10 "the watch sees the phone app installed" companion_installed true
 
 # 3. Enablement is not installation: a disabled socket unit is installed. Started without being enabled
 # (as by hand and in test harnesses), its socket launches the app: content is delivered. Disabled and
