@@ -52,6 +52,36 @@ struct LinkProtocolViolationTests {
         await solo.stop()
     }
 
+    @Test("a link-level error is the last frame: the outbox pump sends nothing after it")
+    func nothingAfterLinkLevelError() async throws {
+        let peer = ScriptedPeerTransport()
+        let solo = try await SoloEngine.start(.watch, transport: peer) { $0.finalWriteTimeout = .seconds(30) }
+        // More than the pipe holds (1 MiB), so the pump is still sending when the forged ack arrives.
+        let payload = String(repeating: "x", count: 8_000)
+        for n in 0..<300 { _ = try await solo.engine.transferUserInfo(["n": .integer(Int64(n)), "pad": .string(payload)]) }
+        var connections = peer.connections.makeAsyncIterator()
+        var engineEnds = peer.engineEnds.makeAsyncIterator()
+        let connection = try #require(await connections.next())
+        let engineEnd = try #require(await engineEnds.next())
+        let events = solo.engine.diagnostics.subscribe()
+        try await connection.write(FrameEncoder.encode(Self.hello(claiming: 0, of: nil)))
+        _ = try await events.first(.peerConnected)
+        await engineEnd.waitForSuspendedWrites()
+        try await connection.write(FrameEncoder.encode(.ack(upTo: 1_000)))
+        _ = try await events.first(.frameRejected)
+
+        var decoder = FrameDecoder()
+        var frames: [Frame] = []
+        for try await chunk in connection.inbound {
+            decoder.append(chunk)
+            while let frame = try decoder.next() { frames.append(frame) }
+        }
+        let errorAt = try #require(frames.lastIndex { if case .error = $0 { true } else { false } }, "no error frame")
+        #expect(errorAt == frames.count - 1, "\(frames.count - 1 - errorAt) frames after the link-level error")
+        #expect(frames.contains { if case .userInfo = $0 { true } else { false } }, "the pump was sending")
+        await solo.stop()
+    }
+
     @Test("an ack or a contextAck beyond what was sent is rejected and applies nothing", arguments: [true, false])
     func forgedAck(context: Bool) async throws {
         let (solo, _, connection) = try await Self.watchWithContent()

@@ -23,6 +23,8 @@ final class Link: Sendable, CustomStringConvertible {
         var peerHello: Hello?
         var framesReceived: UInt64 = 0
         var open = true
+        /// A last frame is on its way (``sendLast(_:)``): nothing else may follow it on the stream.
+        var closing = false
         var closeReason: CloseReason?
         var control = PendingControl()
     }
@@ -38,21 +40,44 @@ final class Link: Sendable, CustomStringConvertible {
 
     var description: String { "link#\(id) (opened by \(initiator.rawValue); \(connection.description))" }
 
-    /// Encodes and writes one frame (one write call per frame).
+    /// Encodes and writes one frame (one write call per frame). Throws once the link is closing: a
+    /// link-level error is the last frame the peer reads (docs/WireFormat.md).
     func send(_ frame: Frame) async throws {
+        try checkNotClosing()
         try await connection.write(FrameEncoder.encode(frame))
     }
 
-    /// Encodes and writes one frame if the connection takes it without waiting (`writeNow`); false otherwise.
+    /// Encodes and writes one frame if the connection takes it without waiting (`writeNow`); false otherwise,
+    /// and always once the link is closing.
     func sendNow(_ frame: Frame) -> Bool {
-        connection.writeNow(FrameEncoder.encode(frame))
+        guard !isClosing else { return false }
+        return connection.writeNow(FrameEncoder.encode(frame))
+    }
+
+    /// Marks the link closing: from now on only ``sendLast(_:)`` writes. A write that already began went to
+    /// the connection before this (writes are enqueued before they wait), so it precedes the last frame.
+    func beginClosing() {
+        state.withLock { $0.closing = true }
+    }
+
+    /// Writes one of the frames that end the link (what the reader posted, then the error), after
+    /// ``beginClosing()``.
+    func sendLast(_ frame: Frame) async throws {
+        try await connection.write(FrameEncoder.encode(frame))
+    }
+
+    var isClosing: Bool { state.withLock { $0.closing } }
+
+    private func checkNotClosing() throws {
+        if isClosing { throw TransportError(.connectionClosed, "\(self) is closing: a last frame was sent") }
     }
 
     /// About the most bytes of encoded frames the outbox pump hands to one write call.
     static let maxCoalescedBytes = 256 * 1024
 
-    /// Writes frames encoded together, in one write call.
+    /// Writes frames encoded together, in one write call; throws once the link is closing.
     func send(_ frames: EncodedFrames) async throws {
+        try checkNotClosing()
         try await connection.write(frames.bytes)
     }
 

@@ -125,6 +125,8 @@ struct LinkSession: Sendable {
         let clock = engine.clock
         let timeout = engine.configuration.finalWriteTimeout
         let link = self.link
+        // Nothing of any other writer (the channels' pumps, a reply) may follow the last frame.
+        link.beginClosing()
         await withDiscardingTaskGroup { group in
             group.addTask {
                 do {
@@ -136,7 +138,7 @@ struct LinkSession: Sendable {
             // What the reader posted goes first, e.g. the ack for transfers stored before a gap.
             for next in link.takeControlFrames() + [frame] {
                 do {
-                    try await link.send(next)
+                    try await link.sendLast(next)
                 } catch {
                     break
                 }
