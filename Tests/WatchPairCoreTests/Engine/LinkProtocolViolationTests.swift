@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WatchPairCore
 import WatchPairTesting
@@ -96,5 +97,48 @@ struct LinkProtocolViolationTests {
         #expect(await solo.engine.status().contextAckedVersion == 0)
         // The real acknowledgements still work on the next link.
         await solo.stop()
+    }
+}
+
+/// A second process of the same user saying hello as the phone next to the real one.
+@Suite("a second peer next to the real one", .timeLimit(.minutes(1)))
+struct SecondPeerTests {
+    @Test("its hello is refused with a reason naming both stores; the real link keeps carrying transfers")
+    func intruderIsRefused() async throws {
+        let pair = try EnginePair(.inMemory)
+        let watch = try await pair.start(.watch)
+        let phone = try await pair.start(.phone)
+        // Both ends have completed the real handshake (the watch's may lag the phone's).
+        try await until("the real link", on: phone.stateSignal) { await phone.isReachable }
+        try await until("the watch's end of it", on: watch.stateSignal) { await watch.status().link == "connected" }
+        let events = watch.diagnostics.subscribe()
+        let seen = Mutex<[DiagnosticEvent]>([])
+        let collector = Task { for await event in events { seen.withLock { $0.append(event) } } }
+
+        let intruder = try await pair.network.transport(for: .phone).connect()
+        let forged = Hello(
+            role: .phone, pairId: "default", storeId: UUID(), launch: .foreground,
+            resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 0))
+        try await intruder.write(FrameEncoder.encode(.hello(forged)))
+        var decoder = FrameDecoder()
+        var answer: [Frame] = []
+        for try await chunk in intruder.inbound {
+            decoder.append(chunk)
+            while let frame = try decoder.next() { answer.append(frame) }
+        }
+        guard case .error(0, .invalidParameter, let reason) = answer.last else {
+            Issue.record("no link-level error for the intruder: \(answer)")
+            return
+        }
+        #expect(reason.contains("a second phone (store \(forged.storeId)) is refused"), "\(reason)")
+
+        // The real phone's transfers all arrive on its link, which was never dropped.
+        for n in 0..<200 { _ = try await phone.transferUserInfo(["n": .integer(Int64(n))]) }
+        try await until("200 delivered", on: watch.appSignal) { ((try? await watch.pendingUserInfo(limit: 500)) ?? []).count == 200 }
+        collector.cancel()
+        let kinds = seen.withLock { $0.map(\.kind) }
+        #expect(kinds.filter { $0 == .handshakeFailed }.count == 1)
+        #expect(!kinds.contains(.frameRejected) && !kinds.contains(.peerDisconnected), "\(kinds)")
+        await pair.tearDown()
     }
 }

@@ -18,6 +18,19 @@ struct LinkMachineTests {
         #expect(LinkPolicy.refusal(of: Self.hello(.watch, pair: "other"), role: .phone, pairId: "default") != nil)
     }
 
+    @Test("a hello from another peer store while one is linked is refused; the same store's second link is not")
+    func conflict() throws {
+        let real = UUID(), intruder = UUID()
+        func hello(_ store: UUID) -> Hello {
+            Hello(role: .phone, pairId: "default", storeId: store, launch: .foreground,
+                  resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 0))
+        }
+        #expect(LinkPolicy.conflict(of: hello(intruder), role: .watch, linked: []) == nil, "nothing linked")
+        #expect(LinkPolicy.conflict(of: hello(real), role: .watch, linked: [(UInt64(1), real)]) == nil, "both sides connected at once")
+        let refusal = try #require(LinkPolicy.conflict(of: hello(intruder), role: .watch, linked: [(UInt64(1), real)]))
+        #expect(refusal == "already linked to phoned store \(real) on link#1; a second phone (store \(intruder)) is refused")
+    }
+
     @Test("of two links, the one the phone opened wins, else the newer", arguments: [
         (Role.phone, UInt64(1), Role.watch, UInt64(2), true),
         (.watch, 3, .phone, 1, false),

@@ -1,3 +1,4 @@
+import Foundation
 import WatchPairWire
 
 /// The link's pure decisions: handshake validation, which of two links carries traffic, reachability,
@@ -13,6 +14,17 @@ enum LinkPolicy {
             return "peer belongs to pair '\(hello.pairId)', this side to '\(pairId)'"
         }
         return nil
+    }
+
+    /// Why a hello must be refused because this side is already linked to another peer store: two
+    /// peers claiming to be this pair's counterpart at once (a second process of the same user saying
+    /// hello next to the real one). The link already established stays; the newcomer is refused with a
+    /// reason naming both. `linked` is the established, open links' (id, peer store); nil when none
+    /// conflicts. A second link from the same store (both sides connecting at once) is no conflict.
+    static func conflict(of hello: Hello, role: Role, linked: [(id: UInt64, storeId: UUID)]) -> String? {
+        guard let other = linked.first(where: { $0.storeId != hello.storeId }) else { return nil }
+        return "already linked to \(role.peer.daemonName) store \(other.storeId) on link#\(other.id); "
+            + "a second \(role.peer.rawValue) (store \(hello.storeId)) is refused"
     }
 
     /// One side's view of a link for preference: who opened it and its local id (higher is newer).

@@ -81,7 +81,11 @@ extension LinkSession {
     private func establish(_ hello: Hello, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async -> Bool {
         let store = engine.store
         let contextHeld = engine.context.held(by: hello.resume, ownStoreId: store.storeId)
+        let linked = engine.links.values.compactMap { other in
+            other !== link && other.isOpen ? other.peerHello.map { (id: other.id, storeId: $0.storeId) } : nil
+        }
         if let refusal = LinkPolicy.refusal(of: hello, role: engine.role, pairId: engine.configuration.pairId)
+            ?? LinkPolicy.conflict(of: hello, role: engine.role, linked: linked)
             ?? engine.context.sender.violation(holding: contextHeld)
             ?? engine.userInfo.violation(in: hello, engine) {
             engine.emit(.handshakeFailed, "handshake with peer failed on \(link): \(refusal)", errorCode: .invalidParameter)
