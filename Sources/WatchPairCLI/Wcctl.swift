@@ -14,6 +14,7 @@ public struct Wcctl: ParsableCommand {
         version: WatchPairVersion.line(name: "wcctl"),
         subcommands: [
             StatusCommand.self,
+            OpenCommand.self,
             UninstallCommand.self,
             InstallCommand.self,
             ComplicationCommand.self,

@@ -73,6 +73,8 @@ public enum TimelineElementKind: String, Sendable, Hashable, CaseIterable {
     case foregroundLaunch
     /// The app was launched in the background by socket activation (note).
     case backgroundLaunch
+    /// The user opened a background-launched app: it now runs in the foreground (note).
+    case appOpened
     /// The app exited after being idle (note).
     case idleExit
     /// The app ended without an idle exit: stopped or killed (note, inferred from the next launch).

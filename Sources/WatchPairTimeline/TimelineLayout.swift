@@ -69,6 +69,8 @@ public enum TimelineLayout {
                 return
             case "foregroundLaunch", "backgroundLaunch":
                 launch(event)
+            case "appOpened":
+                note(.appOpened, event, "opened: foreground")
             case "idleExit":
                 note(.idleExit, event, "idle exit")
                 close(role)

@@ -74,6 +74,10 @@ enum FrameBodyDecoder {
                 let raw = try r.readUInt8()
                 guard let status = FileEndStatus(rawValue: raw) else { throw MalformedError(.invalidFileStatus(raw)) }
                 frame = .fileEnd(seq: seq, status: status)
+            case .launch:
+                let raw = try r.readUInt8()
+                guard let mode = LaunchMode(wireValue: raw) else { throw MalformedError(.invalidLaunchMode(raw)) }
+                frame = .launch(mode)
             }
             try r.expectEnd()
             return frame

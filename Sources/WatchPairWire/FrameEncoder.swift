@@ -89,6 +89,8 @@ public enum FrameEncoder {
         case .fileEnd(let seq, let status):
             w.write(seq)
             w.write(status.rawValue)
+        case .launch(let mode):
+            w.write(mode.wireValue)
         }
     }
 

@@ -47,6 +47,8 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable {
     case fileEnd = 0x0E
     /// `Frame.complicationUserInfo`: the body of a `userInfo` (protocol version 3).
     case complicationUserInfo = 0x0F
+    /// `Frame.launch`: the sender's launch mode changed (protocol version 4).
+    case launch = 0x10
 
     /// The case name, e.g. `userInfo`, for logs and error messages.
     public var name: String {
@@ -66,6 +68,7 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable {
         case .fileAck: "fileAck"
         case .fileEnd: "fileEnd"
         case .complicationUserInfo: "complicationUserInfo"
+        case .launch: "launch"
         }
     }
 }
@@ -89,6 +92,7 @@ extension Frame {
         case .fileAck: .fileAck
         case .fileEnd: .fileEnd
         case .complicationUserInfo: .complicationUserInfo
+        case .launch: .launch
         }
     }
 }

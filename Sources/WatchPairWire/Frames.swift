@@ -32,8 +32,9 @@ public struct ResumeState: Sendable, Hashable {
 
 /// The first frame each side sends on a new connection.
 public struct Hello: Sendable, Hashable {
-    /// The wire protocol version this build speaks: 3 (2 added the file frames, 3 `complicationUserInfo`).
-    public static let currentProtocolVersion: UInt16 = 3
+    /// The wire protocol version this build speaks: 4 (2 added the file frames, 3 `complicationUserInfo`,
+    /// 4 `launch`).
+    public static let currentProtocolVersion: UInt16 = 4
 
     /// The wire protocol version the sender speaks; a receiver that speaks another rejects the
     /// hello (`FrameError.unsupportedVersion`).
@@ -110,4 +111,7 @@ public enum Frame: Sendable, Hashable {
     case fileAck(seq: UInt64, offset: UInt64)
     /// File `seq` ended (`FileEndStatus` says how and who sends it).
     case fileEnd(seq: UInt64, status: FileEndStatus)
+    /// The sender app's launch mode changed since its hello: a background-launched app was opened
+    /// (`wcctl open`, `systemctl reload`) and now runs in the foreground, so a phone considers it reachable.
+    case launch(LaunchMode)
 }

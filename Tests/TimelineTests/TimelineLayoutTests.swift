@@ -89,6 +89,11 @@ struct TimelineLayoutTests {
             ["backgroundLaunch watch 0→0 background launch", "idleExit watch 1→1 idle exit", "backgroundLaunch watch 2→2 background launch"]
         ),
         (
+            "a background launch opened by the user: a note on the same run, which no idle exit ends",
+            [e(1, .watch, "backgroundLaunch"), e(3, .watch, "appOpened"), e(9, .watch, "peerConnected")],
+            ["backgroundLaunch watch 0→0 background launch", "appOpened watch 1→1 opened: foreground", "linkUp watch 2→2 link up"]
+        ),
+        (
             "faults, link drops and reachability are notes; sessionActivated draws nothing; unknown events are kept",
             [
                 e(1, .phone, "sessionActivated"), e(2, .phone, "frameRejected", error: 7008), e(3, .watch, "peerDisconnected"),

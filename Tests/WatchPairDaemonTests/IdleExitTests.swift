@@ -42,4 +42,39 @@ struct IdleExitTests {
         }
         #expect(events.all.filter { $0.kind == .idleExit }.count == 1)
     }
+
+    @Test("opened (wcctl open), a background daemon stays up past any idle timeout until it is stopped")
+    func openedDaemonStaysUp() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = testConfiguration(.watch, in: directory.path)
+        configuration.keepAlive.interval = nil
+        configuration.launch = .background
+        configuration.idleExit = .seconds(7)
+        let clock = ManualClock()
+        let events = EventCollector()
+        let watch = try await buildDaemon(
+            configuration: configuration, logger: quietLogger,
+            environment: DaemonEnvironment(clock: clock, listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await watch.run(handlingSignals: false) }
+            try await ControlTestClient.with(configuration.paths.control) { client in
+                let opened = try await client.call(["id": 1, "op": "open"])
+                #expect(opened["result"] == .object(["launch": .string("foreground"), "opened": .bool(true)]))
+                let again = try await client.call(["id": 2, "op": "open"])
+                #expect(again["result"] == .object(["launch": .string("foreground"), "opened": .bool(false)]), "already open")
+            }
+            // The client left: a background launch would now start its idle timer. Far past it, still up.
+            clock.advance(by: .seconds(60))
+            try await ControlTestClient.with(configuration.paths.control) { client in
+                let status = try await client.call(["id": 3, "op": "status"])
+                #expect(status["result"]?["launch"] == .string("foreground"))
+            }
+            clock.advance(by: .seconds(60))
+            #expect(!events.all.contains { $0.kind == .idleExit })
+            await watch.shutdown()
+            try await group.waitForAll()
+        }
+        #expect(events.all.filter { $0.kind == .appOpened }.count == 1)
+        #expect(!events.all.contains { $0.kind == .idleExit })
+    }
 }

@@ -110,15 +110,18 @@ import WatchPairWire
     }
 
     @Test func unknownType() {
-        for type: UInt8 in [0, 16, 0x7F, 0xFF] {
+        for type: UInt8 in [0, 17, 0x7F, 0xFF] {
             #expect(frameError { _ = try decodeAll(rawFrame(type: type, body: be64(1))) } == .unknownType(type))
         }
     }
 
     @Test func unsupportedVersionIsToldApart() {
-        let v4 = be16(4) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
+        let v5 = be16(5) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
             + be64(0) + be64(0) + Array("a future field".utf8)
-        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v4)) } == .unsupportedVersion(4))
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v5)) } == .unsupportedVersion(5))
+        // Version 3 had no launch frame: refused at the hello.
+        let v3 = be16(3) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v3)) } == .unsupportedVersion(3))
         // Version 2 had no complication frames: refused at the hello, not when its first one arrives.
         let v2 = be16(2) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
         #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v2)) } == .unsupportedVersion(2))
@@ -136,15 +139,15 @@ import WatchPairWire
 
     @Test(arguments: [
         // hello
-        (1, be16(3) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
-        (1, be16(3) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
-        (1, be16(3) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
-        (1, be16(3) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
-        (1, be16(3) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
-        (1, be16(3) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
-        (1, be16(3) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
-        (1, be16(3) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
-        (1, be16(3) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
+        (1, be16(4) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
+        (1, be16(4) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
+        (1, be16(4) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
+        (1, be16(4) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
+        (1, be16(4) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
+        (1, be16(4) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
+        (1, be16(4) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
+        (1, be16(4) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
+        (1, be16(4) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
         // message
         (2, be64(1) + [0x04] + emptyDict, .invalidFlags(4)),
         (2, be64(1) + [0x80] + emptyDict, .invalidFlags(0x80)),
@@ -169,6 +172,11 @@ import WatchPairWire
         (5, be64(1) + be64(0) + uuidBytes(uuidA) + [0x08, 0, 0, 0, 2, 0, 0, 0, 1, 0x61, 0x04, 1, 0, 0, 0, 1, 0x61, 0x04, 0], .duplicateKey),
         (5, be64(1) + be64(0) + uuidBytes(uuidA) + [0x08, 0, 0, 0, 2, 0, 0, 0, 1, 0x62, 0x04, 1, 0, 0, 0, 1, 0x61, 0x04, 0], .unsortedKeys),
         (5, be64(1) + be64(0) + uuidBytes(uuidA) + Array(repeating: [0x08, 0, 0, 0, 1, 0, 0, 0, 0], count: 65).joined() + emptyDict, .nestingTooDeep),
+        // launch
+        (16, [0], .invalidLaunchMode(0)),
+        (16, [3], .invalidLaunchMode(3)),
+        (16, [], .shortBody),
+        (16, [1, 1], .trailingBytes(count: 1)),
         // ack, context, contextAck, ping, pong
         (6, be64(1) + [0], .trailingBytes(count: 1)),
         (6, [1, 2, 3], .shortBody),

@@ -62,11 +62,11 @@ import WatchPairWire
         let expected: [FrameType: UInt8] = [
             .hello: 1, .message: 2, .reply: 3, .error: 4, .userInfo: 5,
             .ack: 6, .context: 7, .contextAck: 8, .ping: 9, .pong: 10,
-            .fileOffer: 11, .fileChunk: 12, .fileAck: 13, .fileEnd: 14, .complicationUserInfo: 15,
+            .fileOffer: 11, .fileChunk: 12, .fileAck: 13, .fileEnd: 14, .complicationUserInfo: 15, .launch: 16,
         ]
         #expect(FrameType.allCases.count == expected.count)
         #expect(FileEndStatus.allCases.map(\.rawValue) == [1, 2, 3])
-        #expect(Hello.currentProtocolVersion == 3)
+        #expect(Hello.currentProtocolVersion == 4)
         for type in FrameType.allCases { #expect(type.rawValue == expected[type]) }
         #expect(FrameFormat.headerLength == 5)
         #expect(FrameFormat.trailerLength == 4)
@@ -78,10 +78,10 @@ import WatchPairWire
         #expect(FrameEncoder.encode(.ping(nonce: 0x0102_0304_0506_0708)) == rawFrame(type: 9, body: [1, 2, 3, 4, 5, 6, 7, 8]))
         #expect(FrameEncoder.encode(.ack(upTo: 5)) == rawFrame(type: 6, body: be64(5)))
         #expect(FrameEncoder.encode(.hello(Self.hello)) == rawFrame(type: 1, body:
-            be16(3) + [2, 2] + lp("pair-✓") + uuidBytes(uuidA) + [1] + uuidBytes(uuidB) + be64(41) + be64(.max)))
+            be16(4) + [2, 2] + lp("pair-✓") + uuidBytes(uuidA) + [1] + uuidBytes(uuidB) + be64(41) + be64(.max)))
         #expect(FrameEncoder.encode(.hello(Hello(role: .phone, pairId: "p", storeId: uuidA, launch: .foreground,
             resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 2)))) == rawFrame(type: 1, body:
-            be16(3) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(2)))
+            be16(4) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(2)))
         #expect(FrameEncoder.encode(.message(id: 3, wantsReply: true, body: .dictionary(["a": .bool(true)])))
             == rawFrame(type: 2, body: be64(3) + [0x01] + PlistCodec.encode(["a": .bool(true)])))
         #expect(FrameEncoder.encode(.message(id: 3, wantsReply: false, body: .data(Data([7]))))
@@ -98,6 +98,9 @@ import WatchPairWire
         #expect(FrameEncoder.encode(.complicationUserInfo(seq: 9, after: 0, transferId: uuidB, payload: try! EncodedDictionary([:])))
             == rawFrame(type: 15, body: be64(9) + be64(0) + uuidBytes(uuidB) + [0x08, 0, 0, 0, 0]))
         #expect(FrameEncoder.encode(.context(version: 2, payload: [:])) == rawFrame(type: 7, body: be64(2) + [0x08, 0, 0, 0, 0]))
+        // The sender's new launch mode: one byte, 1 foreground, 2 background (protocol version 4).
+        #expect(FrameEncoder.encode(.launch(.foreground)) == rawFrame(type: 16, body: [1]))
+        #expect(FrameEncoder.encode(.launch(.background)) == rawFrame(type: 16, body: [2]))
         #expect(FrameEncoder.encode(.contextAck(version: 2)) == rawFrame(type: 8, body: be64(2)))
         #expect(FrameEncoder.encode(.pong(nonce: 1)) == rawFrame(type: 10, body: be64(1)))
         #expect(FrameEncoder.encode(.fileOffer(Self.offer)) == rawFrame(type: 11, body:

@@ -149,7 +149,7 @@ struct PlistGenerator {
         let body: MessageBody = int(0...1) == 0
             ? .dictionary(dictionary(depth: 2))
             : .data(Data((0..<int(0...40)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
-        switch int(0...13) {
+        switch int(0...14) {
         case 0:
             return .hello(Hello(
                 role: int(0...1) == 0 ? .phone : .watch, pairId: string(), storeId: uuid(),
@@ -174,6 +174,7 @@ struct PlistGenerator {
             return .fileChunk(seq: rng.next(), offset: rng.next(),
                               bytes: Data((0..<int(0...64)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
         case 12: return .fileAck(seq: rng.next(), offset: rng.next())
+        case 13: return .launch(int(0...1) == 0 ? .foreground : .background)
         default: return .fileEnd(seq: rng.next(), status: FileEndStatus.allCases[int(0...2)])
         }
     }

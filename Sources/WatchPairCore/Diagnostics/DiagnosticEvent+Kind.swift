@@ -54,6 +54,9 @@ extension DiagnosticEvent {
         case backgroundLaunch
         /// The app was started in the foreground.
         case foregroundLaunch
+        /// The user opened a background-launched app (`wcctl open`, `systemctl reload`): it now runs in the
+        /// foreground, reachable, and no longer exits when idle.
+        case appOpened
         /// A background-launched app exited after being idle.
         case idleExit
         /// The peer stopped answering keep-alives; its link was closed.
@@ -149,6 +152,7 @@ extension DiagnosticEvent {
             case .backgroundLaunch: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b212"
             case .foregroundLaunch: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b213"
             case .idleExit: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b214"
+            case .appOpened: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b227"
             case .peerUnresponsive: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b215"
             case .payloadRejected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b216"
             case .controlClientRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b217"

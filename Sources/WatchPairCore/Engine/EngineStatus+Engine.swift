@@ -7,7 +7,7 @@ extension EngineStatus {
         self.init(
             role: engine.role,
             activated: engine.spawner != nil,
-            launch: engine.configuration.launch,
+            launch: engine.launch,
             reachable: engine.isReachable,
             paired: true,
             peerInstalled: engine.peerWatchState.installed,

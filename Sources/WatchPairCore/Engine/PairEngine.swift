@@ -37,6 +37,11 @@ public actor PairEngine {
     /// Fires when a live message call starts or ends, in either direction (`status().messagesInFlight`).
     public nonisolated let messageSignal = AsyncSignal()
 
+    /// How the app runs now: the launch it was started with (``EngineConfiguration/launch``) until
+    /// ``open()`` brings a background launch to the foreground. A phone considers only a foreground watch
+    /// reachable, and only a background launch exits when idle.
+    public internal(set) var launch: LaunchMode
+
     let store: PairStore
     let transport: any Transport
     let clock: any Clock<Duration>
@@ -97,6 +102,7 @@ public actor PairEngine {
         wallClockOrigin: Date = Date()
     ) async throws(StoreError) {
         self.configuration = configuration
+        self.launch = configuration.launch
         self.store = store
         self.transport = transport
         self.clock = clock
@@ -123,7 +129,7 @@ public actor PairEngine {
         await installations.load(self)
         await refreshPeerPresence()
         installations.update(self)
-        emit(.sessionActivated, "\(role.daemonName) activated (\(configuration.launch.rawValue) launch, store \(store.storeId))")
+        emit(.sessionActivated, "\(role.daemonName) activated (\(launch.rawValue) launch, store \(store.storeId))")
         activationSignal.fire()
         do {
             // Every loop is a child, so the group ends (and run() returns or throws) when the task is

@@ -100,6 +100,7 @@ struct ControlHandler: ControlRequestHandler {
         case .syncNow: return try await self.connection.syncNow()
         case .uninstall: return try await installationOperations.setInstalled(false)
         case .install: return try await installationOperations.setInstalled(true)
+        case .open: return await installationOperations.open()
         case .setComplication: return try await installationOperations.setComplicationEnabled(request)
         case .serve: throw WCFailure(.invalidParameter, "'serve' is a stream")
         }

@@ -112,7 +112,7 @@ public enum ControlRequestParser {
             try object("metadata", request.metadata)
         case .files:
             break
-        case .uninstall, .install:
+        case .uninstall, .install, .open:
             break
         case .setComplication:
             _ = try need("enabled", request.enabled)

@@ -26,6 +26,11 @@ struct IdleExitMonitor: Service {
 
     func run() async {
         let reachedIdle = await cancelWhenGracefulShutdown { await self.waitForIdleExit() }
+        if !reachedIdle, await engine.launch == .foreground {
+            // Opened: the app stays up until it is stopped; returning early would end the service group.
+            try? await gracefulShutdown()
+            return
+        }
         if reachedIdle {
             let message = "\(engine.configuration.role.daemonName) exits after \(idleExit.seconds) s with nothing to do (background launch)"
             engine.diagnostics.emit(DiagnosticEvent(.idleExit, role: engine.configuration.role, message))
@@ -34,9 +39,11 @@ struct IdleExitMonitor: Service {
         }
     }
 
-    /// Returns true once idle for `idleExit`, false when cancelled or shut down first.
+    /// Returns true once idle for `idleExit`, false when cancelled or shut down first, or once the app
+    /// was opened (``PairEngine/open()``: the foreground never exits by itself; `stateSignal` fires).
     private func waitForIdleExit() async -> Bool {
         while !Task.isCancelled {
+            guard await engine.launch == .background else { return false }
             let activity = server.map { ($0.activity, $0.activity.generation) }
             let signals = [
                 (engine.appSignal, engine.appSignal.generation),
@@ -51,7 +58,7 @@ struct IdleExitMonitor: Service {
             }
             if await isIdle() {
                 // Any signal ends the wait early and restarts the timer.
-                if await Waiting.any(signals, orAfter: idleExit, on: clock), await isIdle() {
+                if await Waiting.any(signals, orAfter: idleExit, on: clock), await isIdle(), await engine.launch == .background {
                     return !Task.isCancelled
                 }
             } else {

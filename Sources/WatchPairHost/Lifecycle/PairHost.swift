@@ -20,7 +20,8 @@ import WatchPairWire
 public final class PairHost: Sendable {
     /// The configuration it was built with.
     public let configuration: HostConfiguration
-    /// How it was launched (decides reachability for the phone's messages and the idle exit).
+    /// How it was launched. What decides reachability and the idle exit is ``PairEngine/launch``, which
+    /// moves to the foreground when the app is opened.
     public let launch: LaunchMode
     /// The engine serving the link.
     public let engine: PairEngine
@@ -78,14 +79,18 @@ public final class PairHost: Sendable {
     /// Runs until a graceful shutdown completes, then releases the sockets and closes the store.
     ///
     /// A graceful shutdown comes from SIGTERM or SIGINT (when `handlingSignals`; tests running several
-    /// daemons in one process pass false), ``shutdown()``, or the idle exit. Cancelling the calling task stops everything at once instead. Runs once; a
+    /// daemons in one process pass false; SIGHUP then opens the app, ``PairEngine/open()``), ``shutdown()``, or the idle exit. Cancelling the calling task stops everything at once instead. Runs once; a
     /// second call returns at once.
     /// - Throws: the first error of a failing service (e.g. ``HostError`` when the control socket
     ///   cannot be served, `TransportError` when the link listener fails).
     public func run(handlingSignals: Bool = true) async throws {
+        var services = makeServices(self)
+        if handlingSignals {
+            services.append(.init(service: HangupOpensApp(engine: engine), serviceName: "sighup"))
+        }
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: makeServices(self),
+                services: services,
                 gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
                 logger: logger
             )

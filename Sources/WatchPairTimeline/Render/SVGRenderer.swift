@@ -22,7 +22,7 @@ public enum SVGRenderer {
         .k-didFinish line{stroke:#7c3aed;stroke-dasharray:6 4}.k-didFinish text{fill:#6d28d9}
         .k-context line{stroke:#d97706}.k-context text{fill:#b45309}
         .note rect{rx:9;stroke-width:1}.note text{stroke:none;font-size:11.5px}
-        .k-foregroundLaunch rect{fill:#dcfce7;stroke:#16a34a}.k-backgroundLaunch rect{fill:#ecfccb;stroke:#65a30d}
+        .k-foregroundLaunch rect{fill:#dcfce7;stroke:#16a34a}.k-backgroundLaunch rect{fill:#ecfccb;stroke:#65a30d}.k-appOpened rect{fill:#dcfce7;stroke:#16a34a}
         .k-idleExit rect{fill:#f1f5f9;stroke:#64748b}.k-ended rect{fill:#fee2e2;stroke:#dc2626}
         .k-linkUp rect{fill:#f0f9ff;stroke:#0ea5e9}.k-linkDown rect{fill:#fff7ed;stroke:#ea580c}
         .k-fault rect{fill:#fee2e2;stroke:#b91c1c}.k-queued rect{fill:#faf5ff;stroke:#a78bfa;stroke-dasharray:3 3}

@@ -153,6 +153,8 @@ public enum ControlOperation: String, Codable, Sendable, Hashable, CaseIterable 
     case uninstall
     /// Install this app again after `uninstall`.
     case install
+    /// The user opens the app: a background launch moves to the foreground (reachable, no idle exit).
+    case open
     /// Enable or disable the watch app's complication (`enabled`); the phone's `isComplicationEnabled`.
     case setComplication
     /// `transferCurrentComplicationUserInfo` (`userInfo`), phone only; the result says whether it went as

@@ -21,6 +21,8 @@ final class Link: Sendable, CustomStringConvertible {
 
     private struct State {
         var peerHello: Hello?
+        /// The launch mode this side last told the peer on this link (its hello, then `launch` frames).
+        var announcedLaunch: LaunchMode?
         var framesReceived: UInt64 = 0
         var open = true
         /// A last frame is on its way (``sendLast(_:)``): nothing else may follow it on the stream.
@@ -128,6 +130,11 @@ final class Link: Sendable, CustomStringConvertible {
     var peerHello: Hello? {
         get { state.withLock { $0.peerHello } }
         set { state.withLock { $0.peerHello = newValue } }
+    }
+
+    var announcedLaunch: LaunchMode? {
+        get { state.withLock { $0.announcedLaunch } }
+        set { state.withLock { $0.announcedLaunch = newValue } }
     }
 
     var isOpen: Bool { state.withLock { $0.open } }

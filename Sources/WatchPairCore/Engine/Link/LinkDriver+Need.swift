@@ -27,7 +27,7 @@ extension LinkDriver {
     /// See ``LinkPolicy/wantsPresenceLink(role:launch:presence:)``.
     func wantsPresenceLink(_ engine: isolated PairEngine) -> Bool {
         LinkPolicy.wantsPresenceLink(
-            role: engine.role, launch: engine.configuration.launch, presence: presence,
+            role: engine.role, launch: engine.launch, presence: presence,
             refusingForSpace: engine.owesRoom && !hasInboxRoom(engine))
     }
 

@@ -70,6 +70,8 @@ extension LinkSession {
             return await engine.files.acknowledged(seq: seq, offset: offset, on: link, engine)
         case .fileEnd(let seq, let status):
             return await engine.files.ended(seq: seq, status: status, on: link, engine)
+        case .launch(let mode):
+            engine.peerLaunchChanged(to: mode, on: link)
         }
         return true
     }
@@ -112,6 +114,8 @@ extension LinkSession {
         engine.owesRoom = false
         engine.emit(.peerConnected, "linked to \(engine.role.peer.daemonName) (\(hello.launch.rawValue)) on \(link)")
         link.established.complete(true)
+        // Opened while this link was handshaking: its hello told the peer the launch before that.
+        await engine.announceLaunch(on: link)
         if let interval = engine.configuration.keepAlive.interval {
             group.addTask { await self.keepAlive(interval: interval, engine) }
         }

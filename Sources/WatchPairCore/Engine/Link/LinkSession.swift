@@ -27,8 +27,9 @@ struct LinkSession: Sendable {
         }
         let hello = Hello(
             role: engine.role, pairId: engine.configuration.pairId, storeId: engine.store.storeId,
-            launch: engine.configuration.launch, resume: resume
+            launch: engine.launch, resume: resume
         )
+        link.announcedLaunch = hello.launch
         do {
             try await link.send(.hello(hello))
         } catch {
