@@ -5,14 +5,22 @@
 /// `parse` accepts `YYYY-MM-DD`, `T` (or `t`, or a space), `HH:MM:SS`, optional `.` and 1–64 fractional
 /// digits, then `Z`, `z`, `±HH:MM` or `±HHMM`. Years are 0000–9999. The arithmetic is done on
 /// decimal digits and rounded once by `Double(String)`, so no precision is lost on the way.
+///
+/// `format` never writes more fractional digits than `parse` reads (``maxFractionDigits``): a shortest
+/// form has at most 17 significant digits, so every `t` with |t| ≥ 1e-48 fits, and for the few closer to
+/// 2001-01-01T00:00:00Z that do not (up to about 325 digits, e.g. 324 for 5e-324) `format` returns nil and
+/// the caller writes the number instead, as for dates outside years 0000–9999.
 enum ISO8601Timestamp {
+    /// The most fractional digits `parse` reads and `format` writes.
+    static let maxFractionDigits = 64
     /// Seconds from 1970-01-01 to 2001-01-01 (the reference date of `Date`).
     static let referenceUnixOffset: Int64 = 978_307_200
     /// First and one-past-last second (since 2001) of years 0000–9999.
     static let minSeconds = daysFromCivil(0, 1, 1) * 86_400 - referenceUnixOffset
     static let endSeconds = daysFromCivil(10_000, 1, 1) * 86_400 - referenceUnixOffset
 
-    /// The text for `t` seconds since 2001-01-01, or nil when `t` is not finite or outside years 0000–9999.
+    /// The text for `t` seconds since 2001-01-01, or nil when `t` is not finite, outside years 0000–9999,
+    /// or needs more than ``maxFractionDigits`` fractional digits to be exact.
     static func format(_ t: Double) -> String? {
         guard t.isFinite, t >= Double(minSeconds), t < Double(endSeconds) else { return nil }
         var (intDigits, fracDigits) = decimalExpansion(of: t.magnitude)
@@ -26,6 +34,8 @@ enum ISO8601Timestamp {
             }
         }
         while fracDigits.last == UInt8(ascii: "0") { fracDigits.removeLast() }
+        // Text that `parse` would refuse is never written (a date within 1e-48 s of 2001-01-01 can need it).
+        guard fracDigits.count <= maxFractionDigits else { return nil }
         while fracDigits.count < 3 { fracDigits.append(UInt8(ascii: "0")) }
 
         let unix = seconds + referenceUnixOffset
@@ -66,11 +76,11 @@ enum ISO8601Timestamp {
 
         var fraction: [UInt8] = []
         if literal(".") {
-            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9"), fraction.count <= 64 {
+            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9"), fraction.count <= maxFractionDigits {
                 fraction.append(b[i])
                 i += 1
             }
-            guard (1...64).contains(fraction.count) else { return nil }
+            guard (1...maxFractionDigits).contains(fraction.count) else { return nil }
         }
 
         var offset: Int64 = 0

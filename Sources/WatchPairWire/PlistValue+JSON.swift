@@ -5,8 +5,9 @@ import Foundation
 /// JSON lacks three plist types; they are written as objects with exactly one reserved key:
 /// - `{"$data": "<base64>"}`: `.data`.
 /// - `{"$date": "<ISO 8601>"}`: `.date`. Written in UTC with at least millisecond digits and as many as
-///   needed to round-trip the `Date` exactly. Also accepted: a JSON number of seconds since
-///   2001-01-01 (written for dates outside years 0000–9999), and `"NaN"`, `"Infinity"`, `"-Infinity"`.
+///   needed to round-trip the `Date` exactly (at most 64). Also accepted: a JSON number of seconds since
+///   2001-01-01 (written for dates outside years 0000–9999, and for the dates within 1e-48 s of
+///   2001-01-01 that need more than 64 digits), and `"NaN"`, `"Infinity"`, `"-Infinity"`.
 /// - `{"$double": "NaN" | "Infinity" | "-Infinity"}`: a non-finite `.double`, which JSON numbers cannot hold.
 ///
 /// A dictionary that itself has exactly one key and that key is reserved (`$data`, `$date`, `$double`,

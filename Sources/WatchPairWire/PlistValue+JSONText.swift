@@ -45,7 +45,8 @@ extension PlistValue {
     }
 
     /// The value of a date's `$date` member: ISO 8601 text, or seconds since 2001 outside years
-    /// 0000–9999, or the name of a non-finite value.
+    /// 0000–9999 (and where the text would need more than 64 fraction digits), or the name of a
+    /// non-finite value.
     public static func writeDateText(_ date: Date, into out: inout [UInt8]) {
         let t = date.timeIntervalSinceReferenceDate
         if let text = ISO8601Timestamp.format(t) {

@@ -9,27 +9,83 @@ import WatchPairWire
 /// and its exit status.
 @Suite("Client end to end")
 struct ClientEndToEndTests {
+    /// Every field a daemon's `status` has (docs/ControlProtocol.md), in no particular order.
     static let status = json("""
         {"role":"phone","activated":true,"launch":"foreground","reachable":false,"paired":true,
-         "peerInstalled":true,"peerRunning":false,"link":"idle","peerLaunch":null,"outstandingTransfers":1,
-         "inboxPending":0,"contextSentVersion":2,"contextAckedVersion":2,"contextReceivedVersion":0,
-         "pid":4242,"controlClients":1}
+         "peerInstalled":true,"peerListening":true,"installed":true,"peerComplicationEnabled":true,
+         "complicationEnabled":false,"complicationTransfersRemaining":50,"peerUnitFileState":null,
+         "peerRunning":false,"link":"idle","peerLaunch":null,"outstandingTransfers":1,"inboxPending":0,
+         "messagesInFlight":0,"contextSentVersion":2,"contextAckedVersion":2,"contextReceivedVersion":0,
+         "outstandingFiles":0,"receivingFile":false,"pid":4242,"controlClients":1,"storeCommits":17,
+         "storeReads":3}
         """)
 
-    @Test func statusForPeopleAndForScripts() throws {
+    /// `wcctl status` for people: grouped, the store's counters left out.
+    static let statusText = """
+        app
+          role:                           phone
+          activated:                      true
+          launch:                         foreground
+          installed:                      true
+          pid:                            4242
+          controlClients:                 1
+          complicationEnabled:            false
+          complicationTransfersRemaining: 50
+        peer
+          reachable:                      false
+          link:                           idle
+          paired:                         true
+          peerInstalled:                  true
+          peerListening:                  true
+          peerUnitFileState:              none
+          peerRunning:                    false
+          peerLaunch:                     none
+          peerComplicationEnabled:        true
+        queues
+          outstandingTransfers:           1
+          outstandingFiles:               0
+          receivingFile:                  false
+          inboxPending:                   0
+          messagesInFlight:               0
+        context
+          contextSentVersion:             2
+          contextAckedVersion:            2
+          contextReceivedVersion:         0
+
+        """
+
+    /// `wcctl status --counters`: the same, then the counters.
+    static let statusTextWithCounters = statusText + """
+        counters
+          storeCommits:                   17
+          storeReads:                     3
+
+        """
+
+    /// `--json`: every field, with or without `--counters`, as before `--counters` existed.
+    static let statusJSONLine = """
+        {"activated":true,"complicationEnabled":false,"complicationTransfersRemaining":50,\
+        "contextAckedVersion":2,"contextReceivedVersion":0,"contextSentVersion":2,"controlClients":1,\
+        "inboxPending":0,"installed":true,"launch":"foreground","link":"idle","messagesInFlight":0,\
+        "outstandingFiles":0,"outstandingTransfers":1,"paired":true,"peerComplicationEnabled":true,\
+        "peerInstalled":true,"peerLaunch":null,"peerListening":true,"peerRunning":false,\
+        "peerUnitFileState":null,"pid":4242,"reachable":false,"receivingFile":false,"role":"phone",\
+        "storeCommits":17,"storeReads":3}
+
+        """
+
+    @Test(arguments: [
+        (["status"], statusText),
+        (["status", "--counters"], statusTextWithCounters),
+        (["--json", "status"], statusJSONLine),
+        (["--json", "status", "--counters"], statusJSONLine),
+    ])
+    func statusForPeopleAndForScripts(arguments: [String], expected: String) throws {
         try withServer({ request in [Reply.ok(request, Self.status)] }) { server in
-            let text = runWcctl(["status"], server: server)
-            #expect(text.status == 0)
-            #expect(text.err.isEmpty)
-            let lines = text.out.split(separator: "\n")
-            #expect(lines.first == "role:                   phone")
-            #expect(lines.contains("pid:                    4242"))
-            #expect(lines.count == 16)
-        }
-        try withServer({ request in [Reply.ok(request, Self.status)] }) { server in
-            let result = runWcctl(["--json", "status"], server: server)
+            let result = runWcctl(arguments, server: server)
             #expect(result.status == 0)
-            #expect(result.out == Self.status.canonicalText + "\n")
+            #expect(result.err.isEmpty)
+            #expect(result.out == expected)
             #expect(server.requests.map(\.canonicalText) == [#"{"id":1,"op":"status"}"#])
         }
     }

@@ -5,19 +5,28 @@ import WatchPairWire
 
 @Suite("Output formatting")
 struct OutputFormattingTests {
-    @Test func statusLinesAreAlignedInProtocolOrderThenSortedExtras() {
+    /// A group none of whose fields is present is left out; fields of no group (a newer daemon's)
+    /// come under `other`, sorted, before the counters; values align across groups.
+    @Test func statusLinesSkipEmptyGroupsAndSortFieldsOfNoGroup() {
         let result = json("""
-            {"zeta":1,"reachable":true,"role":"phone","link":"connected","outstandingTransfers":2,
-             "contextSentVersion":4,"alpha":{"x":[1,2]}}
+            {"zeta":1,"reachable":true,"role":"phone","storeReads":5,"contextSentVersion":4,
+             "alpha":{"x":[1,2]},"storeCommits":9}
             """)
         #expect(OutputFormatter.statusLines(result) == [
-            "role:                 phone",
-            "reachable:            true",
-            "link:                 connected",
-            "outstandingTransfers: 2",
-            "contextSentVersion:   4",
-            "alpha:                {\"x\":[1,2]}",
-            "zeta:                 1",
+            "app",
+            "  role:               phone",
+            "peer",
+            "  reachable:          true",
+            "context",
+            "  contextSentVersion: 4",
+            "other",
+            "  alpha:              {\"x\":[1,2]}",
+            "  zeta:               1",
+        ])
+        #expect(OutputFormatter.statusLines(result, counters: true).suffix(3) == [
+            "counters",
+            "  storeCommits:       9",
+            "  storeReads:         5",
         ])
     }
 

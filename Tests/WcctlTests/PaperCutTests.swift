@@ -32,7 +32,7 @@ struct PaperCutTests {
     @Test("status prints no null: a missing value is 'none'")
     func noNullInStatus() {
         let lines = OutputFormatter.statusLines(json(#"{"role":"phone","link":"disconnected","peerLaunch":null}"#))
-        #expect(lines.contains("peerLaunch: none"), "\(lines)")
+        #expect(lines.contains("  peerLaunch: none"), "\(lines)")
         #expect(!lines.joined().contains("null"))
     }
 

@@ -10,15 +10,27 @@ struct StatusCommand: WcctlSubcommand {
             peer link, outstanding userInfo transfers, received items not yet taken by the
             app, and the sent, acknowledged and received context versions.
 
-            Text: aligned `key: value` lines. --json: one object with the same keys.
+            Text: `key: value` lines under four headings: app (role, activation, launch,
+            installation, process), peer (reachability, link, pairing, installation,
+            running), queues (transfers, files, received items, messages in flight) and
+            context (versions sent, acknowledged, received). --counters adds the store's
+            counters (storeCommits, storeReads: transactions since the app started, for
+            benchmarks) under a last heading, counters.
+
+            --json: one object with every field, the counters included, with or without
+            --counters.
 
             EXAMPLE
               wcctl --side watch status
+              wcctl status --counters
               wcctl --json status | jq .reachable
             """
     )
 
     @ParentCommand var root: Wcctl
+
+    @Flag(help: "Also show the store's counters (storeCommits, storeReads).")
+    var counters = false
 
     func execute(_ context: CommandContext) throws(CLIError) {
         let client = try context.connect()
@@ -26,7 +38,7 @@ struct StatusCommand: WcctlSubcommand {
         if context.json {
             try context.printJSON(result)
         } else {
-            for line in OutputFormatter.statusLines(result) { try context.print(line) }
+            for line in OutputFormatter.statusLines(result, counters: counters) { try context.print(line) }
         }
     }
 }

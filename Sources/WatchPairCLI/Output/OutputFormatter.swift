@@ -5,12 +5,23 @@ import WatchPairWire
 /// `--json` output is one compact JSON object per line with keys sorted by their UTF-8 bytes
 /// (`JSONValue.canonicalText`), so it is byte-for-byte stable for the same values.
 public enum OutputFormatter {
-    /// The `status` keys in the order people read them (docs/ControlProtocol.md); others follow, sorted.
-    public static let statusKeyOrder = [
-        "role", "activated", "launch", "reachable", "paired", "peerInstalled", "peerRunning", "link",
-        "peerLaunch", "outstandingTransfers", "inboxPending", "messagesInFlight", "contextSentVersion", "contextAckedVersion",
-        "contextReceivedVersion", "pid", "controlClients",
+    /// The `status` fields people read, in groups and in reading order (docs/ControlProtocol.md): this app,
+    /// its peer, what is queued, the context versions.
+    public static let statusGroups: [(title: String, keys: [String])] = [
+        ("app", [
+            "role", "activated", "launch", "installed", "pid", "controlClients", "complicationEnabled",
+            "complicationTransfersRemaining",
+        ]),
+        ("peer", [
+            "reachable", "link", "paired", "peerInstalled", "peerListening", "peerUnitFileState", "peerRunning",
+            "peerLaunch", "peerComplicationEnabled",
+        ]),
+        ("queues", ["outstandingTransfers", "outstandingFiles", "receivingFile", "inboxPending", "messagesInFlight"]),
+        ("context", ["contextSentVersion", "contextAckedVersion", "contextReceivedVersion"]),
     ]
+
+    /// The store's counters (for wcbench, not for people): `wcctl status` shows them only with `--counters`.
+    public static let statusCounterKeys = ["storeCommits", "storeReads"]
 
     /// One JSON line (without the newline).
     public static func jsonLine(_ value: JSONValue) -> String { value.canonicalText }
@@ -24,16 +35,23 @@ public enum OutputFormatter {
         }
     }
 
-    /// `status` as aligned `key: value` lines, known keys first in `statusKeyOrder`.
-    public static func statusLines(_ result: JSONValue) -> [String] {
+    /// `status` for people: a heading per group of ``statusGroups``, then its fields as indented
+    /// `key: value` lines, values aligned across groups; fields of no group (a newer daemon's) under
+    /// `other`, sorted; the ``statusCounterKeys`` last, under `counters`, only when `counters` is set.
+    /// A group with none of its fields in `result` is left out.
+    public static func statusLines(_ result: JSONValue, counters: Bool = false) -> [String] {
         guard case .object(let o) = result else { return [humanValue(result)] }
-        let known = statusKeyOrder.filter { o[$0] != nil }
-        let extra = o.keys.filter { !statusKeyOrder.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let keys = known + extra
-        let width = (keys.map(\.count).max() ?? 0) + 1
-        return keys.map { key in
-            let label = key + ":"
-            return label + String(repeating: " ", count: width - label.count + 1) + humanValue(o[key]!)
+        let grouped = Set(statusGroups.flatMap(\.keys) + statusCounterKeys)
+        let other = o.keys.filter { !grouped.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let groups = (statusGroups + [("other", other)] + (counters ? [("counters", statusCounterKeys)] : []))
+            .map { (title: $0.title, keys: $0.keys.filter { o[$0] != nil }) }
+            .filter { !$0.keys.isEmpty }
+        let width = (groups.flatMap(\.keys).map(\.count).max() ?? 0) + 1
+        return groups.flatMap { group in
+            [group.title] + group.keys.map { key in
+                let label = key + ":"
+                return "  " + label + String(repeating: " ", count: width - label.count + 1) + humanValue(o[key]!)
+            }
         }
     }
 
