@@ -8,9 +8,36 @@ import WatchPairWire
 @testable import WatchPairDaemon
 @testable import WatchPairHost
 
-/// The daemon's layer: its `layer.*` settings reach the layer (a short queue expiry on a manual clock).
+/// The daemon's layer: every failed request counts in its health and suggestions, also one that fails
+/// before any attempt (`wcctl request --mode immediate` to a stopped phone), and its `layer.*` settings
+/// reach the layer (a short queue expiry on a manual clock).
 @Suite("The daemon's layer: health, suggestions and its settings", .timeLimit(.minutes(1)))
 struct LayerHealthTests {
+    @Test("immediate requests to a phone that is off (nothing listens): 7007 each, degraded after 3, checkBluetoothEnabled")
+    func phoneOff() async throws {
+        let directory = try TemporaryDirectory()
+        let events = EventCollector()
+        // Only the watch runs: nothing listens on the phone's link socket, as when the phone is off.
+        try await withRunningDaemon(testConfiguration(.watch, in: directory.path), events: events) { watch in
+            let layer = try #require(watch.faceService as? AppConnection)
+            // The layer has seen the engine activated (else the first request fails 7004, not 7007).
+            try await layer.connection().waitForActivation(timeout: .seconds(30))
+            try await ControlTestClient.with(watch.configuration.paths.control) { client in
+                for id in 1...4 {
+                    let response = try await client.call([
+                        "id": .integer(Int64(id)), "op": "request", "requestType": "T", "body": [:], "mode": "immediate", "retry": "none",
+                    ])
+                    #expect(response["error"]?["code"] == .integer(7007), "\(response)")
+                }
+                let health = try await client.call(["id": 5, "op": "health"])
+                #expect(health["result"]?["health"] == .string("degraded"), "\(health)")
+            }
+            await events.wait(for: .recoverySuggested)
+            let suggested = events.all.filter { $0.kind == .recoverySuggested }.map(\.message)
+            #expect(suggested == ["suggested: \(RecoverySuggestion.checkBluetoothEnabled.title)"])
+        }
+    }
+
     @Test("layer.queueExpiry: a queued request expires after 2 s on the daemon's manual clock (7001, requestExpired)")
     func shortExpiry() async throws {
         let directory = try TemporaryDirectory()
