@@ -43,6 +43,13 @@ public enum WatchConnectionError: Error, Sendable, Hashable {
         }
     }
 
+    /// Whether the session refused the request itself (7008 invalid parameter, 7009 payload too large,
+    /// 7010 unsupported types): sending it again, or on another channel, fails the same way.
+    public var blamesRequest: Bool {
+        guard case .sessionError(let code, _) = self else { return false }
+        return [7008, 7009, 7010].contains(code)
+    }
+
     /// An error of the session (`WCError`, or any `NSError` of `WCErrorDomain`) as this layer reports it.
     public init(sessionError error: any Error) {
         if let error = error as? WatchConnectionError {

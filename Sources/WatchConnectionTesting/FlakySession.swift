@@ -38,6 +38,7 @@ public final class FlakySession: WCSessionProviding, Sendable {
         var latency: Duration = .zero
         var isReachable = true
         var isCounterpartAppInstalled = true
+        var isCounterpartDeviceOn: Bool?
         var activationState = SessionActivationState.notActivated
         var activationError: (any Error)?
         var script: [Fault] = []
@@ -124,6 +125,13 @@ public final class FlakySession: WCSessionProviding, Sendable {
         report(.stateChanged)
     }
 
+    /// Sets whether the counterpart's device is on (nil: the session cannot tell, as Apple's), and
+    /// reports it. Off and not reachable is "device off"; on and not reachable, "installed, not running".
+    public func setCounterpartDeviceOn(_ on: Bool?) {
+        state.withLock { $0.isCounterpartDeviceOn = on }
+        report(.stateChanged)
+    }
+
     /// Toggles reachability `times` times, `interval` apart on the clock (a link at the edge of range).
     public func flapReachability(times: Int, every interval: Duration) async throws {
         for _ in 0..<times {
@@ -140,6 +148,8 @@ public final class FlakySession: WCSessionProviding, Sendable {
     public var isReachable: Bool { state.withLock { $0.isReachable } }
     /// Settable with `setCounterpartAppInstalled(_:)`.
     public var isCounterpartAppInstalled: Bool { state.withLock { $0.isCounterpartAppInstalled } }
+    /// Settable with `setCounterpartDeviceOn(_:)`; nil (cannot tell) until set.
+    public var isCounterpartDeviceOn: Bool? { state.withLock { $0.isCounterpartDeviceOn } }
 
     /// Activates at once (or fails with `activationError`), then delivers transfers that waited.
     public func activate(reportingTo receiver: @escaping @Sendable (SessionEvent) -> Void) {

@@ -34,6 +34,10 @@ public final class WCSessionAdapter: WCSessionProviding {
     /// `session.isWatchAppInstalled` (the same value as `isCompanionAppInstalled` here).
     public var isCounterpartAppInstalled: Bool { session.isWatchAppInstalled }
 
+    /// Whether anything listens for the counterpart (WatchPair's session probes its socket): false while
+    /// its device is off. An adapter of Apple's `WCSession` leaves this out (nil: cannot tell).
+    public var isCounterpartDeviceOn: Bool? { session.isCounterpartListening }
+
     /// Sets the delegate that forwards to `receiver`, then activates (again) the session.
     public func activate(reportingTo receiver: @escaping @Sendable (SessionEvent) -> Void) {
         delegate.receiver.withLock { $0 = EventDelegate.Receiver(report: receiver) }

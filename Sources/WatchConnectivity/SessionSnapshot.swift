@@ -45,6 +45,13 @@ struct SessionSnapshot: Equatable, Sendable {
         self.reachable = reachable && counterpartInstalled
     }
 
+    /// Whether the counterpart's device is on (`WCSession.isCounterpartListening`): a fresh probe found
+    /// something listening for it, or it is reachable. Kept beside the snapshot, not in it: the snapshot
+    /// holds what makes delegate callbacks, and Apple has none for this.
+    static func counterpartListening(status: EngineStatus, presence: PeerPresence) -> Bool {
+        presence.listening || status.reachable
+    }
+
     init(counterpartInstalled: Bool = false, reachable: Bool = false, complicationEnabled: Bool = false) {
         self.counterpartInstalled = counterpartInstalled
         self.reachable = reachable

@@ -46,6 +46,7 @@ struct SessionSnapshotRefresh: Sendable {
         let role = runtime.configuration.role
         let callbacks = session.state.withLock { state -> [SessionSnapshot.Callback] in
             guard state.activationState == .activated else { return [] }
+            state.counterpartListening = SessionSnapshot.counterpartListening(status: status, presence: presence)
             defer { state.snapshot = new }
             return state.snapshot.callbacks(to: new, role: role)
         }

@@ -124,6 +124,7 @@ extension WCSession {
             state.applicationContext = sent
             state.receivedApplicationContext = received
             state.snapshot = SessionSnapshot(status: status, presence: presence)
+            state.counterpartListening = SessionSnapshot.counterpartListening(status: status, presence: presence)
             return true
         }
         guard activated else { return }

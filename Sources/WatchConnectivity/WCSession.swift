@@ -51,6 +51,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
         var configuration: Result<WCSessionConfiguration, WCSessionConfigurationError>?
         /// Reachability and installation of the counterpart, as last refreshed.
         var snapshot = SessionSnapshot()
+        /// Something listens for the counterpart (a fresh probe), or it is reachable: its device is on.
+        var counterpartListening = false
         var hasContentPending = false
         var applicationContext: PlistDictionary = [:]
         var receivedApplicationContext: PlistDictionary = [:]
@@ -131,6 +133,11 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// once with 7006 / 7018). Changes call `sessionWatchStateDidChange` (watch:
     /// `sessionCompanionAppInstalledDidChange`). False until activated.
     public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.counterpartInstalled } }
+
+    /// Whether the counterpart's device is on: something listens on its link socket, or it is reachable
+    /// (false while it is off, when `isWatchAppInstalled` stays true). Not Apple's API: for
+    /// `WCSessionAdapter`, so the reliability layer can tell "device off" from "installed, not running".
+    package var isCounterpartListening: Bool { state.withLock { $0.activationState == .activated && $0.counterpartListening } }
 
     /// Watch side: whether the phone app is installed (see `isWatchAppInstalled`). Same value as `isWatchAppInstalled`.
     public var isCompanionAppInstalled: Bool { isWatchAppInstalled }

@@ -30,6 +30,11 @@ struct ConfigErrorTests {
             overrides: ["paths": .object(["control": .string("/tmp/" + String(repeating: "c", count: 120) + ".ctl")])],
             key: "paths.control"),
         BadConfig(name: "backoff maximum below initial", overrides: ["backoff": .object(["initial": .integer(2), "maximum": .integer(1)])], key: "backoff.maximum"),
+        BadConfig(name: "zero queue expiry", overrides: ["layer": .object(["queueExpiry": .integer(0)])], key: "layer.queueExpiry"),
+        BadConfig(
+            name: "unhealthy below degraded", overrides: ["layer": .object(["degradedAfter": .integer(5), "unhealthyAfter": .integer(4)])],
+            key: "layer.unhealthyAfter"),
+        BadConfig(name: "layer key from the environment", environment: ["WATCHPAIR_LAYER_QUEUE_CAPACITY": "0"], key: "layer.queueCapacity"),
         BadConfig(name: "environment overrides the file", environment: ["WATCHPAIR_TIMEOUTS_IDLE_EXIT": "abc"], key: "timeouts.idleExit"),
         BadConfig(name: "environment list", environment: ["WATCHPAIR_ALLOWED_UIDS": "0,x"], key: "allowedUIDs"),
         BadConfig(name: "file that is not JSON", rawFile: #"{"timeouts": {"reply": }"#, key: "phoned.json"),

@@ -27,6 +27,7 @@ struct ComponentConfigurationTests {
         ("transport", UnixSocketTransportConfiguration.configKeys, { config throws(ConfigurationError) in ComponentConfigurationTests.describe(try UnixSocketTransportConfiguration(role: .phone, config: config)) }),
         ("control", ControlServerConfiguration.configKeys, { config throws(ConfigurationError) in "\(try ControlServerConfiguration(role: .phone, config: config))" }),
         ("store", StoreConfiguration.configKeys, { config throws(ConfigurationError) in "\(try StoreConfiguration(role: .phone, config: config))" }),
+        ("layer", LayerConfiguration.configKeys, { config throws(ConfigurationError) in "\(try LayerConfiguration(config: config))" }),
     ]
 
     /// Every field of `transport`; the uids sorted (a `Set`'s order may differ between equal sets).
@@ -45,6 +46,8 @@ struct ComponentConfigurationTests {
         "paths.control": "/tmp/d.ctl", "paths.state": "/tmp/state", "durability": "process", "queues.outbox": "3",
         "queues.inbox": "4", "timeouts.idleExit": "3", "launch": "background", "log.level": "debug",
         "log.destination": "stderr", "listenFDName": "x", "complications.dailyBudget": "7",
+        "layer.queueCapacity": "5", "layer.queueExpiry": "2", "layer.degradedAfter": "1", "layer.unhealthyAfter": "20",
+        "layer.suggestionDedupeWindow": "0",
     ]
 
     @Test("the components' keys and the host's own are HostConfiguration.keys, each read by exactly one reader")
@@ -73,6 +76,7 @@ struct ComponentConfigurationTests {
         #expect(Self.describe(host.transport) == Self.describe(try UnixSocketTransportConfiguration(role: .phone, config: config)))
         #expect(host.control == (try ControlServerConfiguration(role: .phone, config: config)))
         #expect("\(host.store)" == "\(try StoreConfiguration(role: .phone, config: config))")
+        #expect(host.layer == (try LayerConfiguration(config: config)))
         // The key-shaped views read the components.
         #expect(host.paths == HostConfiguration.Paths(link: "/tmp/a.sock", peerLink: "/tmp/b.sock", control: "/tmp/d.ctl", peerControl: "/tmp/c.ctl", state: "/tmp/state", peerState: "/tmp/peer-state"))
         #expect(host.queues.outbox == 3 && host.queues.inbox == 4 && host.durability == .process)
@@ -88,6 +92,7 @@ struct ComponentConfigurationTests {
         #expect(try BackoffPolicy(config: empty) == BackoffPolicy())
         #expect(try KeepAlivePolicy(config: empty) == KeepAlivePolicy())
         #expect(try HostConfiguration.LogSettings(config: empty) == HostConfiguration.LogSettings())
+        #expect(try LayerConfiguration(config: empty) == LayerConfiguration())
         #expect("\(try EngineConfiguration(role: .watch, config: empty))" == "\(EngineConfiguration(role: .watch))")
         let store = try StoreConfiguration(role: .watch, config: empty)
         #expect("\(store)" == "\(StoreConfiguration(directory: "/var/lib/watchpair/watchd"))")
@@ -125,6 +130,26 @@ struct ComponentConfigurationTests {
         #expect(try HostConfiguration.LogSettings(config: config).destination == .stderr)
     }
 
+    /// The default layer settings with `change` made.
+    static func layer(_ change: (inout LayerConfiguration) -> Void) -> LayerConfiguration {
+        var layer = LayerConfiguration()
+        change(&layer)
+        return layer
+    }
+
+    @Test("the layer's reader: valid values, each read into its setting", arguments: [
+        (["layer.queueCapacity": "1"], layer { $0.queueCapacity = 1 }),
+        (["layer.queueExpiry": "0.5"], layer { $0.queueExpiry = .milliseconds(500) }),
+        (["layer.degradedAfter": "1", "layer.unhealthyAfter": "1"], layer { ($0.degradedAfter, $0.unhealthyAfter) = (1, 1) }),
+        // A degraded threshold above the default unhealthy one raises it, as backoff.initial raises the cap.
+        (["layer.degradedAfter": "12"], layer { ($0.degradedAfter, $0.unhealthyAfter) = (12, 12) }),
+        (["layer.unhealthyAfter": "3"], layer { $0.unhealthyAfter = 3 }),
+        (["layer.suggestionDedupeWindow": "0"], layer { $0.suggestionDedupeWindow = .zero }),
+    ])
+    func layerValues(values: [String: String], expected: LayerConfiguration) throws {
+        #expect(try LayerConfiguration(config: reader(values)) == expected)
+    }
+
     /// One bad value per reader: (key, value, the reader run on it).
     static let badValues: [(key: String, value: String, read: @Sendable (ConfigReader) throws(ConfigurationError) -> Void)] = [
         ("limits.message", "0", { config throws(ConfigurationError) in _ = try PayloadLimits(config: config) }),
@@ -141,6 +166,7 @@ struct ComponentConfigurationTests {
         ("paths.state", "", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
         ("durability", "disk", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
         ("queues.inbox", "many", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
+        ("layer.queueExpiry", "-2", { config throws(ConfigurationError) in _ = try LayerConfiguration(config: config) }),
     ]
 
     @Test("a bad value is refused by its component's reader, naming the full key", arguments: 0..<badValues.count)
@@ -155,7 +181,7 @@ struct ComponentConfigurationTests {
         let components = [
             EngineConfiguration.configKeys, UnixSocketTransportConfiguration.configKeys, ControlServerConfiguration.configKeys,
             StoreConfiguration.configKeys, PayloadLimits.configKeys, BackoffPolicy.configKeys, KeepAlivePolicy.configKeys,
-            HostConfiguration.LogSettings.configKeys,
+            HostConfiguration.LogSettings.configKeys, LayerConfiguration.configKeys,
         ]
         for keys in components {
             #expect(HostConfiguration.keys.contains(keys[0]))
@@ -163,6 +189,6 @@ struct ComponentConfigurationTests {
             #expect(Array(HostConfiguration.keys[start..<start + keys.count]) == keys)
         }
         #expect(HostConfiguration.keys.count == Set(HostConfiguration.keys).count)
-        #expect(HostConfiguration.keys.count == 29)
+        #expect(HostConfiguration.keys.count == 34)
     }
 }

@@ -30,6 +30,7 @@ struct DaemonConfigurationTests {
         #expect(phone.limits == PayloadLimits())
         #expect(phone.launch == .auto)
         #expect(phone.log.destination == .auto && phone.log.level == .info)
+        #expect(phone.layer == LayerConfiguration())
         let watch = try await load(role: .watch)
         #expect(watch.paths.control == "/run/watchpair/watchd.ctl")
         #expect(watch.paths.peerLink == "/run/watchpair/phoned.sock")
@@ -42,9 +43,11 @@ struct DaemonConfigurationTests {
             {"pairId": "lab", "paths": {"control": "/tmp/x.ctl", "state": "/tmp/state"},
              "durability": "process", "timeouts": {"reply": 2, "idleExit": 0.5},
              "keepAlive": {"interval": 0}, "allowedUIDs": [0, 1000], "launch": "background",
-             "log": {"level": "debug", "destination": "stderr"}, "limits": {"userInfo": 100}}
+             "log": {"level": "debug", "destination": "stderr"}, "limits": {"userInfo": 100},
+             "layer": {"queueExpiry": 2, "degradedAfter": 1}}
             """)
-        let configuration = try await load(["WATCHPAIR_TIMEOUTS_REPLY": "3.5", "WATCHPAIR_PATHS_STATE": "/tmp/other"], file: file.path)
+        let configuration = try await load(
+            ["WATCHPAIR_TIMEOUTS_REPLY": "3.5", "WATCHPAIR_PATHS_STATE": "/tmp/other", "WATCHPAIR_LAYER_QUEUE_EXPIRY": "5"], file: file.path)
         #expect(configuration.pairId == "lab")
         #expect(configuration.paths.control == "/tmp/x.ctl")
         #expect(configuration.paths.state == "/tmp/other")
@@ -56,6 +59,8 @@ struct DaemonConfigurationTests {
         #expect(configuration.launch == .background)
         #expect(configuration.log.level == .debug && configuration.log.destination == .stderr)
         #expect(configuration.limits.userInfo == 100 && configuration.limits.message == 65_536)
+        #expect(configuration.layer.queueExpiry == .seconds(5) && configuration.layer.degradedAfter == 1)
+        #expect(configuration.layer.unhealthyAfter == 10 && configuration.layer.queueCapacity == 100)
     }
 
     @Test func environmentAloneOverridesDefaults() async throws {
@@ -92,6 +97,13 @@ struct DaemonConfigurationTests {
         ("WATCHPAIR_PATHS_LINK", "/tmp/" + String(repeating: "x", count: 120), "paths.link", "107 bytes"),
         ("WATCHPAIR_ALLOWED_UIDS", "1,-2", "allowedUIDs", "0...4294967295"),
         ("WATCHPAIR_ALLOWED_UIDS", "root", "allowedUIDs", "integers"),
+        ("WATCHPAIR_LAYER_QUEUE_CAPACITY", "0", "layer.queueCapacity", "≥ 1"),
+        ("WATCHPAIR_LAYER_QUEUE_CAPACITY", "lots", "layer.queueCapacity", "integer"),
+        ("WATCHPAIR_LAYER_QUEUE_EXPIRY", "0", "layer.queueExpiry", "> 0"),
+        ("WATCHPAIR_LAYER_QUEUE_EXPIRY", "soon", "layer.queueExpiry", "seconds"),
+        ("WATCHPAIR_LAYER_DEGRADED_AFTER", "0", "layer.degradedAfter", "≥ 1"),
+        ("WATCHPAIR_LAYER_UNHEALTHY_AFTER", "2", "layer.unhealthyAfter", "≥ 3"),
+        ("WATCHPAIR_LAYER_SUGGESTION_DEDUPE_WINDOW", "-1", "layer.suggestionDedupeWindow", "≥ 0"),
     ])
     func wrongValueNamesItsKey(variable: String, value: String, key: String, reason: String) async {
         let error = await #expect(throws: ConfigurationError.self) {
@@ -110,6 +122,8 @@ struct DaemonConfigurationTests {
         (#"{"timeouts": {"reply": true}}"#, "timeouts.reply"),
         (#"{"queues": {"inbox": null}}"#, "queues.inbox"),
         (#"{"allowedUIDs": [0, false]}"#, "allowedUIDs"),
+        (#"{"layer": {"queueExpiry": "1h"}}"#, "layer.queueExpiry"),
+        (#"{"layer": {"queueCapacity": 2.5}}"#, "layer.queueCapacity"),
     ])
     func wrongTypeInFileNamesItsKey(json: String, key: String) async throws {
         let file = try TemporaryFile(json)
@@ -153,6 +167,7 @@ struct DaemonConfigurationTests {
         #expect(got.limits == expected.limits && got.queues == expected.queues && got.timeouts == expected.timeouts)
         #expect(got.backoff == expected.backoff && got.keepAlive == expected.keepAlive)
         #expect(got.allowedUIDs == expected.allowedUIDs && got.listenFDName == expected.listenFDName)
+        #expect(got.layer == expected.layer)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for key in DaemonConfiguration.keys {
             #expect(text.contains("\"\(key.split(separator: ".").last!)\""), "\(key) missing from \(path)")

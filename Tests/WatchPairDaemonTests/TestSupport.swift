@@ -1,7 +1,10 @@
 import Foundation
 import Logging
 import Synchronization
+import Systemd
 import WatchPairCore
+import WatchPairDaemon
+import WatchPairHost
 import WatchPairWire
 
 @testable import WatchPairDaemon
@@ -67,11 +70,30 @@ final class EventCollector: Sendable {
 
     /// Waits until an event of `kind` has been written.
     func wait(for kind: DiagnosticEvent.Kind) async {
-        while true {
+        // Ends when cancelled (a test's time limit): a signal's wait returns at once then.
+        while !Task.isCancelled {
             let seen = signal.generation
             if all.contains(where: { $0.kind == kind }) { return }
             await signal.wait(after: seen)
         }
+    }
+}
+
+/// Builds the daemon of `configuration` as these tests run one without systemd (its events into
+/// `events`, its time from `clock`), runs it while `body` runs, then shuts it down and returns once its
+/// `run()` has.
+func withRunningDaemon(
+    _ configuration: DaemonConfiguration, clock: any Clock<Duration> = ContinuousClock(), events: EventCollector,
+    _ body: (Daemon) async throws -> Void
+) async throws {
+    let daemon = try await buildDaemon(
+        configuration: configuration, logger: quietLogger,
+        environment: DaemonEnvironment(clock: clock, listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await daemon.run(handlingSignals: false) }
+        try await body(daemon)
+        await daemon.shutdown()
+        try await group.waitForAll()
     }
 }
 

@@ -12,6 +12,8 @@ struct PendingRequest {
     var timer: Task<Void, Never>?
     /// The task driving the delivery.
     var driver: Task<Void, Never>?
+    /// Whether health and the suggestions have counted this request (once per request).
+    var outcomeCounted = false
 }
 
 /// A request ready to go: encoded once, sent as it is by every attempt, fallback and flush.

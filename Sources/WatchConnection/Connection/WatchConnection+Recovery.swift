@@ -32,7 +32,7 @@ extension WatchConnection {
             suggest(.recoveryFailed)
             return
         }
-        recordAttempt(succeeded: true)
+        record(.succeeded)
         emit(.recoverySucceeded)
         queueRunner.flush()
     }

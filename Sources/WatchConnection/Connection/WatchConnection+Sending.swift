@@ -89,8 +89,10 @@ extension WatchConnection {
     }
 
     /// Ends the send `id`: resumes its caller once, stops its timer and driver. Later calls do nothing.
-    /// `attempt` is the live-message attempt that was answered, when one was.
+    /// `attempt` is the live-message attempt that was answered, when one was. A failure that says
+    /// something of the link counts (`RequestOutcome`), unless the request counted already.
     func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int? = nil) {
+        if case .failure(let error) = result, let outcome = RequestOutcome(failure: error) { count(outcome, of: id) }
         guard let request = pending.removeValue(forKey: id) else { return }
         request.timer?.cancel()
         request.driver?.cancel()
@@ -121,15 +123,18 @@ extension WatchConnection {
                 step = .send(method)
             case .send(.message):
                 attempt += 1
-                switch await session.sendRequestMessage(outgoing.envelope) {
+                let result = await session.sendRequestMessage(outgoing.envelope)
+                // Ended meanwhile (timeout, cancel, disconnect): `finish` counted what there was to count.
+                guard pending[outgoing.id] != nil else { return }
+                switch result {
                 case .success(let reply):
-                    recordAttempt(succeeded: true)
+                    count(.succeeded, of: outgoing.id)
                     finish(outgoing.id, WireEnvelope.result(ofResponse: reply), attempt: attempt)
                     return
                 case .failure(let error):
-                    recordAttempt(succeeded: false)
-                    if error.code == 7007 { suggest(.unreachable(counterpartInstalled: session.isCounterpartAppInstalled)) }
                     let retry = RetryDecision.isRetryable(error) && attempt < policy.maxAttempts
+                    // The message failed for good: the request counts once, whatever comes next.
+                    if !retry, let outcome = RequestOutcome(failure: error) { count(outcome, of: outgoing.id) }
                     step = retry ? .send(.message) : DeliveryPlanner.afterMessageFailure(strategy: strategy, mode: mode, error: error)
                     if case .fail = step {
                         // Reported once, by the `.fail` step.

@@ -169,12 +169,27 @@ public final class WatchConnection {
         suggestionBroadcast.publish(suggestion)
     }
 
-    /// Feeds the health machine with a message attempt's outcome.
-    func recordAttempt(succeeded: Bool) {
-        guard case .changed(let from, let to) = health.event(succeeded ? .succeeded : .failed) else { return }
-        sessionHealth = to
-        emit(.healthChanged(from: from, to: to))
-        suggest(.healthChanged(to))
+    /// Counts the outcome of request `id` once (`RequestOutcome`): its later outcomes (retries, a
+    /// fallback's timeout, another flush) are not counted again.
+    func count(_ outcome: RequestOutcome, of id: UUID) {
+        guard let request = pending[id], !request.outcomeCounted else { return }
+        pending[id]?.outcomeCounted = true
+        record(outcome)
+    }
+
+    /// Feeds `outcome` to the health machine and, for a failure, to the suggestion rules with what the
+    /// session says of the counterpart now.
+    func record(_ outcome: RequestOutcome) {
+        let event: HealthMachine.Event = outcome == .succeeded ? .succeeded : .failed
+        if case .changed(let from, let to) = health.event(event) {
+            sessionHealth = to
+            emit(.healthChanged(from: from, to: to))
+            suggest(.healthChanged(to))
+        }
+        if case .failed(let error) = outcome {
+            let counterpart = CounterpartState(appInstalled: session.isCounterpartAppInstalled, deviceOn: session.isCounterpartDeviceOn)
+            suggest(.requestFailed(error, counterpart: counterpart))
+        }
     }
 
     private func handle(_ event: SessionEvent) {

@@ -7,18 +7,18 @@ public struct WatchConnectionConfiguration: Sendable {
     /// (`watchconnection-held.json`) are persisted; nil: in memory only (lost with the process).
     public var storageDirectory: URL?
     /// The most queued requests (100); past it the oldest is dropped with `requestDropped`.
-    public var queueCapacity = 100
+    public var queueCapacity: Int
     /// How long a queued request may wait (1 h); then it expires with `requestExpired`. Also how long
     /// the receiver holds a request for a handler that has not registered.
-    public var queueExpiry: Duration = .seconds(3600)
+    public var queueExpiry: Duration
     /// The most requests the receiver holds for handlers that have not registered (100): requests that
     /// arrived by userInfo or context; past it the oldest is answered `handlerNotRegistered` with
     /// `requestDropped`.
     public var heldRequestCapacity = 100
-    /// The health thresholds (3 → degraded, 10 → unhealthy).
-    public var healthThresholds = HealthMachine.Thresholds()
+    /// The health thresholds: failed requests in a row (3 → degraded, 10 → unhealthy).
+    public var healthThresholds: HealthMachine.Thresholds
     /// The window in which one recovery suggestion is made at most once (30 s).
-    public var suggestionDedupeWindow: Duration = .seconds(30)
+    public var suggestionDedupeWindow: Duration
     /// The most recorded responses kept for exactly-once (1,000); see `ResponseLedger`.
     public var recordedResponseCapacity = 1_000
     /// The largest encoded request, in bytes of its JSON (65,536: a message's and a userInfo's limit).
@@ -38,8 +38,20 @@ public struct WatchConnectionConfiguration: Sendable {
     /// clock's elapsed time (so a manual clock also moves queue timestamps). Default: now.
     public var wallClockOrigin = Date()
 
-    /// The defaults, persisted in `storageDirectory` (nil: in memory).
-    public init(storageDirectory: URL? = nil) {
+    /// The defaults, persisted in `storageDirectory` (nil: in memory), with the settings a test (or the
+    /// daemons' `layer.*` keys) may shorten: the queue's bound and expiry, the health thresholds and the
+    /// suggestions' dedupe window.
+    public init(
+        storageDirectory: URL? = nil,
+        queueCapacity: Int = 100,
+        queueExpiry: Duration = .seconds(3600),
+        healthThresholds: HealthMachine.Thresholds = HealthMachine.Thresholds(),
+        suggestionDedupeWindow: Duration = .seconds(30)
+    ) {
         self.storageDirectory = storageDirectory
+        self.queueCapacity = queueCapacity
+        self.queueExpiry = queueExpiry
+        self.healthThresholds = healthThresholds
+        self.suggestionDedupeWindow = suggestionDedupeWindow
     }
 }

@@ -41,7 +41,7 @@ public enum DeliveryPlanner {
         switch error {
         case .payloadTooLarge, .encodingFailed, .handlerNotRegistered, .handlerError, .cancelled, .timeout:
             return .fail(error)
-        case .sessionError(let code, _) where [7008, 7009, 7010].contains(code):
+        case .sessionError where error.blamesRequest:
             return .fail(error)
         default:
             break

@@ -1,5 +1,7 @@
 /// The health state machine: consecutive failures move it down, any success moves it to `.healthy`.
 ///
+/// Fed once per request (`RequestOutcome`), not per attempt, and by `attemptRecovery()`'s probe.
+///
 /// `degradedAfter` consecutive failures (3) → `.degraded`; `unhealthyAfter` (10) → `.unhealthy`.
 /// Only a change of state is reported, so each transition is reported once.
 public struct HealthMachine: Sendable, Hashable {
@@ -17,11 +19,11 @@ public struct HealthMachine: Sendable, Hashable {
         }
     }
 
-    /// What happened to a send.
+    /// What happened to a request.
     public enum Event: Sendable, Hashable {
-        /// A send (or recovery probe) succeeded.
+        /// A request (or recovery probe) reached the peer.
         case succeeded
-        /// A send attempt failed.
+        /// A request failed (`RequestOutcome.failed`).
         case failed
     }
 

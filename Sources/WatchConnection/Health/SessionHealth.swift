@@ -1,10 +1,10 @@
 /// How well the link has been working lately, from consecutive failures (`HealthMachine`).
 public enum SessionHealth: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Working: the last send succeeded, or too few failed in a row to matter.
+    /// Working: the last request succeeded, or too few failed in a row to matter.
     case healthy
-    /// Several sends in a row failed (3 by default): expect delays.
+    /// Several requests in a row failed (3 by default): expect delays.
     case degraded
-    /// Many sends in a row failed (10 by default): the user likely has to act.
+    /// Many requests in a row failed (10 by default): the user likely has to act.
     case unhealthy
 
     /// Whether this is `.healthy`.

@@ -4,9 +4,10 @@
 public enum RecoverySuggestion: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reachability is flapping: the devices are at the edge of range.
     case bringDevicesCloser
-    /// The counterpart app is installed but not running.
+    /// The counterpart app is installed but not running (its device is on).
     case openCompanionApp
-    /// The link cannot be set up at all.
+    /// The link cannot be set up at all: the counterpart's device is off or out of range (nothing
+    /// listens for it), its app is not installed, or activation failed.
     case checkBluetoothEnabled
     /// The session is unhealthy.
     case restartWatch

@@ -2,9 +2,10 @@
 ///
 /// Rules:
 /// - `bringDevicesCloser`: `flapCount` (3) reachability changes within `flapWindow` (60 s).
-/// - `openCompanionApp`: a message found the peer unreachable while its app is installed.
-/// - `checkBluetoothEnabled`: a message found the peer unreachable and its app not installed, or
-///   activation failed: the link cannot be set up.
+/// - `openCompanionApp`: a request failed with the peer not reachable (7007) while its app is installed
+///   and its device is on (or the session cannot tell): installed, not running.
+/// - `checkBluetoothEnabled`: a request failed with the peer not reachable while its device is off
+///   (nothing listens) or its app is not installed, or activation failed: the link cannot be set up.
 /// - `restartWatch`: health became `.unhealthy`.
 /// - `repairDevices`: `attemptRecovery()` failed.
 ///
@@ -15,8 +16,9 @@ public struct SuggestionRules: Sendable {
     public enum Event: Sendable, Hashable {
         /// Reachability changed.
         case reachabilityChanged
-        /// A message found the peer unreachable (7007); whether its app is installed.
-        case unreachable(counterpartInstalled: Bool)
+        /// A request failed (`RequestOutcome.failed`: once per request, as health counts it), with
+        /// what the session said of the counterpart then.
+        case requestFailed(WatchConnectionError, counterpart: CounterpartState)
         /// Activation failed.
         case activationFailed
         /// The health changed to this.
@@ -64,8 +66,10 @@ public struct SuggestionRules: Sendable {
             recentFlaps.removeAll { now - $0 > flapWindow }
             if recentFlaps.count > flapCount { recentFlaps.removeFirst(recentFlaps.count - flapCount) }
             return recentFlaps.count >= flapCount ? .bringDevicesCloser : nil
-        case .unreachable(let installed):
-            return installed ? .openCompanionApp : .checkBluetoothEnabled
+        case .requestFailed(let error, let counterpart):
+            // Only "not reachable" says where the trouble is; other failures reach the user through health.
+            guard error.code == 7007 else { return nil }
+            return counterpart.deviceOn == false || !counterpart.appInstalled ? .checkBluetoothEnabled : .openCompanionApp
         case .activationFailed:
             return .checkBluetoothEnabled
         case .healthChanged(let health):

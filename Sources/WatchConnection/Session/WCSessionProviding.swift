@@ -16,6 +16,11 @@ public protocol WCSessionProviding: AnyObject, Sendable {
     /// Whether the counterpart app is installed (`isWatchAppInstalled` on the phone,
     /// `isCompanionAppInstalled` on the watch).
     var isCounterpartAppInstalled: Bool { get }
+    /// Whether the counterpart's device is on: something listens for its app (it runs, or would be
+    /// launched), so a peer that is not reachable is an app that is not running; false when nothing
+    /// listens (the device is off or out of range). nil when the session cannot tell: the default, and
+    /// what an adapter of Apple's `WCSession` (which has no such property) gives.
+    var isCounterpartDeviceOn: Bool? { get }
 
     /// Makes `receiver` the receiver of every event of the session (replacing an earlier one), then
     /// activates the session; calling it again re-activates (what `attemptRecovery()` does).
@@ -36,6 +41,11 @@ public protocol WCSessionProviding: AnyObject, Sendable {
 
     /// Replaces the application context (latest value wins); throws when refused.
     func updateApplicationContext(_ applicationContext: [String: String]) throws
+}
+
+extension WCSessionProviding {
+    /// nil: the session cannot tell whether the counterpart's device is on.
+    public var isCounterpartDeviceOn: Bool? { nil }
 }
 
 /// Whether a session is activated: Apple's `WCSessionActivationState`, without the framework.

@@ -6,8 +6,10 @@ struct HealthCommand: WcctlSubcommand {
         commandName: "health",
         abstract: "Show the reliability layer's health, connection mode and recovery suggestions.",
         discussion: """
-            One JSON object: health (healthy, degraded after 3 failed message attempts in
-            a row, unhealthy after 10; any success returns to healthy), isHealthy,
+            One JSON object: health (healthy, degraded after 3 failed requests in a row,
+            unhealthy after 10: the daemon's layer.degradedAfter and layer.unhealthyAfter;
+            each request counts once, also one that failed at once; any answered request
+            returns to healthy), isHealthy,
             requiresUserIntervention, connectionMode (passive or active, see `wcctl
             connect`), activated, reachable, pendingRequests (the request queue's length),
             and suggestions: the newest 16 recovery suggestions made, oldest first, each

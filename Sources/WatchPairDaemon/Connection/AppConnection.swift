@@ -27,6 +27,8 @@ final class AppConnection {
     private let router: MessageRouter
     private let clock: any Clock<Duration>
     private let storageDirectory: URL
+    /// The `layer.*` settings.
+    private let layer: LayerConfiguration
     private let logger: Logger
     /// The connection, once `run()` made it.
     private let started = OnceValue<WatchConnection>()
@@ -49,13 +51,15 @@ final class AppConnection {
     /// How long a live layer message waits for the layer's answer (the sender's timeout is shorter).
     static let answerTimeout: Duration = .seconds(300)
 
-    /// The face of the host in `context`, storing the layer's files in `storageDirectory`.
-    nonisolated init(context: HostContext, router: MessageRouter, storageDirectory: String, logger: Logger) {
+    /// The face of the host in `context`, storing the layer's files in `storageDirectory`, with the
+    /// `layer.*` settings.
+    nonisolated init(context: HostContext, router: MessageRouter, storageDirectory: String, layer: LayerConfiguration = LayerConfiguration(), logger: Logger) {
         session = EngineSession(engine: context.engine, store: context.store)
         engine = context.engine
         self.router = router
         clock = context.clock
         self.storageDirectory = URL(fileURLWithPath: storageDirectory, isDirectory: true)
+        self.layer = layer
         self.logger = logger
     }
 
@@ -70,11 +74,8 @@ final class AppConnection {
     private func makeConnection() -> WatchConnection {
         var quiet = logger
         quiet.logLevel = .critical
-        var configuration = WatchConnectionConfiguration(storageDirectory: storageDirectory)
-        // A request goes as a message or by userInfo: refused (7009) before anything is sent when over
-        // the smaller of the daemon's two limits.
-        let limits = engine.configuration.limits
-        configuration.payloadLimit = min(limits.message, limits.userInfo)
+        let configuration = WatchConnectionConfiguration(
+            storageDirectory: storageDirectory, layer: layer, limits: engine.configuration.limits)
         let connection = WatchConnection(session: session, configuration: configuration, clock: clock, logger: quiet)
         session.setHandled { await connection.waitUntilSessionEventsHandled() }
         // In the same turn as the connection, so its handlers exist before the first session event.

@@ -8,8 +8,10 @@ import WatchPairWire
 /// The daemon's engine as the `WCSessionProviding` its `WatchConnection` runs on (DESIGN §9: the
 /// daemons' engine adapter), so `wcctl request`/`serve` go through the same layer as a Swift app.
 ///
-/// - State (`activationState`, `isReachable`, `isCounterpartAppInstalled`) is a cache that `run()`
-///   refreshes on every engine state change and reports as `stateChanged`.
+/// - State (`activationState`, `isReachable`, `isCounterpartAppInstalled`, `isCounterpartDeviceOn`) is a
+///   cache that `run()` refreshes on every engine state change and reports as `stateChanged`; a message
+///   that finds the peer not reachable refreshes it before its error handler runs, so the layer reads
+///   then whether anything listens for the peer (`EngineStatus.peerListening`: device off or not).
 /// - Outgoing messages are sent by child tasks of `run()` (each ends with its reply or error handler;
 ///   cancelled, they end with an error), so none outlives the adapter.
 /// - Outgoing userInfo and context updates are accepted at once (the protocol is synchronous) and
@@ -29,6 +31,7 @@ final class EngineSession: WCSessionProviding {
         var activated = false
         var reachable = false
         var installed = false
+        var listening = false
     }
 
     /// A background hand-off waiting for `run()`.
@@ -73,6 +76,8 @@ final class EngineSession: WCSessionProviding {
     var activationState: SessionActivationState { state.withLock { $0.activated } ? .activated : .notActivated }
     var isReachable: Bool { state.withLock { $0.reachable } }
     var isCounterpartAppInstalled: Bool { state.withLock { $0.installed } }
+    /// Whether anything listens on the peer's link socket (or the link is up): false while its device is off.
+    var isCounterpartDeviceOn: Bool? { state.withLock { $0.listening } }
 
     func activate(reportingTo receiver: @escaping @Sendable (SessionEvent) -> Void) {
         let activated = state.withLock { state in
@@ -107,6 +112,9 @@ final class EngineSession: WCSessionProviding {
                 replyHandler(Self.strings(dictionary))
             }
         } catch {
+            // The layer reads `isCounterpartDeviceOn` when it counts this failure: what the engine's
+            // probe saw just now, not what the cache held.
+            if error.code == .notReachable { follow(await engine.status()) }
             message.errorHandler(SessionFailure(code: error.code, message: error.message))
         }
     }
@@ -168,15 +176,21 @@ final class EngineSession: WCSessionProviding {
     private func followState() async {
         while !Task.isCancelled {
             let seen = (engine.stateSignal.generation, engine.activationSignal.generation)
-            let status = await engine.status()
-            let (changed, receiver) = state.withLock { state in
-                let changed = (state.activated, state.reachable, state.installed) != (status.activated, status.reachable, status.peerInstalled)
-                (state.activated, state.reachable, state.installed) = (status.activated, status.reachable, status.peerInstalled)
-                return (changed, state.receiver)
-            }
-            if changed { receiver?(.stateChanged) }
+            follow(await engine.status())
             await Waiting.any([(engine.stateSignal, seen.0), (engine.activationSignal, seen.1)])
         }
+    }
+
+    /// Caches what the layer reads of `status`; reports `stateChanged` when the layer's status moved.
+    private func follow(_ status: EngineStatus) {
+        let (changed, receiver) = state.withLock { state in
+            let changed = (state.activated, state.reachable, state.installed) != (status.activated, status.reachable, status.peerInstalled)
+            (state.activated, state.reachable, state.installed) = (status.activated, status.reachable, status.peerInstalled)
+            // Read on demand, when a request fails: a change alone is not worth an event.
+            state.listening = status.peerListening
+            return (changed, state.receiver)
+        }
+        if changed { receiver?(.stateChanged) }
     }
 
     private func handOn() async {

@@ -18,10 +18,10 @@ public func buildDaemon(
     logger: Logger,
     environment: DaemonEnvironment = DaemonEnvironment()
 ) async throws(DaemonError) -> Daemon {
-    let directory = configuration.store.directory
+    let (directory, layer) = (configuration.store.directory, configuration.layer)
     return try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
         let router = MessageRouter(engine: context.engine, clock: context.clock)
-        let connection = AppConnection(context: context, router: router, storageDirectory: directory, logger: logger)
+        let connection = AppConnection(context: context, router: router, storageDirectory: directory, layer: layer, logger: logger)
         return HostFace(controlHandler: ControlHandler(context: context, router: router, connection: connection), service: connection)
     }
 }

@@ -17,7 +17,8 @@ extension HostConfiguration {
     /// `EngineConfiguration.init(role:config:)` (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`,
     /// `backoff.*`, `keepAlive.*`), `UnixSocketTransportConfiguration.init(role:config:)` (`paths.link`,
     /// `paths.peerLink`, `paths.peerControl`, `paths.peerState`, `allowedUIDs`), ``ControlServerConfiguration/init(role:config:)``
-    /// (`paths.control`), `StoreConfiguration.init(role:config:)` (`paths.state`, `durability`, `queues.*`).
+    /// (`paths.control`), `StoreConfiguration.init(role:config:)` (`paths.state`, `durability`, `queues.*`),
+    /// ``LayerConfiguration/init(config:)`` (`layer.*`).
     /// This initializer reads the host's own, ``LogSettings/init(config:)`` (`log.*`) among them:
     ///
     /// | key | type | default |
@@ -44,6 +45,7 @@ extension HostConfiguration {
         transport = try UnixSocketTransportConfiguration(role: role, config: config)
         control = try ControlServerConfiguration(role: role, config: config)
         store = try StoreConfiguration(role: role, config: config)
+        layer = try LayerConfiguration(config: config)
         // The installation records (docs/Lifecycle.md): this app's in its store's directory, the peer's
         // where `paths.peerState` says, else beside it.
         transport.stateDirectory = store.directory
@@ -59,7 +61,7 @@ extension HostConfiguration {
     /// components' and the host's own.
     public static let keys: [String] =
         ["role"] + EngineConfiguration.configKeys + UnixSocketTransportConfiguration.configKeys
-        + ControlServerConfiguration.configKeys + StoreConfiguration.configKeys + ownConfigKeys
+        + ControlServerConfiguration.configKeys + StoreConfiguration.configKeys + LayerConfiguration.configKeys + ownConfigKeys
 
     /// The keys `init(role:config:)` reads itself (besides `role`).
     public static let ownConfigKeys = ["timeouts.idleExit", "launch"] + LogSettings.configKeys + ["listenFDName"]

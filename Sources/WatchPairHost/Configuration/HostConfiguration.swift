@@ -5,7 +5,8 @@ import WatchPairWire
 
 /// Everything one daemon (`phoned` or `watchd`) needs to know, with DESIGN.md's defaults.
 ///
-/// Plain values only, one per component the host builds (``engine``, ``transport``, ``control``, ``store``)
+/// Plain values only, one per component the host builds (``engine``, ``transport``, ``control``, ``store``,
+/// and the daemons' ``layer``)
 /// plus the host's own: `init(role:config:)` has each component's reader read them from a `ConfigReader`
 /// (JSON file plus `WATCHPAIR_*` environment overrides, see ``HostConfiguration/load(role:options:environment:)``)
 /// and `buildHost` hands each component its value; tests build one with ``init(role:)`` and change what
@@ -23,6 +24,9 @@ public struct HostConfiguration: Sendable {
     public var control: ControlServerConfiguration
     /// The store's configuration (`paths.state`, `durability`, `queues.*`).
     public var store: StoreConfiguration
+    /// The daemon's reliability layer (`layer.*`): its queue's bound and expiry, health thresholds and
+    /// the suggestions' dedupe window. A `WCSession` app configures its `WatchConnection` in code instead.
+    public var layer: LayerConfiguration
     /// How the launch mode is decided.
     public var launch: LaunchSetting
     /// How long a background-launched daemon stays up with nothing to do. Default 10 s.
@@ -44,6 +48,7 @@ public struct HostConfiguration: Sendable {
         transport.peerStateDirectory = paths.peerState
         self.control = ControlServerConfiguration(path: paths.control)
         self.store = StoreConfiguration(directory: paths.state)
+        self.layer = LayerConfiguration()
         self.launch = .auto
         self.idleExit = Self.defaultIdleExit
         self.log = LogSettings()

@@ -39,6 +39,79 @@ struct WatchConnectionHealthTests {
         ])
     }
 
+    @Test("requests that fail before any attempt (immediate mode, peer unreachable) count: degraded at 3; device off or not running",
+          arguments: [(false, RecoverySuggestion.checkBluetoothEnabled), (true, .openCompanionApp), (nil, .openCompanionApp)] as [(Bool?, RecoverySuggestion)])
+    func failuresBeforeAnAttemptCount(deviceOn: Bool?, suggestion: RecoverySuggestion) async throws {
+        let link = try await TestLink(.flaky)
+        try await link.makePeerUnreachable()
+        // Off: nothing listens for the watch. On: its app is installed but not running. nil: cannot tell.
+        try #require(link.flaky).phone.setCounterpartDeviceOn(deviceOn)
+        let suggestions = link.phone.recoverySuggestions
+        for request in 1...3 {
+            await #expect(throws: WatchConnectionError.notReachable) {
+                try await link.phone.send(Greet(name: "\(request)"), strategy: .messageOnly, delivery: .immediate, retryPolicy: .none)
+            }
+            #expect(link.phone.sessionHealth == (request >= 3 ? .degraded : .healthy), "after \(request) failed requests")
+        }
+        #expect(link.flaky?.phone.history.isEmpty == true, "nothing was sent")
+        // One suggestion for the three failures (the dedupe window), and no other.
+        await link.phone.close()
+        var made: [RecoverySuggestion] = []
+        for await each in suggestions { made.append(each) }
+        #expect(made == [suggestion])
+    }
+
+    @Test("over WatchPair's WCSession: a phone app gone with nothing listening is off (checkBluetoothEnabled); with its socket left listening, not running (openCompanionApp)",
+          arguments: [(false, RecoverySuggestion.checkBluetoothEnabled), (true, .openCompanionApp)])
+    func deviceOffOverWCSession(socketStays: Bool, suggestion: RecoverySuggestion) async throws {
+        let link = try await TestLink(.wcSessionInMemory)
+        let pair = try #require(link.pair)
+        let network = try #require(pair.network)
+        // The phone's socket unit: left listening (installed, not running), or gone with the app (device off).
+        network.setInstalled(.phone, socketStays)
+        let suggestions = link.watch.recoverySuggestions
+        await pair.phone.shutdown()
+        if !socketStays { await link.watch.waitForStatus { !$0.isReachable } }
+        await #expect(throws: WatchConnectionError.self) {
+            try await link.watch.send(Greet(name: "x"), strategy: .messageOnly, delivery: .immediate, retryPolicy: .none)
+        }
+        var iterator = suggestions.makeAsyncIterator()
+        #expect(await iterator.next() == suggestion)
+        await link.stop()
+    }
+
+    @Test("a request counts once however many attempts it made: two requests of 3 failed attempts stay healthy, a third degrades")
+    func retriesCountOnce() async throws {
+        let (link, phoneSession, _) = try await TestLink.flakyGreeter()
+        phoneSession.script(Array(repeating: .fail(code: 7014), count: 9))
+        let policy = RetryPolicy(maxAttempts: 3, backoff: .fixed(.zero))
+        for request in 1...3 {
+            await #expect(throws: WatchConnectionError.self) {
+                try await link.phone.send(Greet(name: "\(request)"), strategy: .messageOnly, delivery: .immediate, retryPolicy: policy)
+            }
+            #expect(link.phone.sessionHealth == (request >= 3 ? .degraded : .healthy), "after \(request) failed requests")
+        }
+        #expect(phoneSession.history.count == 9)
+    }
+
+    @Test("a request its caller cancels does not count: the link did not fail")
+    func cancelledRequestsDoNotCount() async throws {
+        let link = try await TestLink(.flaky)
+        let (phoneSession, _) = try #require(link.flaky)
+        link.watch.registerGreeter(Counter())
+        // The message is in flight (its delivery waits on the clock) when the caller gives up.
+        phoneSession.latency = .seconds(60)
+        let phone = link.phone
+        for request in 1...3 {
+            let send = Task { try await phone.send(Greet(name: "\(request)"), strategy: .messageOnly, retryPolicy: .none) }
+            // This send's timeout, and the latency of every message so far (they are not cancelled).
+            await link.clock.waitForSleepers(count: request + 1)
+            send.cancel()
+            await #expect(throws: WatchConnectionError.cancelled) { try await send.value }
+        }
+        #expect(phone.sessionHealth == .healthy)
+    }
+
     @Test("an unreachable installed peer suggests openCompanionApp once per 30 s on the clock")
     func suggestionDedupe() async throws {
         let link = try await TestLink(.flaky)

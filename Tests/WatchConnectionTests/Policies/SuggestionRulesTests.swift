@@ -3,9 +3,20 @@ import WatchConnection
 
 @Suite("Recovery suggestion rules")
 struct SuggestionRulesTests {
+    /// A counterpart whose app is installed or not, whose device is on, off, or not known (nil).
+    static func counterpart(installed: Bool = true, on: Bool?) -> CounterpartState {
+        CounterpartState(appInstalled: installed, deviceOn: on)
+    }
+
     @Test("each rule, its suggestion and severity", arguments: [
-        (SuggestionRules.Event.unreachable(counterpartInstalled: true), RecoverySuggestion.openCompanionApp, RecoverySuggestion.Severity.minor),
-        (.unreachable(counterpartInstalled: false), .checkBluetoothEnabled, .moderate),
+        // Installed, not running: the device is on (or the session cannot tell, as Apple's).
+        (SuggestionRules.Event.requestFailed(.notReachable, counterpart: counterpart(on: true)), RecoverySuggestion.openCompanionApp, RecoverySuggestion.Severity.minor),
+        (.requestFailed(.notReachable, counterpart: counterpart(on: nil)), .openCompanionApp, .minor),
+        (.requestFailed(.sessionError(code: 7007, description: ""), counterpart: counterpart(on: true)), .openCompanionApp, .minor),
+        // Device off: nothing listens, although the app stays installed.
+        (.requestFailed(.notReachable, counterpart: counterpart(on: false)), .checkBluetoothEnabled, .moderate),
+        (.requestFailed(.sessionError(code: 7007, description: ""), counterpart: counterpart(on: false)), .checkBluetoothEnabled, .moderate),
+        (.requestFailed(.notReachable, counterpart: counterpart(installed: false, on: nil)), .checkBluetoothEnabled, .moderate),
         (.activationFailed, .checkBluetoothEnabled, .moderate),
         (.healthChanged(.unhealthy), .restartWatch, .major),
         (.recoveryFailed, .repairDevices, .critical),
@@ -15,6 +26,17 @@ struct SuggestionRulesTests {
         #expect(rules.event(event, at: .zero) == .suggest(suggestion))
         #expect(suggestion.severity == severity)
         #expect(!suggestion.title.isEmpty && !suggestion.message.isEmpty)
+    }
+
+    @Test("a failed request other than 'not reachable' suggests nothing itself (health does, when it gets unhealthy)", arguments: [
+        WatchConnectionError.timeout, .notActivated, .expired, .sessionError(code: 7014, description: ""),
+        .sessionError(code: 7011, description: ""),
+    ])
+    func otherFailures(error: WatchConnectionError) {
+        var rules = SuggestionRules()
+        for on in [true, false, nil] as [Bool?] {
+            #expect(rules.event(.requestFailed(error, counterpart: Self.counterpart(on: on)), at: .zero) == .none)
+        }
     }
 
     @Test("health other than unhealthy suggests nothing")
