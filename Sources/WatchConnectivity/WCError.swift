@@ -29,7 +29,7 @@ public struct WCError: CustomNSError, Hashable, Sendable {
         case sessionNotActivated = 7004
         /// No counterpart is configured.
         case deviceNotPaired = 7005
-        /// The watch app is not installed (uninstalled, or its socket unit disabled or masked).
+        /// The watch app is not installed (uninstalled, or its socket unit masked or without a unit file).
         case watchAppNotInstalled = 7006
         /// The counterpart app is not reachable for live messages.
         case notReachable = 7007

@@ -129,7 +129,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
 
     /// Phone side: whether the watch app is installed; on the watch side, whether the phone app is. True
     /// while the counterpart's device is off (nothing listens: content queues); false when it was
-    /// uninstalled (`wcctl uninstall`) or its socket unit is disabled or masked (then content fails at
+    /// uninstalled (`wcctl uninstall`) or its socket unit is masked or has no unit file (then content fails at
     /// once with 7006 / 7018). Changes call `sessionWatchStateDidChange` (watch:
     /// `sessionCompanionAppInstalledDidChange`). False until activated.
     public var isWatchAppInstalled: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.counterpartInstalled } }

@@ -19,7 +19,7 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     /// installation record is kept there too.
     public var stateDirectory: String
     /// The counterpart's state directory, where its installation record is read (whether it is
-    /// installed, `wcctl uninstall`); nil reads none (then only a disabled or masked socket unit makes
+    /// installed, `wcctl uninstall`); nil reads none (then only a masked socket unit, or none at all, makes
     /// the counterpart "not installed").
     public var peerStateDirectory: String?
     /// This app's link socket: where the counterpart connects. Bound by the session unless systemd passes

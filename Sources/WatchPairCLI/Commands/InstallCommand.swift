@@ -16,8 +16,9 @@ struct UninstallCommand: WcctlSubcommand {
             get sessionWatchStateDidChange. Content accepted before stays queued and
             is delivered after `wcctl install`. Prints {"installed":false}.
 
-            A disabled or masked socket unit (systemctl disable / mask watchd.socket) is
-            "not installed" too; a stopped one is a device that is off (content queues).
+            A masked socket unit (systemctl mask watchd.socket), or none at all, is
+            "not installed" too; a stopped one is a device that is off (content queues),
+            and a disabled one is installed (enable only says whether it listens from boot).
 
             EXAMPLE
               wcctl --side watch uninstall
