@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages WatchPair needs to build, run and test, when they are missing.
 set -euo pipefail
-needed=(libsystemd-dev libsqlite3-dev socat pkg-config chromium mosquitto)
+needed=(libsystemd-dev libsqlite3-dev socat pkg-config procps chromium mosquitto)
 missing=()
 for package in "${needed[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

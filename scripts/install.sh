@@ -6,7 +6,7 @@
 #   --bin-dir DIR  where phoned, watchd and wcctl are (default: .build/release, else .build/debug)
 #   --prefix DIR   install prefix (default /usr/local): DIR/bin, DIR/lib/systemd/system, ...
 #   --enable       also `systemctl enable --now phoned.socket watchd.socket` (the apps become "installed")
-#   --no-deps      do not apt-get install missing runtime packages (socat, libsystemd0)
+#   --no-deps      do not apt-get install missing runtime packages (socat, libsystemd0, procps)
 #   --uninstall    stop and disable the units and remove what an install put in place
 #                  (keeps /etc/watchpair and the state in /var/lib/watchpair)
 #
@@ -80,10 +80,11 @@ if [ $uninstall = yes ]; then
     exit 0
 fi
 
-# Runtime packages: socat (fault-injection recipes) and libsystemd0 (the daemons link it).
+# Runtime packages: socat (fault-injection recipes), libsystemd0 (the daemons link it) and procps
+# (/bin/kill, the units' ExecReload=).
 if [ $deps = yes ]; then
     missing=()
-    for package in socat libsystemd0; do
+    for package in socat libsystemd0 procps; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     if [ ${#missing[@]} -gt 0 ]; then

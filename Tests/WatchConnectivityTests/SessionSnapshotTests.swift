@@ -61,6 +61,7 @@ struct SessionSnapshotTests {
         #expect(snapshot(listening: true, link: "connected", reachable: true) == Self.reachable)
         #expect(snapshot(listening: true, record: false, link: "disconnected", reachable: false) == Self.none, "uninstalled")
         #expect(snapshot(listening: true, unit: .masked, link: "connected", reachable: true) == Self.none, "masked")
-        #expect(snapshot(listening: false, unit: .disabled, link: "disconnected", reachable: false) == Self.none, "disabled")
+        #expect(snapshot(listening: false, unit: .notFound, link: "disconnected", reachable: false) == Self.none, "no unit file")
+        #expect(snapshot(listening: false, unit: .disabled, link: "disconnected", reachable: false) == Self.installed, "disabled: device off")
     }
 }

@@ -17,8 +17,9 @@ struct UninstallCommand: WcctlSubcommand {
             is delivered after `wcctl install`. Prints {"installed":false}.
 
             A masked socket unit (systemctl mask watchd.socket), or none at all, is
-            "not installed" too; a stopped one is a device that is off (content queues),
-            and a disabled one is installed (enable only says whether it listens from boot).
+            "not installed" too; a stopped one is a device that is off (content
+            queues), and a disabled one is installed (enable only says whether it
+            listens from boot).
 
             EXAMPLE
               wcctl --side watch uninstall

@@ -49,7 +49,7 @@ struct OpenCommand: WcctlSubcommand {
         do throws(CLIError) {
             client = try context.connect()
         } catch where error.kind == .notRunning {
-            try Self.start(context.target, timeoutSeconds: timeout)
+            try Self.start(context.target)
             started = true
             let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
             let answered = try PathAppearance.wait(for: context.target.path, deadline: deadline) { () throws(CLIError) -> ControlClient? in
@@ -75,7 +75,7 @@ struct OpenCommand: WcctlSubcommand {
 
     /// `systemctl start <daemon>.service`, when systemd runs this machine (`/run/systemd/system`, as
     /// `sd_booted()` checks); anything else cannot be started from here.
-    private static func start(_ target: ControlTarget, timeoutSeconds: Double) throws(CLIError) {
+    private static func start(_ target: ControlTarget) throws(CLIError) {
         let unit = "\(target.daemonName).service"
         guard access("/run/systemd/system", F_OK) == 0 else {
             throw CLIError(

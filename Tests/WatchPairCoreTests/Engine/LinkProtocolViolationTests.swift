@@ -56,7 +56,12 @@ struct LinkProtocolViolationTests {
     @Test("a link-level error is the last frame: the outbox pump sends nothing after it")
     func nothingAfterLinkLevelError() async throws {
         let peer = ScriptedPeerTransport()
-        let solo = try await SoloEngine.start(.watch, transport: peer) { $0.finalWriteTimeout = .seconds(30) }
+        // Queueing 300 transfers may take seconds on a busy machine while the first link waits for our
+        // hello: neither that nor the last write may time out here.
+        let solo = try await SoloEngine.start(.watch, transport: peer) {
+            $0.finalWriteTimeout = .seconds(30)
+            $0.handshakeTimeout = .seconds(60)
+        }
         // More than the pipe holds (1 MiB), so the pump is still sending when the forged ack arrives.
         let payload = String(repeating: "x", count: 8_000)
         for n in 0..<300 { _ = try await solo.engine.transferUserInfo(["n": .integer(Int64(n)), "pad": .string(payload)]) }

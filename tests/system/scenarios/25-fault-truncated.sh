@@ -1,10 +1,11 @@
 # Truncated frames: a writer that stops inside a frame and closes (half a second later). The daemon logs frameRejected
-# ("the stream ended inside a frame"), delivers nothing to the app, and carries on.
+# ("the stream ended inside a frame"), delivers nothing to the app, and carries on. The phone app starts
+# only afterwards: while it is linked, a second phone's hello is refused before any userInfo of it is read.
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
 sock=/run/watchpair/watchd.sock
 reset_pair
-sx systemctl start phoned.service watchd.service
+sx systemctl start watchd.service
 wait_unit watchd.service active
 pid=$(main_pid watchd.service)
 journal_mark
@@ -24,6 +25,8 @@ events WC_EVENT=frameRejected WC_ROLE=watch | field MESSAGE | grep 'ended inside
 has_event WC_EVENT=userInfoDelivered WC_ROLE=watch && fail "a truncated frame was delivered"
 [ "$(sx wcctl --side watch --json status | json_get inboxPending)" = 0 ] || fail "inboxPending"
 [ "$(main_pid watchd.service)" = "$pid" ] || fail "watchd restarted"
+sx systemctl start phoned.service
+wait_unit phoned.service active
 phone transfer '{"n":1}' >/dev/null || fail "transfer"
 wait_for 10 phone drained
 got=$(received_ns watch | tr '\n' ' ')

@@ -1,14 +1,14 @@
 # systemd-analyze verify accepts the four units without a single warning.
 # They are checked installed in a scratch root (with the host's system units, so that targets
-# resolve) and with placeholder binaries at the ExecStart= paths.
+# resolve) and with placeholder binaries at the ExecStart= and ExecReload= paths.
 set -uo pipefail
 root=$(mktemp -d /tmp/wp-verify.XXXXXX)
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/usr/local/bin" "$root/etc/systemd/system" "$root/usr/lib/systemd"
+mkdir -p "$root/usr/local/bin" "$root/bin" "$root/etc/systemd/system" "$root/usr/lib/systemd"
 cp -a /lib/systemd/system "$root/usr/lib/systemd/"
-for daemon in phoned watchd; do
-    printf '#!/bin/sh\n' > "$root/usr/local/bin/$daemon"
-    chmod +x "$root/usr/local/bin/$daemon"
+for binary in usr/local/bin/phoned usr/local/bin/watchd bin/kill; do
+    printf '#!/bin/sh\n' > "$root/$binary"
+    chmod +x "$root/$binary"
 done
 cp "$WP_REPO"/systemd/*.socket "$WP_REPO"/systemd/*.service "$root/etc/systemd/system/"
 out=$(systemd-analyze verify --root="$root" phoned.socket phoned.service watchd.socket watchd.service 2>&1)
@@ -22,7 +22,8 @@ for daemon in phoned watchd; do
     grep -qx "FileDescriptorName=$daemon" "$socket" || { echo "$daemon.socket: FileDescriptorName"; exit 1; }
     grep -qx "Accept=no" "$socket" || { echo "$daemon.socket: Accept=no"; exit 1; }
     grep -qx "RemoveOnStop=yes" "$socket" || { echo "$daemon.socket: RemoveOnStop"; exit 1; }
-    for line in Type=notify Restart=on-failure "StateDirectory=watchpair/$daemon" "ExecStart=/usr/local/bin/$daemon"; do
+    for line in Type=notify Restart=on-failure "StateDirectory=watchpair/$daemon" "ExecStart=/usr/local/bin/$daemon" \
+        'ExecReload=/bin/kill -HUP $MAINPID'; do
         grep -qx "$line" "$service" || { echo "$daemon.service: missing $line"; exit 1; }
     done
     grep -q '^WatchdogSec=' "$service" || { echo "$daemon.service: no WatchdogSec"; exit 1; }
