@@ -11,7 +11,8 @@ import NIOPosix
 /// host whose sockets share one loop reads, decides and writes on that one thread: no wake-up per line.
 ///
 /// The trade-off: the host's socket I/O no longer spreads over the group's threads (the other threads
-/// still run tasks). BENCHMARKS.md ("Issue 10, fourth round") has the measurements.
+/// still run tasks). BENCHMARKS.md ("Changes that mattered", issue 10's fourth round, `f297077`) has the
+/// measurements.
 public struct SocketEventLoop: Sendable {
     /// The loop every socket of the transports made with this value runs on.
     let eventLoop: any EventLoop

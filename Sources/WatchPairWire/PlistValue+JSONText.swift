@@ -3,9 +3,9 @@ import Foundation
 /// ``PlistValue/json``'s canonical text written straight into bytes, without the `JSONValue` tree.
 ///
 /// Message and userInfo payloads go to `receive --follow` clients on every delivery; building the tree
-/// only to write it out again was a large part of the control socket's cost (BENCHMARKS.md, issue 10,
-/// sixth round). The conventions (`$data`, `$date`, `$double`, `$dict`) are ``PlistValue/json``'s;
-/// `PlistJSONTextTests` holds the bytes equal to `json.canonicalUTF8`.
+/// only to write it out again was a large part of the control socket's cost (BENCHMARKS.md, "Changes that
+/// mattered": issue 10's sixth round). The conventions (`$data`, `$date`, `$double`, `$dict`) are
+/// ``PlistValue/json``'s; `PlistJSONTextTests` holds the bytes equal to `json.canonicalUTF8`.
 extension PlistValue {
     /// Appends the canonical JSON text of ``json``.
     public func writeJSON(into out: inout [UInt8]) {

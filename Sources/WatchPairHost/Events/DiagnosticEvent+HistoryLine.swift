@@ -6,8 +6,9 @@ extension DiagnosticEvent {
     ///
     /// Written member by member instead of through a `JSONValue` tree: building, sorting and writing that
     /// tree for every event was 8–11% of each daemon's CPU with userInfo or messages in flight
-    /// (BENCHMARKS.md, "Issue 10, fifth round"). The keys below are in canonical (UTF-8 byte) order;
-    /// `EventHistoryLineTests` holds the bytes equal to `controlJSON.canonicalUTF8` for every field.
+    /// (BENCHMARKS.md, "Changes that mattered": issue 10's fifth round). The keys below are in canonical
+    /// (UTF-8 byte) order; `EventHistoryLineTests` holds the bytes equal to `controlJSON.canonicalUTF8` for
+    /// every field.
     var historyLine: [UInt8] {
         var json = JSONMemberWriter(capacity: 320)
         if let attempt = request?.attempt { json.add("attempt", integer: Int64(attempt)) }

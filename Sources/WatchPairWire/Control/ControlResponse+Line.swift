@@ -2,9 +2,9 @@
 /// `JSONValue` tree for the envelope: the same bytes as ``ControlLine/lineBytes`` of ``json``.
 ///
 /// Every control response and event goes through here; at 64 messages in flight the control socket's
-/// JSON was about 9% of phoned's samples (BENCHMARKS.md, issue 10, fifth and sixth rounds). The members
-/// are added in canonical order (`data`, `error`, `event`, `id`, `ok`, `result`);
-/// `ControlResponseLineTests` holds the bytes equal to the tree's.
+/// JSON was about 9% of phoned's samples (BENCHMARKS.md, "Changes that mattered": issue 10's fifth and
+/// sixth rounds). The members are added in canonical order (`data`, `error`, `event`, `id`, `ok`,
+/// `result`); `ControlResponseLineTests` holds the bytes equal to the tree's.
 extension ControlResponse {
     /// One line: ``json``'s canonical text and a newline.
     public var lineBytes: [UInt8] {
