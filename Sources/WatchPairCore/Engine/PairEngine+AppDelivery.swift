@@ -5,14 +5,15 @@ import WatchPairWire
 /// running (or crashed while handling it) is given it again at its next launch. `appSignal` fires
 /// whenever there is something new; consumers read after their cursor and acknowledge.
 extension PairEngine {
-    /// Received userInfo transfers the app has not acknowledged, in arrival order.
-    public func pendingUserInfo(after deliveryId: UInt64 = 0, limit: Int = 256) async throws(WCFailure) -> [InboxTransfer] {
-        try await StoreError.reported { () async throws(StoreError) in try await store.inbox(after: deliveryId, limit: limit) }
+    /// Received userInfo transfers of `queue` (the app's by default) not yet acknowledged, in arrival order.
+    public func pendingUserInfo(after deliveryId: UInt64 = 0, limit: Int = 256, queue: InboxQueue = .app) async throws(WCFailure) -> [InboxTransfer] {
+        try await StoreError.reported { () async throws(StoreError) in try await store.inbox(after: deliveryId, limit: limit, queue: queue) }
     }
 
-    /// The app has handled every received transfer up to `deliveryId`.
-    public func acknowledgeUserInfo(upTo deliveryId: UInt64) async throws(WCFailure) {
-        try await StoreError.reported { () async throws(StoreError) in try await store.consumeInbox(upTo: deliveryId) }
+    /// `queue`'s reader (the app by default) has handled every one of its transfers up to `deliveryId`;
+    /// other queues' transfers stay.
+    public func acknowledgeUserInfo(upTo deliveryId: UInt64, queue: InboxQueue = .app) async throws(WCFailure) {
+        try await StoreError.reported { () async throws(StoreError) in try await store.consumeInbox(upTo: deliveryId, queue: queue) }
         // Space in the inbox may let a sender that was refused resume: the driver links back at once,
         // without backoff (``LinkPolicy/holdOff(_:peerRefusing:owesRoomNow:)``).
         contentSignal.fire()

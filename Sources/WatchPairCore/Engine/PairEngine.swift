@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import WatchPairWire
 
 /// One side of the WatchConnectivity link: the three channels, their durable state and the link policy.
@@ -66,6 +67,9 @@ public actor PairEngine {
     var peerPresence: PeerPresence { driver.presence }
     /// The userInfo channel: its machines and its outbox pump.
     let userInfo = UserInfoChannel()
+    /// Routes each received userInfo to its consumer's ``InboxQueue`` on arrival; nil: all are the app's.
+    /// Set by the host's face before the engine runs (``routeInbox(_:)``), read once per received batch.
+    nonisolated let inboxRouter = Mutex<(@Sendable (EncodedDictionary) -> InboxQueue)?>(nil)
     /// This side refused the peer's transfers for lack of inbox room: once the app has made room, it
     /// links to the (running) peer, which tells the peer to resume at once.
     var owesRoom = false

@@ -16,6 +16,8 @@ public struct InboxTransfer: Sendable, Hashable {
     public var receivedAt: Date
     /// It came as the current complication info (`transferCurrentComplicationUserInfo` on the phone).
     public var isCurrentComplicationInfo: Bool
+    /// The queue it was routed to on arrival (``InboxQueue``): only that queue's reader is given it.
+    public var queue: InboxQueue
 
     /// The user info dictionary (decoded once, when the frame arrived or when the inbox was read).
     public var payload: PlistDictionary { encodedPayload.dictionary }
@@ -23,7 +25,7 @@ public struct InboxTransfer: Sendable, Hashable {
     /// Creates a value; the store creates the ones it returns.
     public init(
         deliveryId: UInt64, seq: UInt64, transferId: UUID, payload: EncodedDictionary, receivedAt: Date,
-        isCurrentComplicationInfo: Bool = false
+        isCurrentComplicationInfo: Bool = false, queue: InboxQueue = .app
     ) {
         self.deliveryId = deliveryId
         self.seq = seq
@@ -31,6 +33,7 @@ public struct InboxTransfer: Sendable, Hashable {
         self.encodedPayload = payload
         self.receivedAt = receivedAt
         self.isCurrentComplicationInfo = isCurrentComplicationInfo
+        self.queue = queue
     }
 }
 

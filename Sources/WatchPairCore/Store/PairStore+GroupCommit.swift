@@ -10,9 +10,11 @@ enum BatchRequest: Sendable {
     case enqueue(transferId: UUID?, payload: EncodedDictionary, createdAt: Date, complication: Bool)
     /// Store transfers received from a peer store, with the payload bytes their frames carried;
     /// `complication` holds the seqs that came as complication transfers.
-    case receive(peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>)
-    /// Delete the inbox rows the app has taken, up to a delivery id.
-    case consume(upTo: UInt64)
+    case receive(
+        peerStoreId: UUID, transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>,
+        queues: [UInt64: InboxQueue])
+    /// Delete the inbox rows of one queue that its reader has taken, up to a delivery id.
+    case consume(upTo: UInt64, queue: InboxQueue)
 }
 
 /// The outcome of one `BatchRequest`.
@@ -47,11 +49,12 @@ extension PairStore {
                             transferId: transferId ?? self.nextTransferId(), payload: payload, createdAt: createdAt,
                             complication: complication, limit: outboxLimit
                         ).map(BatchResponse.enqueued)
-                    case .receive(let peerStoreId, let transfers, let complication):
+                    case .receive(let peerStoreId, let transfers, let complication, let queues):
                         return .success(.received(try batch.receive(
-                            from: peerStoreId, transfers, complication: complication, receivedAt: now, limit: inboxLimit)))
-                    case .consume(let upTo):
-                        try batch.consume(upTo: upTo)
+                            from: peerStoreId, transfers, complication: complication, queues: queues, receivedAt: now,
+                            limit: inboxLimit)))
+                    case .consume(let upTo, let queue):
+                        try batch.consume(upTo: upTo, queue: queue)
                         return .success(.consumed)
                     }
                 }
@@ -66,7 +69,8 @@ extension PairStore {
                         switch (request, outcome) {
                         case (_, .success(.enqueued(let transfer))): tails.outbox.append([OutboxTailRow(transfer: transfer)])
                         case (_, .success(.received(let receipt))): tails.inbox.append(receipt.accepted)
-                        case (.consume(let upTo), .success(.consumed)): tails.inbox.remove { $0.deliveryId <= upTo }
+                        case (.consume(let upTo, let queue), .success(.consumed)):
+                            tails.inbox.remove { $0.deliveryId <= upTo && $0.queue == queue }
                         default: break
                         }
                     }
@@ -138,7 +142,7 @@ private struct BatchTransaction {
     mutating func receive(
         from peerStoreId: UUID,
         _ transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)], complication: Set<UInt64>,
-        receivedAt: Date, limit: Int
+        queues: [UInt64: InboxQueue], receivedAt: Date, limit: Int
     ) throws -> InboxReceipt {
         var peer = try self.peer ?? PeerRecord.load(database, path: path)
         if try peer.switchTo(peerStoreId, in: database, path: path) {
@@ -154,17 +158,18 @@ private struct BatchTransaction {
                 rejected += 1
                 continue
             }
+            let queue = queues[transfer.seq] ?? .app
             try database.cachedStatement(
-                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at, complication) VALUES (?, ?, ?, ?, ?, ?)"
+                sql: "INSERT INTO inbox(peer_store_id, seq, transfer_id, payload, received_at, complication, queue) VALUES (?, ?, ?, ?, ?, ?, ?)"
             ).execute(arguments: [
                 StoreColumns.blob(peerStoreId), StoreColumns.integer(transfer.seq),
                 StoreColumns.blob(transfer.transferId), Data(transfer.payload.bytes), StoreColumns.real(receivedAt),
-                complication.contains(transfer.seq),
+                complication.contains(transfer.seq), Int64(queue.rawValue),
             ])
             accepted.append(InboxTransfer(
                 deliveryId: UInt64(database.lastInsertedRowID), seq: transfer.seq, transferId: transfer.transferId,
                 payload: transfer.payload, receivedAt: receivedAt,
-                isCurrentComplicationInfo: complication.contains(transfer.seq)))
+                isCurrentComplicationInfo: complication.contains(transfer.seq), queue: queue))
             peer.lastSeq = transfer.seq
             peerChanged = true
             count += 1
@@ -174,10 +179,10 @@ private struct BatchTransaction {
         return InboxReceipt(accepted: accepted, lastSeq: peer.lastSeq, rejectedForSpace: rejected)
     }
 
-    /// Deletes the inbox rows up to `deliveryId` (idempotent).
-    mutating func consume(upTo deliveryId: UInt64) throws {
-        try database.cachedStatement(sql: "DELETE FROM inbox WHERE delivery_id <= ?")
-            .execute(arguments: [Int64(clamping: deliveryId)])
+    /// Deletes `queue`'s inbox rows up to `deliveryId` (idempotent); other queues' rows stay.
+    mutating func consume(upTo deliveryId: UInt64, queue: InboxQueue) throws {
+        try database.cachedStatement(sql: "DELETE FROM inbox WHERE delivery_id <= ? AND queue = ?")
+            .execute(arguments: [Int64(clamping: deliveryId), Int64(queue.rawValue)])
         inboxCount -= database.changesCount
     }
 

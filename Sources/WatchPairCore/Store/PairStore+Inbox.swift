@@ -23,40 +23,44 @@ extension PairStore {
     }
 
     /// As `receive(from:_:)`, for payloads as the frames carried them: the inbox keeps exactly these bytes.
-    /// `complication` names the seqs that came as complication transfers (`isCurrentComplicationInfo`).
+    /// `complication` names the seqs that came as complication transfers (`isCurrentComplicationInfo`);
+    /// `queues` the seqs routed to a queue other than the app's (``InboxQueue``).
     public func receive(
         from peerStoreId: UUID, encoded transfers: [(seq: UInt64, transferId: UUID, payload: EncodedDictionary)],
-        complication: Set<UInt64> = []
+        complication: Set<UInt64> = [], queues: [UInt64: InboxQueue] = [:]
     ) async throws(StoreError) -> InboxReceipt {
-        let request = BatchRequest.receive(peerStoreId: peerStoreId, transfers: transfers, complication: complication)
+        let request = BatchRequest.receive(peerStoreId: peerStoreId, transfers: transfers, complication: complication, queues: queues)
         guard case .received(let receipt) = try await submit(request) else {
             preconditionFailure("group commit answered a receive with another response")
         }
         return receipt
     }
 
-    /// Received transfers not yet taken by the app, with deliveryId > `after`, in order, at most `limit`.
-    /// Each payload is strictly decoded here, once, for the app (a row that does not decode throws a `.corrupt` error).
-    /// What just arrived comes from the inbox's tail (``StoreTail``), without a read transaction.
-    public func inbox(after deliveryId: UInt64, limit: Int) async throws(StoreError) -> [InboxTransfer] {
+    /// Received transfers of `queue` not yet taken by its reader, with deliveryId > `after`, in order, at
+    /// most `limit`. Each payload is strictly decoded here, once, for the app (a row that does not decode
+    /// throws a `.corrupt` error). What just arrived comes from the inbox's tail (``StoreTail``), without
+    /// a read transaction.
+    public func inbox(after deliveryId: UInt64, limit: Int, queue: InboxQueue = .app) async throws(StoreError) -> [InboxTransfer] {
         guard limit > 0, deliveryId < UInt64(Int64.max) else { return [] }
         try database.checkOpen()
-        if let page = tails.withLock({ $0.inbox.page(after: deliveryId, limit: limit) }) { return page }
+        if let page = tails.withLock({ $0.inbox.page(after: deliveryId, limit: limit, where: { $0.queue == queue }) }) { return page }
         let path = self.path
         return try await database.read("reading the inbox") { database in
-            try Self.inboxTransfers(database, path: path, after: deliveryId, limit: limit)
+            try Self.inboxTransfers(database, path: path, after: deliveryId, limit: limit, queue: queue)
         }
     }
 
-    /// At most `limit` inbox rows after `deliveryId`, in order.
-    static func inboxTransfers(_ database: Database, path: String, after deliveryId: UInt64, limit: Int) throws -> [InboxTransfer] {
+    /// At most `limit` inbox rows of `queue` after `deliveryId`, in order.
+    static func inboxTransfers(
+        _ database: Database, path: String, after deliveryId: UInt64, limit: Int, queue: InboxQueue
+    ) throws -> [InboxTransfer] {
         try Row.decodeAll(
             database,
             sql: """
                 SELECT delivery_id, seq, transfer_id, payload, received_at, complication FROM inbox
-                WHERE delivery_id > ? ORDER BY delivery_id LIMIT ?
+                WHERE delivery_id > ? AND queue = ? ORDER BY delivery_id LIMIT ?
                 """,
-            arguments: [Int64(deliveryId), limit]
+            arguments: [Int64(deliveryId), Int64(queue.rawValue), limit]
         ) { row in
             InboxTransfer(
                 deliveryId: try row.decode(0, "inbox delivery id", path: path, StoreColumns.unsigned),
@@ -64,7 +68,8 @@ extension PairStore {
                 transferId: try row.decode(2, "inbox transfer id", path: path, StoreColumns.uuid),
                 payload: try row.decode(3, "inbox payload", path: path, StoreColumns.validatedPayload),
                 receivedAt: try row.decode(4, "inbox date", path: path, StoreColumns.date),
-                isCurrentComplicationInfo: try row.decode(5, "inbox complication flag", path: path, StoreColumns.flag))
+                isCurrentComplicationInfo: try row.decode(5, "inbox complication flag", path: path, StoreColumns.flag),
+                queue: queue)
         }
     }
 
@@ -74,12 +79,13 @@ extension PairStore {
         return queueLengths.inbox
     }
 
-    /// The app has taken every inbox transfer with deliveryId <= `upTo`: delete them. Idempotent.
+    /// `queue`'s reader has taken every one of its transfers with deliveryId <= `upTo`: delete them; the
+    /// other queues' rows stay. Idempotent.
     ///
     /// Durable (an acknowledged transfer must not reach the app again after a power failure), and group
     /// committed with `receive` and `enqueue`: an app acknowledging while transfers arrive shares their fsync.
-    public func consumeInbox(upTo deliveryId: UInt64) async throws(StoreError) {
-        guard case .consumed = try await submit(.consume(upTo: deliveryId)) else {
+    public func consumeInbox(upTo deliveryId: UInt64, queue: InboxQueue = .app) async throws(StoreError) {
+        guard case .consumed = try await submit(.consume(upTo: deliveryId, queue: queue)) else {
             preconditionFailure("group commit answered a consume with another response")
         }
     }

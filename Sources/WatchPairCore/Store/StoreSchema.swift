@@ -52,6 +52,7 @@
 //     no row: never received. version: the sender's; revision: local, +1 per stored receive (survives
 //     peer store changes, so "delivered to the app" is tracked across them).
 //   outbox.complication, inbox.complication INTEGER NOT NULL DEFAULT 0   (v4)
+//   inbox.queue INTEGER NOT NULL DEFAULT 0: the InboxQueue the row was routed to on arrival (v5)
 //     1: sent or received as the current complication info (`isCurrentComplicationInfo`); rows written
 //     before v4 read as 0, plain userInfo.
 //   meta 'complication_day', 'complication_used'   (v4, written on first use)
@@ -176,6 +177,10 @@ enum StoreSchema {
                     ALTER TABLE outbox ADD COLUMN complication INTEGER NOT NULL DEFAULT 0 CHECK (complication IN (0, 1));
                     ALTER TABLE inbox ADD COLUMN complication INTEGER NOT NULL DEFAULT 0 CHECK (complication IN (0, 1));
                     """)
+        }
+        // Rows received before stay the app's: the routing starts with this version.
+        migrator.registerMigration("v5-inbox-queues") { db in
+            try db.execute(sql: "ALTER TABLE inbox ADD COLUMN queue INTEGER NOT NULL DEFAULT 0 CHECK (queue BETWEEN 0 AND 255);")
         }
         return migrator
     }

@@ -55,6 +55,8 @@ final class AppConnection {
     /// `layer.*` settings.
     nonisolated init(context: HostContext, router: MessageRouter, storageDirectory: String, layer: LayerConfiguration = LayerConfiguration(), logger: Logger) {
         session = EngineSession(engine: context.engine, store: context.store)
+        // Before the engine runs: the layer's items go to its own queue from the first one on.
+        context.engine.routeInbox(LayerInbox.route)
         engine = context.engine
         self.router = router
         clock = context.clock

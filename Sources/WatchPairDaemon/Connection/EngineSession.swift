@@ -18,11 +18,11 @@ import WatchPairWire
 ///   handed to the engine in call order by `run()`; a refusal there ends the layer's request by its
 ///   timeout, as the WCSession adapter's rarer refusals do.
 /// - Incoming messages with the layer's key arrive from ``MessageRouter`` (`message(_:)`); incoming
-///   userInfo and contexts with the key are read from the store by `run()`. The layer's userInfo
-///   items are acknowledged once the layer has handled them (``setHandled(_:)``: recorded, held or
-///   running, on disk), as far as they form an unbroken run from the inbox's start (other items stay
-///   for a `receive` client), so a kill -9 in between cannot lose one; exactly-once execution after
-///   a restart rests on the layer's recorded responses.
+///   userInfo and contexts with the key are read from the store by `run()`. The layer's userInfo items
+///   arrive in a queue of their own (``LayerInbox``, routed on arrival) and are acknowledged there once
+///   the layer has handled them (``setHandled(_:)``: recorded, held or running, on disk), so a kill -9 in
+///   between cannot lose one; exactly-once execution after a restart rests on the layer's recorded
+///   responses. The app's queue is a `receive` client's alone.
 final class EngineSession: WCSessionProviding {
     private struct State {
         var receiver: (@Sendable (SessionEvent) -> Void)?
@@ -207,14 +207,13 @@ final class EngineSession: WCSessionProviding {
         }
     }
 
-    /// Reads the inbox and the received context after each `appSignal`; hands the layer's items on.
+    /// Reads the layer's inbox queue (``LayerInbox``) and the received context after each `appSignal`;
+    /// hands the layer's items on and, once the layer has handled them, acknowledges them on its queue.
     ///
-    /// Only what is new is read: the inbox after the last item seen when received userInfo changed, its
-    /// head only while the layer holds items it has not acknowledged, and the received context only when
-    /// the engine's version moved. A stored batch then costs the app's own traffic one small read, and a
-    /// finished transfer none.
+    /// Only what is new is read: the queue after the last item handed on when received userInfo changed,
+    /// and the received context only when the engine's version moved.
     private func followInbox() async {
-        var progress = LayerInboxProgress()
+        var cursor: UInt64 = 0
         var contextVersion: UInt64 = 0
         // What the last look read; nil after a failed read, so the next change of any kind reads it all.
         var looked: AppChanges.Marks?
@@ -226,27 +225,21 @@ final class EngineSession: WCSessionProviding {
                 continue
             }
             var failed = false
-            if marks.moved(.userInfo, since: looked) || progress.owesAcknowledgement {
+            if marks.moved(.userInfo, since: looked) {
                 do throws(WCFailure) {
                     var page: [InboxTransfer]
                     repeat {
-                        page = try await engine.pendingUserInfo(after: progress.cursor, limit: 256)
+                        page = try await engine.pendingUserInfo(after: cursor, limit: 256, queue: LayerInbox.queue)
                         for transfer in page {
-                            let envelope = Self.envelope(transfer)
-                            progress.saw(transfer.deliveryId, layers: envelope != nil)
-                            if let envelope { receiver(.userInfo([WireEnvelope.key: envelope])) }
+                            if let envelope = Self.envelope(transfer) { receiver(.userInfo([WireEnvelope.key: envelope])) }
+                        }
+                        if let last = page.last {
+                            await state.withLock({ $0.handled })?()
+                            // Handled (recorded, held or running, on disk): a kill -9 from here loses nothing.
+                            try await engine.acknowledgeUserInfo(upTo: last.deliveryId, queue: LayerInbox.queue)
+                            cursor = last.deliveryId
                         }
                     } while page.count == 256
-                    if progress.owesAcknowledgement {
-                        await state.withLock({ $0.handled })?()
-                        // The layer's items at the head of the inbox are taken; the first other item (a
-                        // `receive` client's to take) stops the run.
-                        let head = try await engine.pendingUserInfo(after: 0, limit: 256)
-                        if let taken = head.prefix(while: { Self.envelope($0) != nil && $0.deliveryId <= progress.cursor }).last {
-                            try await engine.acknowledgeUserInfo(upTo: taken.deliveryId)
-                            progress.acknowledged(upTo: taken.deliveryId)
-                        }
-                    }
                 } catch {
                     failed = true
                 }

@@ -7,7 +7,9 @@ import WatchPairWire
 
 /// Kills and restarts both engines at random points while 2,000 userInfo transfers stream across real
 /// Unix sockets into real stores, then proves: none lost, none delivered twice, order kept, and the
-/// last context wins. Reproduce a run with WATCHPAIR_CRASH_SEED=<seed printed by the test>.
+/// last context wins. Every other transfer is routed to a second inbox queue on arrival (as the daemons
+/// route their reliability layer's items), read and acknowledged by a consumer of its own: both queues
+/// keep exactly-once and their order. Reproduce a run with WATCHPAIR_CRASH_SEED=<seed printed by the test>.
 ///
 /// Its bounds are safety nets, not measurements: the run costs about 8 s of CPU (2.4 s of wall time
 /// alone on two cores), 10 s next to the process tests and 48 s inside a full parallel `swift test`;
@@ -23,14 +25,15 @@ struct CrashRecoveryTests {
         let seed = ProcessInfo.processInfo.environment["WATCHPAIR_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         print("crash recovery seed: \(seed)")
         var random = SplitMix64(seed: seed)
-        let pair = try EnginePair(.unixSocket, durability: .power)
+        let pair = try EnginePair(.unixSocket, durability: .power, routeInbox: Self.route)
         try await pair.start(.watch)
         try await pair.start(.phone)
         let ledger = Ledger()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await Self.produce(into: pair, ledger: ledger) }
-            group.addTask { try await Self.consume(from: pair, ledger: ledger) }
+            group.addTask { try await Self.consume(from: pair, queue: .app, ledger: ledger) }
+            group.addTask { try await Self.consume(from: pair, queue: Self.second, ledger: ledger) }
             // Chaos: alternate sides so each is killed `restartsPerSide` times, at random moments.
             for round in 0..<(2 * Self.restartsPerSide) {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 5...60, using: &random)))
@@ -72,7 +75,7 @@ struct CrashRecoveryTests {
                 let seen = pair.lifecycle.generation
                 if let phone = pair.engine(.phone) {
                     do {
-                        let transfer = try await phone.transferUserInfo(["n": .integer(Int64(n))])
+                        let transfer = try await phone.transferUserInfo(["n": .integer(Int64(n)), "q": .integer(Int64(n % 2))])
                         ledger.accepted(transfer.transferId)
                         if n.isMultiple(of: 100) { _ = try? await phone.updateApplicationContext(["n": .integer(Int64(n))]) }
                         break
@@ -85,8 +88,15 @@ struct CrashRecoveryTests {
         }
     }
 
-    /// The receiving app: takes what arrived, in order, and acknowledges it.
-    static func consume(from pair: EnginePair, ledger: Ledger) async throws {
+    /// The second inbox queue: odd transfers (`"q": 1`) are routed there.
+    static let second = InboxQueue(rawValue: 1)
+
+    @Sendable static func route(_ payload: EncodedDictionary) -> InboxQueue {
+        payload.dictionary["q"] == .integer(1) ? second : .app
+    }
+
+    /// One queue's reader: takes what arrived in `queue`, in order, and acknowledges it there.
+    static func consume(from pair: EnginePair, queue: InboxQueue, ledger: Ledger) async throws {
         while true {
             // Generations first, then the checks: a fire in between is not lost. (The progress generation
             // was read inside the waiting child, after the check: a finish() in that window left this
@@ -99,12 +109,15 @@ struct CrashRecoveryTests {
                 continue
             }
             let arrived = watch.appSignal.generation
-            guard let batch = try? await watch.pendingUserInfo(limit: 256) else {
+            guard let batch = try? await watch.pendingUserInfo(limit: 256, queue: queue) else {
                 await pair.lifecycle.wait(after: seen)
                 continue
             }
-            for item in batch { ledger.delivered(item) }
-            if let last = batch.last { try? await watch.acknowledgeUserInfo(upTo: last.deliveryId) }
+            for item in batch {
+                #expect(item.queue == queue && route(item.encodedPayload) == queue, "an item of another queue")
+                ledger.delivered(item)
+            }
+            if let last = batch.last { try? await watch.acknowledgeUserInfo(upTo: last.deliveryId, queue: queue) }
             if batch.isEmpty {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await watch.appSignal.wait(after: arrived) }
@@ -131,10 +144,12 @@ final class Ledger: Sendable {
         var accepted: [UUID] = []
         var acceptedSet: Set<UUID> = []
         var byDelivery: [UInt64: UUID] = [:]
-        var deliveredOrder: [UUID] = []
+        /// Per queue, in the order its reader was given them.
+        var deliveredOrder: [InboxQueue: [UUID]] = [:]
         var deliveredSet: Set<UUID> = []
         var duplicates: [UUID] = []
-        var lastSeq: UInt64 = 0
+        /// The last seq given out of each queue: each queue keeps the send order.
+        var lastSeq: [InboxQueue: UInt64] = [:]
         var outOfOrder = 0
         var chaosDone = false
         var finished = false
@@ -163,9 +178,9 @@ final class Ledger: Sendable {
                 state.duplicates.append(item.transferId)
                 return
             }
-            if item.seq <= state.lastSeq { state.outOfOrder += 1 }
-            state.lastSeq = item.seq
-            state.deliveredOrder.append(item.transferId)
+            if item.seq <= state.lastSeq[item.queue, default: 0] { state.outOfOrder += 1 }
+            state.lastSeq[item.queue] = item.seq
+            state.deliveredOrder[item.queue, default: []].append(item.transferId)
         }
         progress.fire()
     }
@@ -189,10 +204,13 @@ final class Ledger: Sendable {
     func report() -> Report {
         state.withLock { state in
             let missing = state.accepted.filter { !state.deliveredSet.contains($0) }
-            // Accepted transfers must appear in the order they were accepted.
-            let position = Dictionary(uniqueKeysWithValues: state.deliveredOrder.enumerated().map { ($1, $0) })
-            let positions = state.accepted.compactMap { position[$0] }
-            let inversions = zip(positions, positions.dropFirst()).filter { $0 >= $1 }.count
+            // Within each queue, accepted transfers must appear in the order they were accepted.
+            var inversions = 0
+            for order in state.deliveredOrder.values {
+                let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+                let positions = state.accepted.compactMap { position[$0] }
+                inversions += zip(positions, positions.dropFirst()).filter { $0 >= $1 }.count
+            }
             return Report(
                 accepted: state.accepted, duplicates: state.duplicates, missing: missing,
                 outOfOrder: state.outOfOrder + inversions

@@ -29,6 +29,8 @@ final class EnginePair: Sendable {
     let clock: any Clock<Duration>
     let durability: Durability
     let configure: @Sendable (inout EngineConfiguration) -> Void
+    /// Routes what each engine receives to its inbox queues (``PairEngine/routeInbox(_:)``); nil: the app's.
+    let routeInbox: (@Sendable (EncodedDictionary) -> InboxQueue)?
     private let sides = Mutex<[Role: RunningSide]>([:])
     /// Fires after every start and stop, for tests that follow restarts.
     let lifecycle = AsyncSignal()
@@ -44,11 +46,13 @@ final class EnginePair: Sendable {
         _ kind: TransportKind,
         clock: any Clock<Duration> = ContinuousClock(),
         durability: Durability = .process,
-        configure: @escaping @Sendable (inout EngineConfiguration) -> Void = { _ in }
+        configure: @escaping @Sendable (inout EngineConfiguration) -> Void = { _ in },
+        routeInbox: (@Sendable (EncodedDictionary) -> InboxQueue)? = nil
     ) throws {
         self.kind = kind
         self.clock = clock
         self.durability = durability
+        self.routeInbox = routeInbox
         self.configure = configure
         var template = Array("/tmp/wpe.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
@@ -101,6 +105,7 @@ final class EnginePair: Sendable {
             configuration: configuration, store: store, transport: transport ?? self.transport(for: role),
             clock: clock, logger: quietLogger, jitter: { 0.5 }
         )
+        if let routeInbox { engine.routeInbox(routeInbox) }
         let activated = engine.diagnostics.subscribe()
         let task = Task { try await engine.run() }
         _ = await activated.first { $0.kind == .sessionActivated }

@@ -136,7 +136,8 @@ final class UserInfoChannel {
         do {
             receipt = try await engine.store.receive(
                 from: peer, encoded: chain.map { (seq: $0.seq, transferId: $0.transferId, payload: $0.payload) },
-                complication: Set(chain.lazy.filter(\.isCurrentComplicationInfo).map(\.seq)))
+                complication: Set(chain.lazy.filter(\.isCurrentComplicationInfo).map(\.seq)),
+                queues: engine.inboxQueues(of: chain))
         } catch {
             // Nothing was acknowledged, so the sender keeps everything and resends after backing off.
             engine.emit(.queueFull, "could not store received userInfo: \(error.message)", channel: .userInfo, errorCode: error.wcCode)

@@ -1,0 +1,26 @@
+import WatchConnection
+import WatchPairCore
+import WatchPairWire
+
+/// The reliability layer's own inbox queue (``InboxQueue``): the daemon routes each received userInfo
+/// that is exactly the layer's envelope to it, once, on arrival (``PairEngine/routeInbox(_:)``), so the
+/// layer reads and acknowledges its items alone, a `receive` client never sees them, and an app's `ack`
+/// never removes them.
+enum LayerInbox {
+    /// The queue of the layer's items.
+    static let queue = InboxQueue(rawValue: 1)
+
+    /// The first bytes of an envelope: a dictionary of one entry whose key is `WireEnvelope.key` and
+    /// whose value is a string (docs/WireFormat.md, "Property lists"). What the layer sends is exactly
+    /// that (`[WireEnvelope.key: <JSON text>]`), so the route compares bytes and decodes nothing.
+    static let envelopePrefix: [UInt8] = {
+        let key = Array(WireEnvelope.key.utf8)
+        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * (3 - $0))) } }
+        return [0x08] + be32(1) + be32(key.count) + key + [0x01]
+    }()
+
+    /// The queue `payload` belongs to: the layer's for an envelope, else the app's.
+    static func route(_ payload: EncodedDictionary) -> InboxQueue {
+        payload.bytes.starts(with: envelopePrefix) ? queue : .app
+    }
+}
