@@ -69,8 +69,16 @@ public struct JSONMemberWriter: Sendable {
         bytes = inner.finish()
     }
 
+    /// Adds `"key":[…]`, the elements `body` appends, written in place.
+    public mutating func add(_ key: String, array body: (inout JSONElementWriter) -> Void) {
+        writeKey(key)
+        var elements = JSONElementWriter(taking: &bytes)
+        body(&elements)
+        bytes = elements.finish()
+    }
+
     /// Continues `bytes` with a new object: the nested object of ``add(_:object:)``.
-    private init(continuing bytes: [UInt8]) {
+    fileprivate init(continuing bytes: [UInt8]) {
         self.bytes = bytes
         self.bytes.append(UInt8(ascii: "{"))
     }
@@ -91,5 +99,36 @@ public struct JSONMemberWriter: Sendable {
         isEmpty = false
         JSONWriter.write(string: key, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
+    }
+}
+
+/// Writes the elements of a JSON array in place (``JSONMemberWriter/add(_:array:)``): objects written
+/// member by member, as the writer writes its own.
+public struct JSONElementWriter: Sendable {
+    private var bytes: [UInt8]
+    private var isEmpty = true
+
+    /// Takes the text so far and opens the array; ``finish()`` gives it back.
+    fileprivate init(taking text: inout [UInt8]) {
+        bytes = []
+        swap(&bytes, &text)
+        bytes.append(UInt8(ascii: "["))
+    }
+
+    /// Appends an object, its members added by `body` (in canonical order).
+    public mutating func appendObject(_ body: (inout JSONMemberWriter) -> Void) {
+        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
+        isEmpty = false
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        var inner = JSONMemberWriter(continuing: consume taken)
+        body(&inner)
+        bytes = inner.finish()
+    }
+
+    /// Closes the array and returns the text.
+    fileprivate consuming func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "]"))
+        return bytes
     }
 }

@@ -6,100 +6,91 @@ import WatchPairWire
 @testable import WatchPairCore
 @testable import WatchPairDaemon
 
-/// The hot response and event lines are written without a `JSONValue` tree (`ControlLines`); each must
-/// be byte for byte the line the tree gave, which `wcctl`, `wcbench` and the apps read. The expected
-/// lines are built here the way the handlers built them before.
+/// The lines the daemons write per message, transfer and received item (``ControlLines``), held to the
+/// literal examples in docs/ControlProtocol.md ("Example lines"): the expectations are written out here,
+/// never built by production code, and each must also stand in the document, so neither can drift.
 @Suite("Control lines")
 struct ControlLinesTests {
     static let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
-    static let at = Date(timeIntervalSince1970: 1_795_000_000.123456)
-
-    static let payloads: [PlistDictionary] = [
-        [:],
-        [
-            "text": .string("quote \" backslash \\ newline \n tab \t unit \u{1F} é 🚲"), "": .string(""),
-            "n": .integer(.min), "one": .double(1.0), "nan": .double(.nan), "yes": .bool(true),
-            "when": .date(at), "far": .date(Date(timeIntervalSinceReferenceDate: 1e15)), "bytes": .data(Data([0, 0xFF])),
-            "ä": .string("Ä"), "Z": .integer(1),
-        ],
-        ["nested": .dictionary(["list": .array([.integer(1), .array([]), .dictionary(["é": .dictionary([:])])])])],
-        ["$data": .string("a reserved key alone")],
+    static let payload: PlistDictionary = [
+        "n": .integer(1), "text": .string("é \"q\""), "when": .date(Date(timeIntervalSince1970: 1_800_000_000.25)),
+        "bytes": .data(Data([0, 255])),
     ]
+    static let at = Date(timeIntervalSince1970: 1_800_000_000.5)
 
-    static let requestIds: [Int64] = [0, 7, .max, .min]
-
-    /// What the tree gave: the canonical text of the response's JSON and a newline.
-    static func treeLine(_ response: ControlResponse) -> String {
-        response.json.canonicalText + "\n"
-    }
+    /// The literal lines, as docs/ControlProtocol.md shows them.
+    static let golden: [String: String] = [
+        "sendNoReply": #"{"id":1,"ok":true,"result":{}}"#,
+        "sendReply": #"{"id":1,"ok":true,"result":{"reply":{"pong":true}}}"#,
+        "sendDataReply": #"{"id":1,"ok":true,"result":{"reply":"AQID"}}"#,
+        "transfer": #"{"id":2,"ok":true,"result":{"isTransferring":true,"seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF"}}"#,
+        "transferComplication": #"{"id":2,"ok":true,"result":{"isCurrentComplicationInfo":true,"isTransferring":true,"remaining":49,"seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF"}}"#,
+        "messageDictionary": #"{"data":{"message":{"ping":1},"token":9,"variant":"dictionaryWithReply"},"event":"message","id":4}"#,
+        "messageData": #"{"data":{"data":"AQID","token":10,"variant":"data"},"event":"message","id":4}"#,
+        "userInfo": #"{"data":{"deliveryId":7,"receivedAt":"2027-01-15T08:00:00.500Z","seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","userInfo":{"bytes":{"$data":"AP8="},"n":1,"text":"é \"q\"","when":{"$date":"2027-01-15T08:00:00.250Z"}}},"event":"userInfo","id":5}"#,
+        "userInfoComplication": #"{"data":{"deliveryId":7,"isCurrentComplicationInfo":true,"receivedAt":"2027-01-15T08:00:00.500Z","seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","userInfo":{"bytes":{"$data":"AP8="},"n":1,"text":"é \"q\"","when":{"$date":"2027-01-15T08:00:00.250Z"}}},"event":"userInfo","id":5}"#,
+        "applicationContext": #"{"data":{"context":{"mode":"run"},"version":4},"event":"applicationContext","id":5}"#,
+        "didFinish": #"{"data":{"seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","userInfo":{"bytes":{"$data":"AP8="},"n":1,"text":"é \"q\"","when":{"$date":"2027-01-15T08:00:00.250Z"}}},"event":"didFinish","id":5}"#,
+        "didFinishFileCorrupt": #"{"data":{"errorCode":7014,"file":{"fileName":"photo.jpg","size":1048576},"seq":2,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF"},"event":"didFinish","id":5}"#,
+        "receiveSnapshot": #"{"id":6,"ok":true,"result":{"items":[{"data":{"deliveryId":7,"receivedAt":"2027-01-15T08:00:00.500Z","seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","userInfo":{"bytes":{"$data":"AP8="},"n":1,"text":"é \"q\"","when":{"$date":"2027-01-15T08:00:00.250Z"}}},"event":"userInfo"},{"data":{"seq":3,"transferId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","userInfo":{"bytes":{"$data":"AP8="},"n":1,"text":"é \"q\"","when":{"$date":"2027-01-15T08:00:00.250Z"}}},"event":"didFinish"}],"more":false}}"#,
+        "receiveSnapshotEmpty": #"{"id":6,"ok":true,"result":{"items":[],"more":true}}"#,
+    ]
 
     static func text(_ line: [UInt8]) -> String { String(decoding: line, as: UTF8.self) }
 
-    @Test("send's result, without a reply, with a dictionary, with data", arguments: payloads.indices)
-    func sendResult(index: Int) {
-        let dictionary = Self.payloads[index]
-        for requestId in Self.requestIds {
-            #expect(Self.text(ControlLines.sendResult(requestId, reply: nil)) == Self.treeLine(.success(requestId, .object([:]))))
-            #expect(
-                Self.text(ControlLines.sendResult(requestId, reply: .dictionary(dictionary)))
-                    == Self.treeLine(.success(requestId, .object(["reply": ControlJSON.json(dictionary)]))))
-        }
-        let data = Data((0..<(index * 40)).map { UInt8(truncatingIfNeeded: $0 * 37) })
-        #expect(
-            Self.text(ControlLines.sendResult(9, reply: .data(data)))
-                == Self.treeLine(.success(9, .object(["reply": .string(data.base64EncodedString())]))))
-    }
-
-    @Test("transfer's and transferComplication's results", arguments: [false, true])
-    func transferResult(complication: Bool) throws {
-        let transfer = OutboxTransfer(
-            seq: UInt64.max, transferId: Self.id, payload: try EncodedDictionary(["k": .string("v")]), createdAt: Self.at,
-            isCurrentComplicationInfo: complication)
-        var queued: [String: JSONValue] = [
-            "transferId": .string(transfer.transferId.uuidString), "seq": ControlJSON.integer(transfer.seq), "isTransferring": .bool(true),
+    /// What each line is written from.
+    static func written() throws -> [String: [UInt8]] {
+        let encoded = try EncodedDictionary(payload)
+        let inbox = InboxTransfer(deliveryId: 7, seq: 3, transferId: id, payload: encoded, receivedAt: at)
+        var complication = inbox
+        complication.isCurrentComplicationInfo = true
+        let outbox = OutboxTransfer(seq: 3, transferId: id, payload: encoded, createdAt: at)
+        let complicationOutbox = OutboxTransfer(seq: 3, transferId: id, payload: encoded, createdAt: at, isCurrentComplicationInfo: true)
+        let file = OutgoingFile(
+            seq: 2, transferId: id, fileName: "photo.jpg", size: 1_048_576, checksum: 0, metadata: nil, createdAt: at,
+            spoolPath: "/spool/x", outcome: .corrupt)
+        return [
+            "sendNoReply": ControlLines.sendResult(1, reply: nil),
+            "sendReply": ControlLines.sendResult(1, reply: .dictionary(["pong": .bool(true)])),
+            "sendDataReply": ControlLines.sendResult(1, reply: .data(Data([1, 2, 3]))),
+            "transfer": ControlLines.transferResult(2, outbox),
+            "transferComplication": ControlLines.transferResult(2, complicationOutbox, complicationsRemaining: 49),
+            "messageDictionary": ControlLines.message(4, token: 9, IncomingMessage(id: 1, body: .dictionary(["ping": .integer(1)]), wantsReply: true)),
+            "messageData": ControlLines.message(4, token: 10, IncomingMessage(id: 2, body: .data(Data([1, 2, 3])), wantsReply: false)),
+            "userInfo": ControlLines.event(5, .userInfo(inbox)),
+            "userInfoComplication": ControlLines.event(5, .userInfo(complication)),
+            "applicationContext": ControlLines.event(5, .applicationContext(StoredContext(version: 4, payload: ["mode": .string("run")]))),
+            "didFinish": ControlLines.event(5, .didFinish(outbox)),
+            "didFinishFileCorrupt": ControlLines.event(5, .didFinishFile(file)),
+            "receiveSnapshot": ControlLines.receiveSnapshot(6, items: [.userInfo(inbox), .didFinish(outbox)], more: false),
+            "receiveSnapshotEmpty": ControlLines.receiveSnapshot(6, items: [], more: true),
         ]
-        #expect(Self.text(ControlLines.transferResult(3, transfer)) == Self.treeLine(.success(3, .object(queued))))
-        queued["isCurrentComplicationInfo"] = .bool(transfer.isCurrentComplicationInfo)
-        queued["remaining"] = .integer(49)
-        #expect(Self.text(ControlLines.transferResult(3, transfer, complicationsRemaining: 49)) == Self.treeLine(.success(3, .object(queued))))
     }
 
-    @Test("message events, dictionary and data, each variant", arguments: payloads.indices)
-    func messageEvent(index: Int) {
-        let bodies: [MessageBody] = [.dictionary(Self.payloads[index]), .data(Data(repeating: UInt8(index), count: index * 5))]
-        for body in bodies {
-            for wantsReply in [false, true] {
-                let message = IncomingMessage(id: 1, body: body, wantsReply: wantsReply)
-                var data: [String: JSONValue] = ["token": ControlJSON.integer(UInt64.max), "variant": .string(message.variant.rawValue)]
-                switch body {
-                case .dictionary(let dictionary): data["message"] = ControlJSON.json(dictionary)
-                case .data(let bytes): data["data"] = .string(bytes.base64EncodedString())
-                }
-                #expect(
-                    Self.text(ControlLines.message(11, token: UInt64.max, message))
-                        == Self.treeLine(.streamEvent(11, "message", .object(data))))
-            }
+    @Test("each line is its literal example, byte for byte, with its newline")
+    func linesAreGolden() throws {
+        let written = try Self.written()
+        #expect(Set(written.keys) == Set(Self.golden.keys))
+        for (name, line) in written.sorted(by: { $0.key < $1.key }) {
+            #expect(Self.text(line) == (Self.golden[name] ?? "") + "\n", "\(name)")
         }
     }
 
-    @Test("userInfo events, as the snapshot's tree writes them", arguments: payloads.indices)
-    func userInfoEvent(index: Int) throws {
-        for (complication, receivedAt) in [(false, Self.at), (true, Date(timeIntervalSinceReferenceDate: -1e12))] {
-            let transfer = InboxTransfer(
-                deliveryId: UInt64(index), seq: UInt64(Int64.max) + 1, transferId: Self.id,
-                payload: try EncodedDictionary(Self.payloads[index]), receivedAt: receivedAt, isCurrentComplicationInfo: complication)
-            #expect(
-                Self.text(ControlLines.userInfo(12, transfer))
-                    == Self.treeLine(.streamEvent(12, "userInfo", ReceiveOperations.userInfoData(transfer))))
+    @Test("every literal example stands in docs/ControlProtocol.md")
+    func examplesAreDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/ControlProtocol.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for (name, line) in Self.golden.sorted(by: { $0.key < $1.key }) {
+            #expect(text.contains(line), "\(name) is not in docs/ControlProtocol.md")
         }
     }
 
-    @Test("didFinish events, as the snapshot's tree writes them", arguments: payloads.indices)
-    func finishedEvent(index: Int) throws {
-        let transfer = OutboxTransfer(
-            seq: UInt64(index), transferId: Self.id, payload: try EncodedDictionary(Self.payloads[index]), createdAt: Self.at)
-        #expect(
-            Self.text(ControlLines.finished(13, transfer))
-                == Self.treeLine(.streamEvent(13, "didFinish", ReceiveOperations.finishedData(transfer))))
+    @Test("every line parses as the JSON the protocol reads (a response or a stream event)")
+    func linesParse() throws {
+        for (name, line) in Self.golden {
+            let value = try JSONValue.parse(line)
+            #expect(value.canonicalText == line, "\(name) is canonical JSON")
+        }
     }
 }

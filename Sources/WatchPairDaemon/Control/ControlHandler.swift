@@ -60,6 +60,7 @@ struct ControlHandler: ControlRequestHandler {
             case .transferComplication:
                 let (transfer, remaining) = try await transferComplication(request)
                 return ControlLines.transferResult(request.id, transfer, complicationsRemaining: remaining)
+            case .receive: return try await receiveOperations.receiveSnapshot(request)
             default: return ControlResponse.success(request.id, try await result(of: request, on: connection)).lineBytes
             }
         } catch {
@@ -71,7 +72,7 @@ struct ControlHandler: ControlRequestHandler {
         switch request.op {
         case .status: return await status()
         case .send, .sendData, .transfer, .transferComplication:
-            // respond(to:on:) writes these results itself, without a tree.
+            // respond(to:on:) writes these results itself (ControlLines), without a tree.
             throw WCFailure(.genericError, "'\(request.op.rawValue)' is answered by respond(to:on:)")
         case .transfers: return try await transfers()
         case .cancel: return try await cancel(request)
@@ -80,7 +81,9 @@ struct ControlHandler: ControlRequestHandler {
         case .cancelFile: return try await fileOperations.cancelFile(request)
         case .contextSet: return try await contextSet(request)
         case .contextGet: return try await contextGet(request)
-        case .receive: return try await receiveOperations.receiveSnapshot(request)
+        case .receive:
+            // respond(to:on:) writes the snapshot itself (ControlLines), without a tree.
+            throw WCFailure(.genericError, "'receive' is answered by respond(to:on:)")
         case .ack: return try await ack(request)
         case .answer: return try receiveOperations.answer(request)
         case .events: return .object(["events": .array(events.recent.map(\.controlJSON))])

@@ -1,12 +1,13 @@
 import WatchPairCore
 import WatchPairWire
 
-/// The lines of the hot control responses and stream events, written member by member
-/// (``JSONMemberWriter``) instead of through a `JSONValue` tree.
+/// The one encoder of each control line the daemons write per message, transfer or received item,
+/// member by member (``JSONMemberWriter``), without a `JSONValue` tree.
 ///
-/// These are the lines written once per message or transfer: `send`/`sendData` and `transfer` results,
-/// and the `message`, `userInfo` and `didFinish` events of `receive --follow`. Each is byte for byte
-/// what the tree gave (`ControlLinesTests` holds them equal); members go in canonical (UTF-8 byte) order.
+/// These are the `send`/`sendData` and `transfer` results, the `message`, `userInfo`, `applicationContext`
+/// and `didFinish` events of `receive --follow`, and `receive`'s snapshot, whose items are the same event
+/// data written by the same functions. Members go in canonical (UTF-8 byte) order; `ControlLinesTests`
+/// holds every line to the literal example in docs/ControlProtocol.md.
 enum ControlLines {
     /// The result of `send`/`sendData`: `{}`, or `{"reply": …}` with a dictionary or base64 data.
     static func sendResult(_ id: Int64, reply: MessageBody?) -> [UInt8] {
@@ -42,25 +43,73 @@ enum ControlLines {
         }
     }
 
-    /// A `userInfo` event: a received transfer, acknowledged later by its `deliveryId`.
-    static func userInfo(_ id: Int64, _ transfer: InboxTransfer) -> [UInt8] {
-        ControlResponse.streamEventLine(id, "userInfo") { data in
-            data.add("deliveryId", integer: Int64(clamping: transfer.deliveryId))
-            // Only when set, so plain userInfo lines stay as they were.
-            if transfer.isCurrentComplicationInfo { data.add("isCurrentComplicationInfo", bool: true) }
-            data.add("receivedAt", date: transfer.receivedAt)
-            data.add("seq", integer: Int64(clamping: transfer.seq))
-            data.add("transferId", string: transfer.transferId.uuidString)
-            data.add("userInfo", plist: transfer.payload)
+    /// What `receive` delivers: a stream event of `receive --follow`, an item of its snapshot.
+    enum Item {
+        /// A received userInfo transfer, acknowledged by its `deliveryId`.
+        case userInfo(InboxTransfer)
+        /// The received context the app has not seen.
+        case applicationContext(StoredContext)
+        /// A userInfo transfer the peer acknowledged.
+        case didFinish(OutboxTransfer)
+        /// A file transfer that ended at the peer (7014 when it arrived corrupt).
+        case didFinishFile(OutgoingFile)
+
+        /// The event's name.
+        var event: String {
+            switch self {
+            case .userInfo: "userInfo"
+            case .applicationContext: "applicationContext"
+            case .didFinish, .didFinishFile: "didFinish"
+            }
+        }
+
+        /// Writes the event's `data` members.
+        func write(_ data: inout JSONMemberWriter) {
+            switch self {
+            case .userInfo(let transfer):
+                data.add("deliveryId", integer: Int64(clamping: transfer.deliveryId))
+                // Only when set, so plain userInfo lines stay as they were.
+                if transfer.isCurrentComplicationInfo { data.add("isCurrentComplicationInfo", bool: true) }
+                data.add("receivedAt", date: transfer.receivedAt)
+                data.add("seq", integer: Int64(clamping: transfer.seq))
+                data.add("transferId", string: transfer.transferId.uuidString)
+                data.add("userInfo", plist: transfer.payload)
+            case .applicationContext(let context):
+                data.add("context", plist: context.payload)
+                data.add("version", integer: Int64(clamping: context.version))
+            case .didFinish(let transfer):
+                data.add("seq", integer: Int64(clamping: transfer.seq))
+                data.add("transferId", string: transfer.transferId.uuidString)
+                data.add("userInfo", plist: transfer.payload)
+            case .didFinishFile(let file):
+                if file.outcome == .corrupt { data.add("errorCode", integer: Int64(WCErrorCode.deliveryFailed.rawValue)) }
+                data.add("file") { described in
+                    described.add("fileName", string: file.fileName)
+                    described.add("size", integer: Int64(clamping: file.size))
+                }
+                data.add("seq", integer: Int64(clamping: file.seq))
+                data.add("transferId", string: file.transferId.uuidString)
+            }
         }
     }
 
-    /// A `didFinish` event of a userInfo transfer.
-    static func finished(_ id: Int64, _ transfer: OutboxTransfer) -> [UInt8] {
-        ControlResponse.streamEventLine(id, "didFinish") { data in
-            data.add("seq", integer: Int64(clamping: transfer.seq))
-            data.add("transferId", string: transfer.transferId.uuidString)
-            data.add("userInfo", plist: transfer.payload)
+    /// One item as a `receive --follow` stream event.
+    static func event(_ id: Int64, _ item: Item) -> [UInt8] {
+        ControlResponse.streamEventLine(id, item.event) { item.write(&$0) }
+    }
+
+    /// `receive` without `follow`: `{"items": [{"data": …, "event": …}, …], "more": bool}`.
+    static func receiveSnapshot(_ id: Int64, items: [Item], more: Bool) -> [UInt8] {
+        ControlResponse.successLine(id, capacity: 256 + 256 * items.count) { result in
+            result.add("items") { elements in
+                for item in items {
+                    elements.appendObject { object in
+                        object.add("data") { item.write(&$0) }
+                        object.add("event", string: item.event)
+                    }
+                }
+            }
+            result.add("more", bool: more)
         }
     }
 }

@@ -36,36 +36,29 @@ struct ReceiveOperations {
         }
     }
 
-    /// `receive` without `follow`: what is waiting now, without messages.
-    func receiveSnapshot(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
+    /// `receive` without `follow`: what is waiting now, without messages (``ControlLines/receiveSnapshot(_:items:more:)``).
+    func receiveSnapshot(_ request: ControlRequest) async throws(WCFailure) -> [UInt8] {
         let channels = Channels(request.channels)
-        var items: [JSONValue] = []
-        func item(_ kind: String, _ data: JSONValue) -> JSONValue { .object(["event": .string(kind), "data": data]) }
+        var items: [ControlLines.Item] = []
         // One page per channel; `more` tells the client to acknowledge and ask again.
         var more = false
         if channels.userInfo {
             let page = try await engine.pendingUserInfo(after: 0, limit: Self.receivePageSize)
             more = more || page.count == Self.receivePageSize
-            for transfer in page {
-                items.append(item("userInfo", Self.userInfoData(transfer)))
-            }
+            items += page.map(ControlLines.Item.userInfo)
         }
         if channels.applicationContext, let context = try await engine.pendingContext() {
-            items.append(item("applicationContext", Self.contextData(context)))
+            items.append(.applicationContext(context))
         }
         if channels.didFinish {
             let page = try await engine.pendingFinished(limit: Self.receivePageSize)
             more = more || page.count == Self.receivePageSize
-            for transfer in page {
-                items.append(item("didFinish", Self.finishedData(transfer)))
-            }
+            items += page.map(ControlLines.Item.didFinish)
             let files = try await engine.pendingFinishedFiles(limit: Self.receivePageSize)
             more = more || files.count == Self.receivePageSize
-            for file in files {
-                items.append(item("didFinish", Self.finishedFileData(file)))
-            }
+            items += files.map(ControlLines.Item.didFinishFile)
         }
-        return .object(["items": .array(items), "more": .bool(more)])
+        return ControlLines.receiveSnapshot(request.id, items: items, more: more)
     }
 
     /// `receive` with `follow`: the message handler attached (if asked for), then the success response,
@@ -108,14 +101,14 @@ struct ReceiveOperations {
                     let shown = try await Self.showPages(after: &cursor, position: \.deliveryId) { after throws(WCFailure) in
                         try await engine.pendingUserInfo(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
-                        await connection.writer.send(line: ControlLines.userInfo(request.id, transfer))
+                        await connection.writer.send(line: ControlLines.event(request.id, .userInfo(transfer)))
                     }
                     guard shown else { return }
                 }
                 if channels.applicationContext, marks.moved(.context, since: looked),
                     let context = try await engine.pendingContext(), context != shownContext
                 {
-                    guard await connection.writer.send(.streamEvent(request.id, "applicationContext", Self.contextData(context))) else { return }
+                    guard await connection.writer.send(line: ControlLines.event(request.id, .applicationContext(context))) else { return }
                     shownContext = context
                 }
                 if channels.didFinish, marks.moved(.finished, since: looked) {
@@ -123,7 +116,7 @@ struct ReceiveOperations {
                     let shown = try await Self.showPages(after: &finishedCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinished(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
-                        await connection.writer.send(line: ControlLines.finished(request.id, transfer))
+                        await connection.writer.send(line: ControlLines.event(request.id, .didFinish(transfer)))
                     }
                     guard shown else { return }
                 }
@@ -132,7 +125,7 @@ struct ReceiveOperations {
                     let shownFiles = try await Self.showPages(after: &finishedFileCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinishedFiles(after: after, limit: Self.receivePageSize)
                     } show: { file in
-                        await connection.writer.send(.streamEvent(request.id, "didFinish", Self.finishedFileData(file)))
+                        await connection.writer.send(line: ControlLines.event(request.id, .didFinishFile(file)))
                     }
                     guard shownFiles else { return }
                 }
@@ -225,44 +218,5 @@ struct ReceiveOperations {
     /// The failure an app answers with (`answer`'s `errorCode`, `receive`'s `autoError`).
     static func appError(_ code: Int) -> WCFailure {
         WCFailure(WCErrorCode(rawValue: code) ?? .genericError, "the app answered with error \(code)")
-    }
-
-    /// A userInfo item of the snapshot. `receive --follow` writes the same data directly
-    /// (`ControlLines.userInfo`); `ControlLinesTests` holds the two equal.
-    static func userInfoData(_ transfer: InboxTransfer) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "deliveryId": ControlJSON.integer(transfer.deliveryId),
-            "seq": ControlJSON.integer(transfer.seq),
-            "transferId": .string(transfer.transferId.uuidString),
-            "userInfo": ControlJSON.json(transfer.payload),
-            "receivedAt": ControlJSON.timestamp(transfer.receivedAt),
-        ]
-        // Only when set, so plain userInfo lines stay as they were.
-        if transfer.isCurrentComplicationInfo { object["isCurrentComplicationInfo"] = .bool(true) }
-        return .object(object)
-    }
-
-    /// A finished file transfer's didFinish: `file` names it; `errorCode` 7014 when the peer found it corrupt.
-    static func finishedFileData(_ file: OutgoingFile) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "transferId": .string(file.transferId.uuidString),
-            "seq": ControlJSON.integer(file.seq),
-            "file": .object(["fileName": .string(file.fileName), "size": ControlJSON.integer(file.size)]),
-        ]
-        if file.outcome == .corrupt { object["errorCode"] = .integer(Int64(WCErrorCode.deliveryFailed.rawValue)) }
-        return .object(object)
-    }
-
-    static func contextData(_ context: StoredContext) -> JSONValue {
-        .object(["version": ControlJSON.integer(context.version), "context": ControlJSON.json(context.payload)])
-    }
-
-    /// A didFinish item of the snapshot; the stream's is `ControlLines.finished`, held equal by a test.
-    static func finishedData(_ transfer: OutboxTransfer) -> JSONValue {
-        .object([
-            "transferId": .string(transfer.transferId.uuidString),
-            "seq": ControlJSON.integer(transfer.seq),
-            "userInfo": ControlJSON.json(transfer.payload),
-        ])
     }
 }
