@@ -172,7 +172,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        // Test kit: in-memory transport pair, manual clock, fault-injecting transport, seeded random.
+        // Test kit: in-memory transport pair, manual clock, fault-injecting transport, a wait's time limit,
+        // seeded random.
         .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire", "SplitMix"]),
         // Test kit of WCSession apps: both apps' sessions in one process, in memory or over sockets.
         .target(
@@ -218,7 +219,7 @@ let package = Package(
             ]
         ),
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
-        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairTesting"]),
+        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(

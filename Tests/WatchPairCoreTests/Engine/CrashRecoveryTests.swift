@@ -38,7 +38,7 @@ struct CrashRecoveryTests {
                 try await pair.start(role)
             }
             ledger.chaosDone()
-            try await within(.seconds(150), "all transfers delivered") {
+            try await withTimeout(.seconds(150), "all transfers delivered") {
                 try await until("consumer has every accepted transfer", on: ledger.progress) {
                     ledger.isComplete
                 }
