@@ -173,7 +173,7 @@ let package = Package(
             ]
         ),
         // Test kit: in-memory transport pair, manual clock, fault-injecting transport, a wait's time limit,
-        // seeded random.
+        // awaited teardown, seeded random.
         .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire", "SplitMix"]),
         // Test kit of WCSession apps: both apps' sessions in one process, in memory or over sockets.
         .target(

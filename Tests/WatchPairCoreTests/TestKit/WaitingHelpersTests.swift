@@ -3,8 +3,9 @@ import Testing
 import WatchPairCore
 import WatchPairTesting
 
-/// The test kit's waiting helpers: `withTimeout` stepped on a manual clock, and `AsyncSignal.first`.
-@Suite("Test kit: withTimeout, AsyncSignal.first", .timeLimit(.minutes(1)))
+/// The test kit's waiting helpers: `withTimeout` stepped on a manual clock, `AsyncSignal.first`, and
+/// `withTeardown`.
+@Suite("Test kit: withTimeout, AsyncSignal.first, withTeardown", .timeLimit(.minutes(1)))
 struct WaitingHelpersTests {
     struct Failure: Error, Equatable {}
 
@@ -60,5 +61,26 @@ struct WaitingHelpersTests {
         let cancelled = Task { try await signal.first { nil as Int? } }
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
+    }
+
+    @Test("withTeardown awaits the teardown after the body returns and after it throws, then rethrows")
+    func teardown() async throws {
+        let log = TestKitLog<String>()
+        let value = try await withTeardown {
+            log.append("body")
+            return 1
+        } teardown: {
+            log.append("teardown")
+        }
+        #expect(value == 1)
+        await #expect(throws: Failure()) {
+            try await withTeardown {
+                log.append("failing body")
+                throw Failure()
+            } teardown: {
+                log.append("teardown after failure")
+            }
+        }
+        #expect(log.all == ["body", "teardown", "failing body", "teardown after failure"])
     }
 }
