@@ -72,9 +72,12 @@ let package = Package(
                 "WatchPairHost", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // SplitMix64, the one seeded random algorithm: WatchConnection's SeededRandom and the test kit's
+        // TestRandom (package access; no dependencies).
+        .target(name: "SplitMix"),
         // DESIGN §9, the reliability layer: sees only its WCSessionProviding protocol, so it would also
         // compile over Apple's framework; nothing of WatchPair's internals.
-        .target(name: "WatchConnection", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "WatchConnection", dependencies: ["SplitMix", .product(name: "Logging", package: "swift-log")]),
         // WatchConnectivity.WCSession as a WCSessionProviding: the one place that sees both modules.
         .target(name: "WatchConnectionWCSession", dependencies: ["WatchConnection", "WatchConnectivity"]),
         // Test kit of WatchConnection apps: FlakySession (seeded faults, injected clock).
@@ -169,15 +172,16 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        // Test kit: in-memory transport pair, manual clock, fault-injecting transport.
-        .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire"]),
+        // Test kit: in-memory transport pair, manual clock, fault-injecting transport, a wait's time limit,
+        // awaited teardown, seeded random.
+        .target(name: "WatchPairTesting", dependencies: ["WatchPairCore", "WatchPairWire", "SplitMix"]),
         // Test kit of WCSession apps: both apps' sessions in one process, in memory or over sockets.
         .target(
             name: "WatchConnectivityTesting",
             dependencies: ["WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire"]
         ),
         .testTarget(name: "WatchConnectivityTestingTests", dependencies: ["WatchConnectivityTesting", "WatchConnectivity"]),
-        .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire"]),
+        .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire", "WatchPairTesting"]),
         .testTarget(
             name: "WatchConnectionTests",
             dependencies: [
@@ -215,7 +219,7 @@ let package = Package(
             ]
         ),
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
-        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire"]),
+        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 /// kill -9 of either daemon during a stream of transfers loses and duplicates nothing (DESIGN.md §4).
@@ -15,7 +16,7 @@ struct CrashStreamTests {
 
     @Test("SIGKILL of the sender and the receiver at random points of a 1,000-transfer stream: every accepted transfer arrives once, in order")
     func killDuringStream() async throws {
-        var random = SeededRandom()
+        var random = TestRandom()
         let seed = random.seed
         // Kill points: accepted-transfer counts spread over the stream; three kills of each side, in random order.
         var sides = Array(repeating: Side.phone, count: Self.killsPerSide) + Array(repeating: Side.watch, count: Self.killsPerSide)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 /// Issue 11's proof over the real daemons: the watch sends 500 typed requests with
@@ -22,7 +23,7 @@ struct ReliabilityProofTests {
 
     @Test("500 requests, link flaps, 3 kills of the phone: each ended once, each ran once, none lost, health back to healthy")
     func flappingLinkAndPhoneKills() async throws {
-        var random = SeededRandom()
+        var random = TestRandom()
         let seed = random.seed
         print("ReliabilityProofTests seed \(seed) (replay with WATCHPAIR_TEST_SEED=\(seed))")
         let killPoints = (0..<Self.phoneKills).map { _ in Int.random(in: 60...(Self.total - 120), using: &random) }.sorted()
@@ -136,7 +137,7 @@ struct ReliabilityProofTests {
     /// point (a number of answered requests) kills the phone with the link down and no handler running,
     /// restarts it and its `serve`, then brings the link back.
     static func disturb(
-        pair: PairSandbox, link: ProxiedLink, servers: Servers, client: RawControlClient, killPoints: [Int], random: SeededRandom
+        pair: PairSandbox, link: ProxiedLink, servers: Servers, client: RawControlClient, killPoints: [Int], random: TestRandom
     ) async throws -> Int {
         var random = random
         var kills = killPoints[...]

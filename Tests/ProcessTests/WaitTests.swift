@@ -23,6 +23,19 @@ struct WaitTests {
         }
     }
 
+    @Test("wait for a control socket that never appears gives up at its timeout, not before (exit 4)")
+    func absentSocketWaitsTheTimeout() async throws {
+        try await PairSandbox.with { pair in
+            let started = ContinuousClock.now
+            // No daemon, and not even the socket's directory: wcctl watches the nearest ancestor.
+            let run = try await pair.wcctl(["--control", pair.path("missing/ctl"), "wait", "ready", "--timeout", "0.5"], timeout: .seconds(20))
+            let elapsed = ContinuousClock.now - started
+            #expect(run.status == 4, "\(run)")
+            // A lower bound only: a loaded machine makes the run longer, never shorter.
+            #expect(elapsed >= .milliseconds(500), "gave up after \(elapsed)")
+        }
+    }
+
     @Test("wait drained: exit 4 while the watch is away, 0 once it has the transfer and the context")
     func drained() async throws {
         try await PairSandbox.with { pair in

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairTransport
 
 /// Where the built executables are: next to the test bundle (`swift build` builds them all there), or in
@@ -51,23 +52,12 @@ final class LineLog: Sendable {
         after: Int = 0, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
         _ what: String, _ match: @escaping @Sendable (String) -> Bool
     ) async -> (line: String, index: Int)? {
-        let found = await withTaskGroup(of: (String, Int)?.self) { group in
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
+        let found = try? await withTimeout(timeout, "line \(what)") {
+            try await self.arrived.first { () -> (String, Int)? in
+                let lines = self.all
+                guard lines.count > after, let index = lines[after...].firstIndex(where: match) else { return nil }
+                return (lines[index], index)
             }
-            group.addTask {
-                while !Task.isCancelled {
-                    let seen = self.arrived.generation
-                    let lines = self.all
-                    if lines.count > after, let index = lines[after...].firstIndex(where: match) { return (lines[index], index) }
-                    await self.arrived.wait(after: seen)
-                }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         if found == nil {
             Issue.record("no line \(what) within \(timeout); got:\n\(all.suffix(30).joined(separator: "\n"))", sourceLocation: sourceLocation)

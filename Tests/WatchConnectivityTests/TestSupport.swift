@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairWire
 
 @testable import WatchConnectivity
@@ -115,23 +116,8 @@ class EventRecorder: NSObject, @unchecked Sendable {
 
     /// The next event; fails the test after `timeout` (a safety net only).
     func next(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async -> DelegateEvent? {
-        let result = await withTaskGroup(of: DelegateEvent?.self) { group in
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    let seen = self.arrived.generation
-                    let event = self.buffer.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                    if let event { return event }
-                    await self.arrived.wait(after: seen)
-                }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        let result = try? await withTimeout(timeout, "a delegate event") {
+            try await self.arrived.first { self.buffer.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
         }
         if result == nil { Issue.record("no delegate event within \(timeout)", sourceLocation: sourceLocation) }
         return result
@@ -240,18 +226,7 @@ final class SendOutcome: @unchecked Sendable {
 
     /// Waits until at least one outcome arrived (safety net: `timeout`).
     func wait(timeout: Duration = .seconds(15)) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: timeout) }
-            group.addTask {
-                while !Task.isCancelled {
-                    let seen = self.done.generation
-                    if self.count > 0 { return }
-                    await self.done.wait(after: seen)
-                }
-            }
-            await group.next()
-            group.cancelAll()
-        }
+        _ = try? await withTimeout(timeout, "an outcome") { try await self.done.first { self.count > 0 ? () : nil } }
     }
 }
 
@@ -260,24 +235,10 @@ func waitUntil(
     _ signal: AsyncSignal, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @escaping @Sendable () async -> Bool
 ) async {
-    let met = await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return false
-        }
-        group.addTask {
-            while !Task.isCancelled {
-                let seen = signal.generation
-                if await condition() { return true }
-                await signal.wait(after: seen)
-            }
-            return false
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
+    let met: Void? = try? await withTimeout(timeout, "the condition") {
+        try await signal.first { await condition() ? () : nil }
     }
-    if !met { Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation) }
+    if met == nil { Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation) }
 }
 
 /// Starts a session with `delegate` and waits for its activation callback.

@@ -97,19 +97,22 @@ struct WCSessionActivationTests {
         defer { directory.remove() }
         let configuration = directory.configuration(.watch)
         let session = await activatedSession(configuration, delegate: FullDelegate())
-        defer { Task { await session.shutdown() } }
-        let status = try JSONSerialization.jsonObject(
-            with: Data(try controlRequest(configuration.controlSocketPath, #"{"id":7,"op":"status"}"#).utf8)) as? [String: Any]
-        #expect(status?["id"] as? Int == 7)
-        #expect(status?["ok"] as? Bool == true)
-        let result = status?["result"] as? [String: Any]
-        #expect(result?["role"] as? String == "watch")
-        #expect(result?["activated"] as? Bool == true)
-        #expect(result?["pid"] as? Int == Int(getpid()))
-        let refused = try JSONSerialization.jsonObject(
-            with: Data(try controlRequest(configuration.controlSocketPath, #"{"id":8,"op":"transfers"}"#).utf8)) as? [String: Any]
-        #expect(refused?["ok"] as? Bool == false)
-        #expect((refused?["error"] as? [String: Any])?["code"] as? Int == 7008)
+        try await withTeardown {
+            let status = try JSONSerialization.jsonObject(
+                with: Data(try controlRequest(configuration.controlSocketPath, #"{"id":7,"op":"status"}"#).utf8)) as? [String: Any]
+            #expect(status?["id"] as? Int == 7)
+            #expect(status?["ok"] as? Bool == true)
+            let result = status?["result"] as? [String: Any]
+            #expect(result?["role"] as? String == "watch")
+            #expect(result?["activated"] as? Bool == true)
+            #expect(result?["pid"] as? Int == Int(getpid()))
+            let refused = try JSONSerialization.jsonObject(
+                with: Data(try controlRequest(configuration.controlSocketPath, #"{"id":8,"op":"transfers"}"#).utf8)) as? [String: Any]
+            #expect(refused?["ok"] as? Bool == false)
+            #expect((refused?["error"] as? [String: Any])?["code"] as? Int == 7008)
+        } teardown: {
+            await session.shutdown()
+        }
     }
 
     @Test("reachability callbacks fire on each change, and only then; the watch app's launch and stop are no watch-state change")

@@ -61,61 +61,70 @@ struct WCSessionMessageTests {
     @Test("dictionary messages with and without reply, both directions", arguments: WCSessionTestMode.allCases)
     func dictionaryMessages(_ mode: WCSessionTestMode) async throws {
         let pair = try await LinkedPair.start(mode)
-        defer { Task { await pair.stop() } }
-        for (sender, receiver) in [(pair.watch, pair.phoneDelegate), (pair.phone, pair.watchDelegate)] {
-            let answered = SendOutcome()
-            sender.sendMessage(["q": "hello", "n": 1], replyHandler: answered.replyHandler(), errorHandler: answered.errorHandler())
-            #expect(await receiver.next() == .messageWithReply(["q": .string("hello"), "n": .integer(1)]))
-            await answered.wait()
-            #expect(answered.replies == [["echo": .dictionary(["q": .string("hello"), "n": .integer(1)])]])
-            #expect(answered.errors.isEmpty)
+        try await withTeardown {
+            for (sender, receiver) in [(pair.watch, pair.phoneDelegate), (pair.phone, pair.watchDelegate)] {
+                let answered = SendOutcome()
+                sender.sendMessage(["q": "hello", "n": 1], replyHandler: answered.replyHandler(), errorHandler: answered.errorHandler())
+                #expect(await receiver.next() == .messageWithReply(["q": .string("hello"), "n": .integer(1)]))
+                await answered.wait()
+                #expect(answered.replies == [["echo": .dictionary(["q": .string("hello"), "n": .integer(1)])]])
+                #expect(answered.errors.isEmpty)
 
-            let delivered = SendOutcome()
-            sender.sendMessage(["fire": "forget"], replyHandler: nil, errorHandler: delivered.errorHandler())
-            #expect(await receiver.next() == .message(["fire": .string("forget")]))
-            // A later round trip: the message without reply handler reported nothing.
-            let later = SendOutcome()
-            sender.sendMessage(["after": true], replyHandler: later.replyHandler(), errorHandler: later.errorHandler())
-            #expect(await receiver.next() == .messageWithReply(["after": .bool(true)]))
-            await later.wait()
-            #expect(delivered.count == 0)
+                let delivered = SendOutcome()
+                sender.sendMessage(["fire": "forget"], replyHandler: nil, errorHandler: delivered.errorHandler())
+                #expect(await receiver.next() == .message(["fire": .string("forget")]))
+                // A later round trip: the message without reply handler reported nothing.
+                let later = SendOutcome()
+                sender.sendMessage(["after": true], replyHandler: later.replyHandler(), errorHandler: later.errorHandler())
+                #expect(await receiver.next() == .messageWithReply(["after": .bool(true)]))
+                await later.wait()
+                #expect(delivered.count == 0)
+            }
+        } teardown: {
+            await pair.stop()
         }
     }
 
     @Test("data messages with and without reply", arguments: WCSessionTestMode.allCases)
     func dataMessages(_ mode: WCSessionTestMode) async throws {
         let pair = try await LinkedPair.start(mode)
-        defer { Task { await pair.stop() } }
-        let reply = Mutex<Data?>(nil)
-        let outcome = SendOutcome()
-        pair.watch.sendMessageData(
-            Data([1, 2, 3]),
-            replyHandler: { data in
-                reply.withLock { $0 = data }
-                outcome.replyHandler()([:])
-            }, errorHandler: outcome.errorHandler())
-        #expect(await pair.phoneDelegate.next() == .dataWithReply(Data([1, 2, 3])))
-        await outcome.wait()
-        #expect(reply.withLock { $0 } == Data([3, 2, 1]))
-        pair.phone.sendMessageData(Data([9]), replyHandler: nil)
-        #expect(await pair.watchDelegate.next() == .data(Data([9])))
+        try await withTeardown {
+            let reply = Mutex<Data?>(nil)
+            let outcome = SendOutcome()
+            pair.watch.sendMessageData(
+                Data([1, 2, 3]),
+                replyHandler: { data in
+                    reply.withLock { $0 = data }
+                    outcome.replyHandler()([:])
+                }, errorHandler: outcome.errorHandler())
+            #expect(await pair.phoneDelegate.next() == .dataWithReply(Data([1, 2, 3])))
+            await outcome.wait()
+            #expect(reply.withLock { $0 } == Data([3, 2, 1]))
+            pair.phone.sendMessageData(Data([9]), replyHandler: nil)
+            #expect(await pair.watchDelegate.next() == .data(Data([9])))
+        } teardown: {
+            await pair.stop()
+        }
     }
 
     @Test("a message the receiver does not implement fails with 7014", arguments: WCSessionTestMode.allCases)
     func notImplemented(_ mode: WCSessionTestMode) async throws {
         let pair = try await LinkedPair.start(mode, phoneDelegate: MinimalDelegate(recordsStateChanges: false))
-        defer { Task { await pair.stop() } }
-        for wantsReply in [true, false] {
-            let outcome = SendOutcome()
-            pair.watch.sendMessage(["x": 1], replyHandler: wantsReply ? outcome.replyHandler() : nil, errorHandler: outcome.errorHandler())
-            await outcome.wait()
-            #expect(outcome.errors == [7014])
+        try await withTeardown {
+            for wantsReply in [true, false] {
+                let outcome = SendOutcome()
+                pair.watch.sendMessage(["x": 1], replyHandler: wantsReply ? outcome.replyHandler() : nil, errorHandler: outcome.errorHandler())
+                await outcome.wait()
+                #expect(outcome.errors == [7014])
+            }
+            let data = SendOutcome()
+            pair.watch.sendMessageData(Data([1]), replyHandler: { _ in data.replyHandler()([:]) }, errorHandler: data.errorHandler())
+            await data.wait()
+            #expect(data.errors == [7014])
+            #expect(pair.phoneDelegate.unread.isEmpty)
+        } teardown: {
+            await pair.stop()
         }
-        let data = SendOutcome()
-        pair.watch.sendMessageData(Data([1]), replyHandler: { _ in data.replyHandler()([:]) }, errorHandler: data.errorHandler())
-        await data.wait()
-        #expect(data.errors == [7014])
-        #expect(pair.phoneDelegate.unread.isEmpty)
     }
 
     @Test("a receiver that never replies gives 7012, and nothing else", arguments: WCSessionTestMode.allCases)
@@ -123,35 +132,41 @@ struct WCSessionMessageTests {
         let pair = try await LinkedPair.start(
             mode,
             phoneDelegate: FullDelegate(recordsStateChanges: false, reply: { _ in nil }), replyTimeout: .milliseconds(600))
-        defer { Task { await pair.stop() } }
-        let never = SendOutcome()
-        pair.watch.sendMessage(["never": true], replyHandler: never.replyHandler(), errorHandler: never.errorHandler())
-        #expect(await pair.phoneDelegate.next() == .messageWithReply(["never": .bool(true)]))
-        await never.wait()
-        #expect(never.errors == [7012])
-        #expect(never.replies.isEmpty)
+        try await withTeardown {
+            let never = SendOutcome()
+            pair.watch.sendMessage(["never": true], replyHandler: never.replyHandler(), errorHandler: never.errorHandler())
+            #expect(await pair.phoneDelegate.next() == .messageWithReply(["never": .bool(true)]))
+            await never.wait()
+            #expect(never.errors == [7012])
+            #expect(never.replies.isEmpty)
+        } teardown: {
+            await pair.stop()
+        }
     }
 
     @Test("a reply handler called later, off the delegate queue, is delivered once", arguments: WCSessionTestMode.allCases)
     func deferredReply(_ mode: WCSessionTestMode) async throws {
         let holder = ReplyHolder()
         let pair = try await LinkedPair.start(mode, phoneDelegate: holder)
-        defer { Task { await pair.stop() } }
-        let outcome = SendOutcome()
-        pair.watch.sendMessage(["later": 1], replyHandler: outcome.replyHandler(), errorHandler: outcome.errorHandler())
-        #expect(await holder.next() == .messageWithReply(["later": .integer(1)]))
-        let handler = Unchecked(holder.take())
-        DispatchQueue.global().async {
-            handler.value?(["answer": 42])
-            handler.value?(["answer": 43])
+        try await withTeardown {
+            let outcome = SendOutcome()
+            pair.watch.sendMessage(["later": 1], replyHandler: outcome.replyHandler(), errorHandler: outcome.errorHandler())
+            #expect(await holder.next() == .messageWithReply(["later": .integer(1)]))
+            let handler = Unchecked(holder.take())
+            DispatchQueue.global().async {
+                handler.value?(["answer": 42])
+                handler.value?(["answer": 43])
+            }
+            await outcome.wait()
+            #expect(outcome.replies == [["answer": .integer(42)]])
+            // Another round trip, then check the second call was ignored.
+            let again = SendOutcome()
+            pair.phone.sendMessage(["ping": 1], replyHandler: again.replyHandler(), errorHandler: again.errorHandler())
+            await again.wait()
+            #expect(outcome.count == 1)
+        } teardown: {
+            await pair.stop()
         }
-        await outcome.wait()
-        #expect(outcome.replies == [["answer": .integer(42)]])
-        // Another round trip, then check the second call was ignored.
-        let again = SendOutcome()
-        pair.phone.sendMessage(["ping": 1], replyHandler: again.replyHandler(), errorHandler: again.errorHandler())
-        await again.wait()
-        #expect(outcome.count == 1)
     }
 
     @Test("invalid, oversized and unreachable messages fail with 7010, 7009 and 7007")
@@ -162,19 +177,22 @@ struct WCSessionMessageTests {
         configuration.limits = PayloadLimits(message: 100)
         let delegate = FullDelegate(recordsStateChanges: false)
         let phone = await activatedSession(configuration, delegate: delegate)
-        defer { Task { await phone.shutdown() } }
-        let invalid = SendOutcome()
-        phone.sendMessage(["bad": NSNull()], replyHandler: invalid.replyHandler(), errorHandler: invalid.errorHandler())
-        await invalid.wait()
-        #expect(invalid.errors == [7010])
-        let large = SendOutcome()
-        phone.sendMessage(["big": String(repeating: "x", count: 200)], replyHandler: nil, errorHandler: large.errorHandler())
-        await large.wait()
-        #expect(large.errors == [7009])
-        let unreachable = SendOutcome()
-        phone.sendMessageData(Data([1]), replyHandler: nil, errorHandler: unreachable.errorHandler())
-        await unreachable.wait()
-        #expect(unreachable.errors == [7007])
+        try await withTeardown {
+            let invalid = SendOutcome()
+            phone.sendMessage(["bad": NSNull()], replyHandler: invalid.replyHandler(), errorHandler: invalid.errorHandler())
+            await invalid.wait()
+            #expect(invalid.errors == [7010])
+            let large = SendOutcome()
+            phone.sendMessage(["big": String(repeating: "x", count: 200)], replyHandler: nil, errorHandler: large.errorHandler())
+            await large.wait()
+            #expect(large.errors == [7009])
+            let unreachable = SendOutcome()
+            phone.sendMessageData(Data([1]), replyHandler: nil, errorHandler: unreachable.errorHandler())
+            await unreachable.wait()
+            #expect(unreachable.errors == [7007])
+        } teardown: {
+            await phone.shutdown()
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairWire
 
 @testable import WatchConnectivity
@@ -33,28 +34,31 @@ struct WCSessionTransferTests {
     @Test("transfers arrive once, in order, and each sender is told didFinish with the same object", arguments: WCSessionTestMode.allCases)
     func transfersInOrder(_ mode: WCSessionTestMode) async throws {
         let pair = try await LinkedPair.start(mode, phoneDelegate: TransferDelegate(), watchDelegate: TransferDelegate())
-        defer { Task { await pair.stop() } }
-        let watchDelegate = pair.watchDelegate as! TransferDelegate
-        var sent: [WCSessionUserInfoTransfer] = []
-        for index in 0..<20 {
-            let transfer = pair.watch.transferUserInfo(["index": index, "at": Date(timeIntervalSinceReferenceDate: Double(index))])
-            #expect(transfer.transferId != nil)
-            #expect(!transfer.isCurrentComplicationInfo)
-            sent.append(transfer)
+        try await withTeardown {
+            let watchDelegate = pair.watchDelegate as! TransferDelegate
+            var sent: [WCSessionUserInfoTransfer] = []
+            for index in 0..<20 {
+                let transfer = pair.watch.transferUserInfo(["index": index, "at": Date(timeIntervalSinceReferenceDate: Double(index))])
+                #expect(transfer.transferId != nil)
+                #expect(!transfer.isCurrentComplicationInfo)
+                sent.append(transfer)
+            }
+            for index in 0..<20 {
+                #expect(await pair.phoneDelegate.next() == .userInfo(["index": .integer(Int64(index)), "at": .date(Date(timeIntervalSinceReferenceDate: Double(index)))]))
+            }
+            for index in 0..<20 {
+                let event = await pair.watchDelegate.next()
+                #expect(event == .finished(["index": .integer(Int64(index)), "at": .date(Date(timeIntervalSinceReferenceDate: Double(index)))], errorCode: nil))
+            }
+            let finished = watchDelegate.finishedObjects.withLock { $0 }
+            #expect(finished.count == 20)
+            for (a, b) in zip(sent, finished) { #expect(a === b) }
+            #expect(sent.allSatisfy { !$0.isTransferring })
+            #expect(pair.watch.outstandingUserInfoTransfers.isEmpty)
+            #expect(pair.phoneDelegate.unread.isEmpty)
+        } teardown: {
+            await pair.stop()
         }
-        for index in 0..<20 {
-            #expect(await pair.phoneDelegate.next() == .userInfo(["index": .integer(Int64(index)), "at": .date(Date(timeIntervalSinceReferenceDate: Double(index)))]))
-        }
-        for index in 0..<20 {
-            let event = await pair.watchDelegate.next()
-            #expect(event == .finished(["index": .integer(Int64(index)), "at": .date(Date(timeIntervalSinceReferenceDate: Double(index)))], errorCode: nil))
-        }
-        let finished = watchDelegate.finishedObjects.withLock { $0 }
-        #expect(finished.count == 20)
-        for (a, b) in zip(sent, finished) { #expect(a === b) }
-        #expect(sent.allSatisfy { !$0.isTransferring })
-        #expect(pair.watch.outstandingUserInfoTransfers.isEmpty)
-        #expect(pair.phoneDelegate.unread.isEmpty)
     }
 
     @Test("outstanding transfers are listed while the counterpart is away; a cancelled one is never delivered")
@@ -96,19 +100,22 @@ struct WCSessionTransferTests {
         configuration.limits = PayloadLimits(userInfo: 64)
         let delegate = TransferDelegate()
         let phone = await activatedSession(configuration, delegate: delegate)
-        defer { Task { await phone.shutdown() } }
-        let invalid = phone.transferUserInfo(["url": URL(fileURLWithPath: "/")])
-        #expect(!invalid.isTransferring)
-        let event = await delegate.next()
-        guard case .finished(_, let code) = event else {
-            Issue.record("expected didFinish, got \(String(describing: event))")
-            return
+        try await withTeardown {
+            let invalid = phone.transferUserInfo(["url": URL(fileURLWithPath: "/")])
+            #expect(!invalid.isTransferring)
+            let event = await delegate.next()
+            guard case .finished(_, let code) = event else {
+                Issue.record("expected didFinish, got \(String(describing: event))")
+                return
+            }
+            #expect(code == 7010)
+            let large = phone.transferUserInfo(["big": String(repeating: "x", count: 100)])
+            #expect(!large.isTransferring)
+            #expect(await delegate.next() == .finished(["big": .string(String(repeating: "x", count: 100))], errorCode: 7009))
+            #expect(phone.outstandingUserInfoTransfers.isEmpty)
+        } teardown: {
+            await phone.shutdown()
         }
-        #expect(code == 7010)
-        let large = phone.transferUserInfo(["big": String(repeating: "x", count: 100)])
-        #expect(!large.isTransferring)
-        #expect(await delegate.next() == .finished(["big": .string(String(repeating: "x", count: 100))], errorCode: 7009))
-        #expect(phone.outstandingUserInfoTransfers.isEmpty)
     }
 
     @Test("application context: last value wins, identical updates are not delivered, it survives restarts")

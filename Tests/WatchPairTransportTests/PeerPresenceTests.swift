@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairTransport
 
 @Suite("Peer presence and change notifications")

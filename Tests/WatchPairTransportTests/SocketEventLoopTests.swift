@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import WatchPairTransport
 import WatchPairCore
+import WatchPairTesting
 
 @Suite("SocketEventLoop: transports that share a loop")
 struct SocketEventLoopTests {

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairTransport
 import WatchPairWire
 
@@ -49,22 +50,6 @@ struct TemporaryDirectory {
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Runs `body`, failing if it takes longer than `seconds` (a safety net, not a way to wait).
-func withTimeout<T: Sendable>(
-    _ seconds: Int = 10,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw TestFailure("timed out after \(seconds) s")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
 }
 
 /// Collects log records so tests can assert what was logged, without bootstrapping logging.

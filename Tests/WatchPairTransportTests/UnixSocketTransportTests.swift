@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairTransport
 import WatchPairWire
 

@@ -1,4 +1,5 @@
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 @Suite struct CRC32CTests {
@@ -20,7 +21,7 @@ import WatchPairWire
 
     /// Slice-by-8 must agree with the plain bitwise definition at every length and alignment.
     @Test func matchesBitwiseReference() {
-        var rng = SeededRNG(seed: 7)
+        var rng = TestRandom(seed: 7)
         let bytes = (0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) }
         for start in 0..<9 {
             for end in stride(from: start, through: bytes.count, by: 7) {

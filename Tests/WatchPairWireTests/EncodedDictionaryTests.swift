@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 @Suite("EncodedDictionary: a payload encoded once, carried as its bytes")
@@ -26,7 +27,7 @@ struct EncodedDictionaryTests {
     /// Random payloads: the same, and a userInfo frame carries the bytes unchanged in both directions.
     @Test(arguments: 0..<50)
     func randomPayloadsThroughAFrame(seed: Int) throws {
-        var generator = PlistGenerator(rng: SeededRNG(seed: UInt64(seed) &+ 0x5EED))
+        var generator = PlistGenerator(rng: TestRandom(seed: UInt64(seed) &+ 0x5EED))
         let dictionary = generator.dictionary(depth: 3)
         let payload = try EncodedDictionary(dictionary)
         let wire = FrameEncoder.encode(.userInfo(seq: 1, after: 0, transferId: uuidA, payload: payload))

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 /// Seeded, deterministic fuzzing: no input may crash the decoders, a corrupted frame is never returned as
 /// a different valid frame, and every body the decoder accepts is the canonical encoding of what it returns.
 @Suite struct FrameFuzzTests {
     /// Feeds `bytes` in random chunks; returns the frames decoded and the error, if any.
-    private func feed(_ bytes: [UInt8], rng: inout SeededRNG) -> (frames: [Frame], error: FrameError?) {
+    private func feed(_ bytes: [UInt8], rng: inout TestRandom) -> (frames: [Frame], error: FrameError?) {
         var decoder = FrameDecoder(maxFrameLength: 4096)
         var frames: [Frame] = []
         var offset = 0
@@ -25,7 +26,7 @@ import WatchPairWire
     }
 
     @Test func randomBytesNeverCrash() {
-        var rng = SeededRNG(seed: 0x5EED)
+        var rng = TestRandom(seed: 0x5EED)
         var accepted = 0
         for n in 0..<4000 {
             var bytes = (0..<Int.random(in: 0...80, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -46,8 +47,8 @@ import WatchPairWire
     }
 
     @Test func mutatedFramesAreRejected() {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 0xF00D))
-        var rng = SeededRNG(seed: 0xBEEF)
+        var generator = PlistGenerator(rng: TestRandom(seed: 0xF00D))
+        var rng = TestRandom(seed: 0xBEEF)
         var checked = 0
         for _ in 0..<1500 {
             let frame = generator.frame()
@@ -84,8 +85,8 @@ import WatchPairWire
     /// The decoder either rejects them with `malformed`/`unsupportedVersion`, or returns a frame whose
     /// encoding is exactly the input (the encoding is canonical).
     @Test func bodiesWithValidChecksums() {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 0xCAFE))
-        var rng = SeededRNG(seed: 0xD00D)
+        var generator = PlistGenerator(rng: TestRandom(seed: 0xCAFE))
+        var rng = TestRandom(seed: 0xD00D)
         var accepted = 0, rejected = 0
         for n in 0..<3000 {
             var type: UInt8
@@ -131,8 +132,8 @@ import WatchPairWire
     }
 
     @Test func plistDecodeNeverCrashes() {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 0xABCD))
-        var rng = SeededRNG(seed: 0x1234)
+        var generator = PlistGenerator(rng: TestRandom(seed: 0xABCD))
+        var rng = TestRandom(seed: 0x1234)
         for n in 0..<3000 {
             var bytes: [UInt8]
             if n % 4 == 0 {

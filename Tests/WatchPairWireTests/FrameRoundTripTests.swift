@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 @Suite struct FrameRoundTripTests {
@@ -119,7 +120,7 @@ import WatchPairWire
     }
 
     @Test func randomFramesRoundTrip() throws {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 21))
+        var generator = PlistGenerator(rng: TestRandom(seed: 21))
         for _ in 0..<300 {
             let bytes = FrameEncoder.encode(generator.frame())
             let decoded = try decodeAll(bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 @Suite struct JSONValueTests {
@@ -57,8 +58,8 @@ import WatchPairWire
     }
 
     @Test func canonicalTextRoundTrips() throws {
-        var rng = SeededRNG(seed: 99)
-        var generator = PlistGenerator(rng: SeededRNG(seed: 98))
+        var rng = TestRandom(seed: 99)
+        var generator = PlistGenerator(rng: TestRandom(seed: 98))
         for _ in 0..<300 {
             let value = randomJSON(depth: 4, rng: &rng, generator: &generator)
             #expect(try JSONValue.parse(value.canonicalText) == value)
@@ -91,7 +92,7 @@ import WatchPairWire
         #expect(try JSONValue.parse(String(decoding: data, as: UTF8.self)) == value)
     }
 
-    private func randomJSON(depth: Int, rng: inout SeededRNG, generator: inout PlistGenerator) -> JSONValue {
+    private func randomJSON(depth: Int, rng: inout TestRandom, generator: inout PlistGenerator) -> JSONValue {
         switch Int.random(in: 0...(depth > 0 ? 7 : 5), using: &rng) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &rng))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 @Suite struct PlistCodecTests {
@@ -57,7 +58,7 @@ import WatchPairWire
 
     /// Equal dictionaries built in different orders encode identically, keys sorted by UTF-8 bytes.
     @Test func dictionaryEncodingIsDeterministic() {
-        var rng = SeededRNG(seed: 11)
+        var rng = TestRandom(seed: 11)
         let keys = ["b", "a", "ab", "B", "", "é", "z", "🍎", "aa", "\u{7F}"]
         var reference: [UInt8]?
         for _ in 0..<50 {
@@ -75,7 +76,7 @@ import WatchPairWire
     }
 
     @Test func encodedSizeMatchesForRandomValues() {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 3))
+        var generator = PlistGenerator(rng: TestRandom(seed: 3))
         for _ in 0..<500 {
             let value = generator.value(depth: 4)
             #expect(PlistCodec.encodedSize(value) == PlistCodec.encode(value).count)
@@ -84,7 +85,7 @@ import WatchPairWire
     }
 
     @Test func randomValuesRoundTrip() throws {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 4))
+        var generator = PlistGenerator(rng: TestRandom(seed: 4))
         for _ in 0..<500 {
             let value = generator.value(depth: 5)
             let bytes = PlistCodec.encode(value)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 @Suite struct PlistJSONTests {
@@ -173,7 +174,7 @@ import WatchPairWire
 
     /// Random plists, through JSON text and back: bit-exact (dates, NaN payloads aside, -0.0 included).
     @Test func randomRoundTrips() throws {
-        var generator = PlistGenerator(rng: SeededRNG(seed: 0x150))
+        var generator = PlistGenerator(rng: TestRandom(seed: 0x150))
         for _ in 0..<500 {
             let dictionary = generator.dictionary(depth: 4)
             let text = PlistJSON.text(of: dictionary)

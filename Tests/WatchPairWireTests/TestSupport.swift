@@ -1,19 +1,7 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
-
-/// A deterministic RNG (SplitMix64), so every randomized test is reproducible from its seed.
-struct SeededRNG: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builds a frame by hand (not with `FrameEncoder`): length, type, body, CRC-32C.
 func rawFrame(type: UInt8, body: [UInt8]) -> [UInt8] {
@@ -88,7 +76,7 @@ let richDictionary: PlistDictionary = [
 
 /// Random property-list values for property tests; containers stop at `depth` 0.
 struct PlistGenerator {
-    var rng: SeededRNG
+    var rng: TestRandom
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
 

@@ -26,14 +26,14 @@ struct WaitAndPayloadArgumentTests {
         }
     }
 
+    /// That it waits the whole timeout first is timed on the real wcctl, in ProcessTests' `WaitTests`.
     @Test("wait for a socket that never appears gives up at the timeout with exit 4")
     func waitForAbsentSocket() {
         let dir = makeTempDirectory()
         defer { rmdir(dir) }
-        let started = ContinuousClock.now
         let result = runWcctl(["wait", "ready", "--timeout", "0.3"], environment: ["WCCTL_CONTROL": dir + "/missing/ctl"])
         #expect(result.status == 4, "\(result.err)")
-        #expect(ContinuousClock.now - started >= .milliseconds(300))
+        #expect(result.err == "wcctl: ready: not reached within 0.3 s\n")
     }
 
     @Test("@FILE and - stand for the JSON of every payload argument")

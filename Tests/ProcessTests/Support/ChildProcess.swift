@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import WatchPairCore
+import WatchPairTesting
 
 /// A real child process started by a test: its output collected, its exit awaited, always reaped.
 ///
@@ -151,15 +153,12 @@ struct SpawnError: Error, CustomStringConvertible {
 
 /// The exit status of a child: set once by its waiter thread, awaited by tests.
 private final class ExitLatch: Sendable {
-    private struct State {
-        var status: Int32?
-        var waiters: [UInt64: CheckedContinuation<Int32?, Never>] = [:]
-        var next: UInt64 = 0
-    }
+    /// The exit status once reaped (under the lock `signal` takes too).
+    private let state = Mutex<Int32?>(nil)
+    /// Fires once, when the status is set.
+    private let exited = AsyncSignal()
 
-    private let state = Mutex(State())
-
-    var status: Int32? { state.withLock { $0.status } }
+    var status: Int32? { state.withLock { $0 } }
 
     /// Starts the thread that waits for `pid` to exit and reaps it.
     func watch(pid: pid_t, name: String) {
@@ -167,49 +166,27 @@ private final class ExitLatch: Sendable {
             // Wait without reaping, so `signal` (under the same lock) never targets a reaped pid.
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-            let waiters = state.withLock { s -> [CheckedContinuation<Int32?, Never>] in
+            state.withLock { status in
                 var raw: Int32 = 0
                 while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
                 // WIFEXITED: low 7 bits zero; then the status is in bits 8-15. Otherwise killed by signal.
                 let signal = raw & 0x7f
-                s.status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-                defer { s.waiters = [:] }
-                return Array(s.waiters.values)
+                status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
             }
-            let status = self.status
-            for waiter in waiters { waiter.resume(returning: status) }
+            exited.fire()
         }
         thread.name = "reaper \(name) \(pid)"
         thread.start()
     }
 
     func signal(pid: pid_t, _ signal: Int32) {
-        state.withLock { s in
-            if s.status == nil { _ = kill(pid, signal) }
+        state.withLock { status in
+            if status == nil { _ = kill(pid, signal) }
         }
     }
 
+    /// The exit status; nil when `timeout` passed first.
     func wait(timeout: Duration) async -> Int32? {
-        let timer = Mutex<Task<Void, Never>?>(nil)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Int32?, Never>) in
-            let id: UInt64? = state.withLock { s in
-                if s.status != nil { return nil }
-                s.next += 1
-                s.waiters[s.next] = continuation
-                return s.next
-            }
-            guard let id else {
-                continuation.resume(returning: status)
-                return
-            }
-            timer.withLock {
-                $0 = Task {
-                    try? await Task.sleep(for: timeout)
-                    self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
-                }
-            }
-        }
-        timer.withLock { $0?.cancel() }
-        return result
+        try? await withTimeout(timeout, "the exit") { try await self.exited.first { self.status } }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import WatchPairCore
+import WatchPairTesting
 
 /// The lines a child process (or a raw socket) produced, in order, with waiters for lines to come.
 ///
@@ -10,21 +12,16 @@ final class LineLog: Sendable {
     /// Most lines kept.
     static let limit = 200_000
 
-    private struct Waiter {
-        var check: @Sendable ([String], Bool) -> Bool
-        var continuation: CheckedContinuation<Bool, Never>
-    }
-
     private struct State {
         var lines: [String] = []
         var partial: [UInt8] = []
         var finished = false
         var overflowed = 0
-        var waiters: [UInt64: Waiter] = [:]
-        var nextWaiter: UInt64 = 0
     }
 
     private let state = Mutex(State())
+    /// Fires on each new line and at end of stream.
+    private let changed = AsyncSignal()
 
     /// Every complete line so far (without its newline).
     var lines: [String] { state.withLock { $0.lines } }
@@ -39,7 +36,7 @@ final class LineLog: Sendable {
 
     /// Appends bytes read from the stream.
     func append(_ bytes: some Sequence<UInt8>) {
-        let woken: [CheckedContinuation<Bool, Never>] = state.withLock { s in
+        let added = state.withLock { s in
             var added = false
             for byte in bytes {
                 if byte == UInt8(ascii: "\n") {
@@ -54,60 +51,30 @@ final class LineLog: Sendable {
                     s.partial.append(byte)
                 }
             }
-            return added ? Self.takeSatisfied(&s) : []
+            return added
         }
-        for continuation in woken { continuation.resume(returning: true) }
+        if added { changed.fire() }
     }
 
     /// Marks the end of the stream (an unterminated last line counts as a line).
     func finish() {
-        let woken: [CheckedContinuation<Bool, Never>] = state.withLock { s in
+        state.withLock { s in
             if !s.partial.isEmpty, s.lines.count < Self.limit {
                 s.lines.append(String(decoding: s.partial, as: UTF8.self))
                 s.partial = []
             }
             s.finished = true
-            var woken = Self.takeSatisfied(&s)
-            // Whatever is still waiting can never be satisfied now.
-            woken += s.waiters.values.map(\.continuation)
-            s.waiters = [:]
-            return woken
         }
-        for continuation in woken { continuation.resume(returning: true) }
-    }
-
-    private static func takeSatisfied(_ s: inout State) -> [CheckedContinuation<Bool, Never>] {
-        let ready = s.waiters.filter { $0.value.check(s.lines, s.finished) }
-        for key in ready.keys { s.waiters.removeValue(forKey: key) }
-        return ready.values.map(\.continuation)
+        changed.fire()
     }
 
     /// Waits until `condition` holds for the lines so far (checked at once and on each new line), the
     /// stream ends, or `timeout` passes (a safety net). Returns whether `condition` holds.
     @discardableResult
     func wait(timeout: Duration, until condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
-        let timer = Mutex<Task<Void, Never>?>(nil)
-        _ = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let id: UInt64? = state.withLock { s in
-                if condition(s.lines) || s.finished { return nil }
-                s.nextWaiter += 1
-                s.waiters[s.nextWaiter] = Waiter(check: { lines, finished in condition(lines) || finished }, continuation: continuation)
-                return s.nextWaiter
-            }
-            guard let id else {
-                continuation.resume(returning: true)
-                return
-            }
-            // The waiter is registered first, so the timer always finds it unless a line already woke it.
-            timer.withLock {
-                $0 = Task {
-                    try? await Task.sleep(for: timeout)
-                    let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
-                    waiter?.continuation.resume(returning: false)
-                }
-            }
+        _ = try? await withTimeout(timeout, "lines") {
+            try await self.changed.first { self.state.withLock { condition($0.lines) || $0.finished } ? () : nil }
         }
-        timer.withLock { $0?.cancel() }
         return condition(lines)
     }
 

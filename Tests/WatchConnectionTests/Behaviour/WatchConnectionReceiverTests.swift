@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WatchConnection
 import WatchConnectionTesting
+import WatchPairTesting
 
 /// The receiving side spoken to in the raw wire form, as a program in any language would.
 @MainActor
@@ -110,17 +111,20 @@ struct WatchConnectionReceiverTests {
     @Test("a request by userInfo before its handler registers is held, and runs once when it registers", arguments: LinkMode.allCases)
     func heldUntilRegistered(mode: LinkMode) async throws {
         let link = try await TestLink(mode)
-        defer { Task { await link.stop() } }
-        let phone = link.phone
-        let watchEvents = link.watch.diagnosticEvents
-        let reply = Task { try await phone.send(Greet(name: "early"), strategy: .userInfoOnly) }
-        _ = await first(watchEvents) { $0.name == "requestHeld" }
-        #expect(link.watch.heldRequestCount == 1)
-        let runs = Counter()
-        link.watch.registerGreeter(runs)
-        #expect(try await reply.value.text == "Hello, early")
-        #expect(runs.count == 1)
-        #expect(link.watch.heldRequestCount == 0)
+        try await withTeardown { () async throws in
+            let phone = link.phone
+            let watchEvents = link.watch.diagnosticEvents
+            let reply = Task { try await phone.send(Greet(name: "early"), strategy: .userInfoOnly) }
+            _ = await first(watchEvents) { $0.name == "requestHeld" }
+            #expect(link.watch.heldRequestCount == 1)
+            let runs = Counter()
+            link.watch.registerGreeter(runs)
+            #expect(try await reply.value.text == "Hello, early")
+            #expect(runs.count == 1)
+            #expect(link.watch.heldRequestCount == 0)
+        } teardown: {
+            await link.stop()
+        }
     }
 
     @Test("a live message of a type with no handler is refused at once, not held")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairWire
 
 /// A receiver that refuses transfers for space (7015) is alive: the sender keeps retrying with backoff
@@ -35,7 +36,7 @@ struct BackPressureTests {
         let refusals = watch.diagnostics.subscribe()
         let phone = try await pair.start(.phone)
         for n in 0..<10 { _ = try await phone.transferUserInfo(Self.payload(n)) }
-        try await within(.seconds(30), "60 refusals") {
+        try await withTimeout(.seconds(30), "60 refusals") {
             var seen = 0
             for await event in refusals where event.kind == .queueFull {
                 seen += 1

@@ -17,7 +17,7 @@ struct ContentOutlivesSenderTests {
         let phone = try await pair.start(.phone)
         _ = try await phone.transferUserInfo(["n": .integer(1)])
         _ = try await phone.updateApplicationContext(["mode": .string("night")])
-        try await within(.seconds(20), "the phone announced its content") {
+        try await withTimeout(.seconds(20), "the phone announced its content") {
             for await _ in announcements where pair.network.isContentPending(.phone) { return }
         }
         await pair.stop(.phone)
@@ -51,7 +51,7 @@ struct ContentOutlivesSenderTests {
         let announcements = pair.network.transport(for: .watch).peerChanges()
         let phone = try await pair.start(.phone)
         let accepted = try await phone.transferFile(at: path, metadata: nil)
-        try await within(.seconds(20), "the phone announced its file") {
+        try await withTimeout(.seconds(20), "the phone announced its file") {
             for await _ in announcements where pair.network.isContentPending(.phone) { return }
         }
         await pair.stop(.phone)
@@ -79,7 +79,7 @@ struct ContentOutlivesSenderTests {
         let changes = watchView.peerChanges()
         let phone = try await pair.start(.phone)
         _ = try await phone.transferUserInfo(["n": .integer(1)])
-        try await within(.seconds(20), "the watch's transport saw the announcement") {
+        try await withTimeout(.seconds(20), "the watch's transport saw the announcement") {
             for await _ in changes where await watchView.peerPresence().contentPending { return }
         }
         #expect(FileManager.default.fileExists(atPath: marker))
@@ -87,7 +87,7 @@ struct ContentOutlivesSenderTests {
         try await until("delivered and acknowledged", on: phone.contentSignal) {
             await phone.status().outstandingTransfers == 0
         }
-        try await within(.seconds(20), "the announcement was withdrawn") {
+        try await withTimeout(.seconds(20), "the announcement was withdrawn") {
             var iterator = watchView.peerChanges().makeAsyncIterator()
             while await watchView.peerPresence().contentPending { _ = await iterator.next() }
         }

@@ -22,9 +22,8 @@ struct CrashRecoveryTests {
 
     @Test("2,000 transfers survive repeated kills of both sides")
     func streamSurvivesRestarts() async throws {
-        let seed = ProcessInfo.processInfo.environment["WATCHPAIR_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
-        print("crash recovery seed: \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = TestRandom(seedVariable: "WATCHPAIR_CRASH_SEED")
+        print("crash recovery seed: \(random.seed)")
         let pair = try EnginePair(.unixSocket, durability: .power, routeInbox: Self.route)
         try await pair.start(.watch)
         try await pair.start(.phone)
@@ -42,7 +41,7 @@ struct CrashRecoveryTests {
                 try await pair.start(role)
             }
             ledger.chaosDone()
-            try await within(.seconds(150), "all transfers delivered") {
+            try await withTimeout(.seconds(150), "all transfers delivered") {
                 try await until("consumer has every accepted transfer", on: ledger.progress) {
                     ledger.isComplete
                 }
@@ -216,18 +215,5 @@ final class Ledger: Sendable {
                 outOfOrder: state.outOfOrder + inversions
             )
         }
-    }
-}
-
-/// A small seeded generator so a failing run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -10,13 +10,13 @@ import WatchPairWire
 struct FileEventTests {
     /// Collects `stream`'s file events until one of `kind` (included), within a safety bound.
     static func fileEvents(_ stream: AsyncStream<DiagnosticEvent>, until kind: DiagnosticEvent.Kind) async throws -> [DiagnosticEvent] {
-        try await within(.seconds(60), "event \(kind)") {
+        try await withTimeout(.seconds(60), "event \(kind)") {
             var events: [DiagnosticEvent] = []
             for await event in stream where event.channel == .file {
                 events.append(event)
                 if event.kind == kind { return events }
             }
-            throw TimedOut(what: "event \(kind) (stream ended)")
+            throw StreamEnded(what: "event \(kind)")
         }
     }
 

@@ -139,7 +139,7 @@ struct InstallationStateTests {
         try FileManager.default.createSymbolicLink(atPath: units + "/sockets.target.wants/watchd.socket", withDestinationPath: units + "/watchd.socket")
         let phoneView = pair.transport(for: .phone)
         let changes = phoneView.peerChanges()
-        try await within(.seconds(20), "the unit is enabled") {
+        try await withTimeout(.seconds(20), "the unit is enabled") {
             var iterator = changes.makeAsyncIterator()
             while await phoneView.peerPresence().unitFileState != .enabled { _ = await iterator.next() }
         }
@@ -163,11 +163,11 @@ func expectFailure(_ code: WCErrorCode, _ operation: () async throws -> Void, so
     }
 }
 
-/// The kinds of the events on `stream` until `done` holds of them (bounded by `within`).
+/// The kinds of the events on `stream` until `done` holds of them (bounded by `withTimeout`).
 private func collect(
     _ stream: AsyncStream<DiagnosticEvent>, until done: @escaping @Sendable ([DiagnosticEvent.Kind]) -> Bool
 ) async throws -> [DiagnosticEvent.Kind] {
-    try await within(.seconds(20), "events") {
+    try await withTimeout(.seconds(20), "events") {
         var kinds: [DiagnosticEvent.Kind] = []
         for await event in stream {
             kinds.append(event.kind)

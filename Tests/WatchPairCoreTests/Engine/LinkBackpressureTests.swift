@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatchPairCore
+import WatchPairTesting
 import WatchPairWire
 
 /// Both sides sending more than the sockets buffer, at once. An engine whose frame reader waited for its
@@ -21,7 +22,7 @@ struct LinkBackpressureTests {
         let watch = try await pair.start(.watch)
         try await until("phone sees the watch", on: phone.stateSignal) { await phone.isReachable }
         let count = 300
-        try await within(.seconds(40), "\(count) transfers accepted on each side") {
+        try await withTimeout(.seconds(40), "\(count) transfers accepted on each side") {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (engine, side) in [(phone, "phone"), (watch, "watch")] {
                     group.addTask {
@@ -49,7 +50,7 @@ struct LinkBackpressureTests {
         let watch = try await pair.start(.watch)
         // Linked first, so every update goes out while the others are still being made.
         try await until("phone sees the watch", on: phone.stateSignal) { await phone.isReachable }
-        let newest = try await within(.seconds(40), "64 updates on each side") {
+        let newest = try await withTimeout(.seconds(40), "64 updates on each side") {
           try await withThrowingTaskGroup(of: (String, StoredContext?).self) { group in
             for (engine, side) in [(phone, "phone"), (watch, "watch")] {
                 group.addTask {

@@ -24,9 +24,9 @@ struct LinkFaultTests {
 
         let watch = try await pair.start(.watch, launch: .background)
         let watchEvents = watch.diagnostics.subscribe()
-        let firstApplied = try await within(.seconds(5), "applied fault") {
+        let firstApplied = try await withTimeout(.seconds(5), "applied fault") {
             for await entry in applied where entry.fault != .none { return entry }
-            throw TimedOut(what: "fault")
+            throw StreamEnded(what: "an applied fault")
         }
         #expect(firstApplied.fault == fault)
         if laterTransfer { accepted.append(try await phone.transferUserInfo(["n": .integer(3)]).transferId) }

@@ -29,7 +29,7 @@ struct MessageDeadlineTests {
         await clock.waitForSleepers(count: 3)
         clock.advance(by: .seconds(expected))
         // Cancellable, so a call that never ends fails this test at the bound instead of hanging it.
-        let result = try await within(.seconds(20), "the call's outcome") {
+        let result = try await withTimeout(.seconds(20), "the call's outcome") {
             await withTaskCancellationHandler { await sent.result } onCancel: { sent.cancel() }
         }
         switch result {
@@ -65,7 +65,7 @@ struct MessageDeadlineTests {
         // The call cannot write its frame at once, so it waits in a task of its own; only its deadline sleeps.
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(2))
-        let result = try await within(.seconds(20), "the call's outcome") {
+        let result = try await withTimeout(.seconds(20), "the call's outcome") {
             await withTaskCancellationHandler { await sent.result } onCancel: { sent.cancel() }
         }
         switch result {

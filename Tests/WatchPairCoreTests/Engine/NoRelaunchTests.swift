@@ -22,7 +22,7 @@ struct NoRelaunchTests {
         // kill -9: the app stops serving, its link closes, and for a moment it still looks running.
         pair.network.setTornDown(.watch, true)
         await pair.stop(.watch)
-        try await within(.seconds(20), "the phone asks whether the watch answers, or launches it") {
+        try await withTimeout(.seconds(20), "the phone asks whether the watch answers, or launches it") {
             for await event in events {
                 if event == .asked(from: .phone, to: .watch, answered: false) || launched.count > 0 { return }
             }

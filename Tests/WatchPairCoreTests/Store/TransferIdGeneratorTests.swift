@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WatchPairCore
+import WatchPairTesting
 
 /// Time-ordered transfer ids (UUID version 7): the layout, the counter within a millisecond, a clock that
 /// stands still or goes back, and that ids only grow in byte order (the order of the outbox's index).
@@ -46,7 +47,7 @@ struct TransferIdGeneratorTests {
     @Test("ids only grow in byte order, through bursts, a still clock and a clock set back; all are distinct")
     func increasing() {
         var generator = TransferIdGenerator()
-        var random = SplitMix64(seed: 15)
+        var random = TestRandom(seed: 15)
         // A burst of 10,000 in one millisecond, the clock set back a second, then steps forward.
         let clock = Array(repeating: Self.may1, count: 10_000) + [Self.may1 - 1_000] + (1...2_000).map { Self.may1 + UInt64($0 / 3) }
         let ids = clock.map { generator.next(unixMilliseconds: $0, random: random.next()) }

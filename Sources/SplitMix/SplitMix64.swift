@@ -1,0 +1,23 @@
+/// SplitMix64 (Steele, Lea and Flood; Vigna's reference constants): the project's one seeded random
+/// algorithm, the same numbers for the same seed on every platform.
+///
+/// Package-internal: apps see it as WatchConnection's `SeededRandom`, tests as the test kit's
+/// `TestRandom`. Each `next()` adds the golden-ratio increment to the state and mixes the result, so
+/// a state of any value (zero included) is a valid seed.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator starting at `seed`.
+    package init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
