@@ -10,6 +10,12 @@ extension PairEngine {
         try await StoreError.reported { () async throws(StoreError) in try await store.inbox(after: deliveryId, limit: limit, queue: queue) }
     }
 
+    /// ``pendingUserInfo(after:limit:queue:)``, and the delivery id up to which the inbox was looked at:
+    /// the next read of `queue` continues after it (``PairStore/inboxScan(after:limit:queue:)``).
+    public func pendingUserInfoScan(after deliveryId: UInt64, limit: Int = 256, queue: InboxQueue) async throws(WCFailure) -> (transfers: [InboxTransfer], through: UInt64) {
+        try await StoreError.reported { () async throws(StoreError) in try await store.inboxScan(after: deliveryId, limit: limit, queue: queue) }
+    }
+
     /// `queue`'s reader (the app by default) has handled every one of its transfers up to `deliveryId`;
     /// other queues' transfers stay.
     public func acknowledgeUserInfo(upTo deliveryId: UInt64, queue: InboxQueue = .app) async throws(WCFailure) {

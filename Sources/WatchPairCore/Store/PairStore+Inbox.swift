@@ -50,6 +50,24 @@ extension PairStore {
         }
     }
 
+    /// ``inbox(after:limit:queue:)``, and the delivery id up to which every row (of any queue) was looked
+    /// at: the reader of one queue continues after `through`, so the other queues' rows between are not
+    /// looked at again (from the tail, scanning them was a queue reader's cost per received batch).
+    public func inboxScan(after deliveryId: UInt64, limit: Int, queue: InboxQueue) async throws(StoreError) -> (transfers: [InboxTransfer], through: UInt64) {
+        guard limit > 0, deliveryId < UInt64(Int64.max) else { return ([], deliveryId) }
+        try database.checkOpen()
+        if let scan = tails.withLock({ $0.inbox.scan(after: deliveryId, limit: limit, where: { $0.queue == queue }) }) {
+            return (scan.rows, scan.through)
+        }
+        let path = self.path
+        return try await database.read("reading the inbox") { database in
+            let transfers = try Self.inboxTransfers(database, path: path, after: deliveryId, limit: limit, queue: queue)
+            if transfers.count == limit, let last = transfers.last { return (transfers, last.deliveryId) }
+            let highest = try Int64.fetchOne(database, sql: "SELECT MAX(delivery_id) FROM inbox") ?? 0
+            return (transfers, max(deliveryId, UInt64(highest)))
+        }
+    }
+
     /// At most `limit` inbox rows of `queue` after `deliveryId`, in order.
     static func inboxTransfers(
         _ database: Database, path: String, after deliveryId: UInt64, limit: Int, queue: InboxQueue

@@ -70,12 +70,20 @@ struct StoreTail<Row: StoreTailRow>: Sendable {
     /// The rows matching `predicate` above `position`, in order, at most `limit`; nil when the tail does
     /// not cover `position` (read the table instead).
     func page(after position: UInt64, limit: Int, where predicate: (Row) -> Bool = { _ in true }) -> [Row]? {
+        scan(after: position, limit: limit, where: predicate)?.rows
+    }
+
+    /// ``page(after:limit:where:)``, and the position up to which every row was looked at (`through`):
+    /// a reader of some rows only (one inbox queue) continues after it, not after the last row it took,
+    /// so it never looks at the other rows again.
+    func scan(after position: UInt64, limit: Int, where predicate: (Row) -> Bool) -> (rows: [Row], through: UInt64)? {
         guard let floor, position >= floor else { return nil }
         var page: [Row] = []
-        for row in rows where row.position > position && predicate(row) {
-            guard page.count < limit else { break }
+        for row in rows where row.position > position {
+            guard predicate(row) else { continue }
+            guard page.count < limit else { return (page, page.last?.position ?? position) }
             page.append(row)
         }
-        return page
+        return (page, max(position, rows.last?.position ?? floor))
     }
 }

@@ -229,7 +229,10 @@ final class EngineSession: WCSessionProviding {
                 do throws(WCFailure) {
                     var page: [InboxTransfer]
                     repeat {
-                        page = try await engine.pendingUserInfo(after: cursor, limit: 256, queue: LayerInbox.queue)
+                        // Continues after what was looked at, the app's items included: they are not the
+                        // layer's to look at again.
+                        let scan = try await engine.pendingUserInfoScan(after: cursor, limit: 256, queue: LayerInbox.queue)
+                        page = scan.transfers
                         for transfer in page {
                             if let envelope = Self.envelope(transfer) { receiver(.userInfo([WireEnvelope.key: envelope])) }
                         }
@@ -237,8 +240,8 @@ final class EngineSession: WCSessionProviding {
                             await state.withLock({ $0.handled })?()
                             // Handled (recorded, held or running, on disk): a kill -9 from here loses nothing.
                             try await engine.acknowledgeUserInfo(upTo: last.deliveryId, queue: LayerInbox.queue)
-                            cursor = last.deliveryId
                         }
+                        cursor = scan.through
                     } while page.count == 256
                 } catch {
                     failed = true

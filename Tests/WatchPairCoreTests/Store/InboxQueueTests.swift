@@ -31,6 +31,9 @@ struct InboxQueueTests {
                 #expect(layers.map(\.seq) == [2, 4] && layers.allSatisfy { $0.queue == Self.layer })
                 try await reopened.consumeInbox(upTo: layers[0].deliveryId, queue: Self.layer)
                 #expect(try await reopened.inbox(after: 0, limit: 10, queue: Self.layer).map(\.seq) == [4])
+                // A queue's reader continues after everything it looked at, the other queues' rows too.
+                let scan = try await reopened.inboxScan(after: 0, limit: 10, queue: Self.layer)
+                #expect(scan.transfers.map(\.seq) == [4] && scan.through == layers[1].deliveryId)
             }
             // withStore closes it again: closing twice is allowed.
         }

@@ -54,6 +54,21 @@ struct StoreTailTests {
         #expect(tail.page(after: 3, limit: 10) == nil)
     }
 
+    @Test("a scan of some rows says how far it looked: past the others, up to a full page", arguments: [
+        // (after, limit) → (positions taken, looked through)
+        (UInt64(0), 10, [UInt64(2), 4], UInt64(5)),
+        (0, 1, [2], 2),
+        (2, 1, [4], 5),  // 5 was looked at too: not a match
+        (4, 10, [], 5),
+        (5, 10, [], 5),
+    ])
+    func scanThrough(after: UInt64, limit: Int, taken: [UInt64], through: UInt64) throws {
+        let tail = Self.tail(maxRows: 10, [[1, 2, 3, 4, 5]])
+        let scan = try #require(tail.scan(after: after, limit: limit, where: { $0.position.isMultiple(of: 2) }))
+        #expect(scan.rows.map(\.position) == taken)
+        #expect(scan.through == through)
+    }
+
     @Test("updates and the predicate select rows in place")
     func updates() {
         var tail = Self.tail(maxRows: 10, [[1, 2, 3, 4]])
