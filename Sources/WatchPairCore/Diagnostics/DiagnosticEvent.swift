@@ -3,8 +3,10 @@ import WatchPairWire
 
 /// One diagnostic event (DESIGN.md §7): what happened, to which channel and transfer, and with which error.
 ///
-/// The engine produces these as typed values; the daemon writes each one to journald with the
-/// `MESSAGE_ID` of its kind and the `WC_*` fields below, and streams them to `wcctl events`.
+/// The engine produces these as typed values, and the daemons' faces of the reliability layer and keyed
+/// sync add theirs, each of a kind of its vocabulary (``JournalEventKind``); the daemon writes each one
+/// to journald with the `MESSAGE_ID` of its kind and the `WC_*` fields below, and streams them to
+/// `wcctl events`.
 public struct DiagnosticEvent: Sendable, Hashable {
     /// The kind of event: its `WC_EVENT` name and its `MESSAGE_ID`.
     public var kind: Kind
@@ -26,11 +28,13 @@ public struct DiagnosticEvent: Sendable, Hashable {
     public var errorCode: WCErrorCode?
     /// How long the reported operation took (`WC_DURATION_US`).
     public var duration: Duration?
-    /// The reliability layer's fields, for its events.
-    public var request: RequestFields?
+    /// The fields its vocabulary adds, for the events of the reliability layer and keyed sync (their
+    /// `WC_REQUEST_ID`, `WC_SYNC_KEY`, …), written after the ones above.
+    public var fields: EventFields
     /// When it happened (wall clock; for display only).
     public var timestamp: Date
 
+    /// An event of `kind` that `role` reports; `severity` nil takes the kind's default.
     public init(
         _ kind: Kind,
         role: Role,
@@ -42,7 +46,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
         seq: UInt64? = nil,
         errorCode: WCErrorCode? = nil,
         duration: Duration? = nil,
-        request: RequestFields? = nil,
+        fields: EventFields = [],
         timestamp: Date = Date()
     ) {
         self.kind = kind
@@ -55,41 +59,8 @@ public struct DiagnosticEvent: Sendable, Hashable {
         self.seq = seq
         self.errorCode = errorCode
         self.duration = duration
-        self.request = request
+        self.fields = fields
         self.timestamp = timestamp
-    }
-
-    /// The reliability layer's fields (`WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_ATTEMPT`, `WC_STRATEGY`, `WC_HEALTH`),
-    /// and keyed sync's on top of it (`WC_SYNC_KEY`, `WC_SYNC_REVISION`), each where it applies.
-    public struct RequestFields: Sendable, Hashable {
-        /// The typed request's wire name.
-        public var type: String?
-        /// The request's id.
-        public var id: UUID?
-        /// The live-message attempt (1 for the first) an answer or failure came from.
-        public var attempt: Int?
-        /// A delivery strategy or channel.
-        public var strategy: String?
-        /// The layer's health after the event.
-        public var health: String?
-        /// A synced key (DESIGN §10).
-        public var syncKey: String?
-        /// A synced key's revision, e.g. `7@phone`.
-        public var syncRevision: String?
-
-        /// The fields given.
-        public init(
-            type: String? = nil, id: UUID? = nil, attempt: Int? = nil, strategy: String? = nil, health: String? = nil,
-            syncKey: String? = nil, syncRevision: String? = nil
-        ) {
-            self.type = type
-            self.id = id
-            self.attempt = attempt
-            self.strategy = strategy
-            self.health = health
-            self.syncKey = syncKey
-            self.syncRevision = syncRevision
-        }
     }
 
     /// The three channels, as named in `WC_CHANNEL`.

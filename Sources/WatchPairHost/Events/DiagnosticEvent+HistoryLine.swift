@@ -7,31 +7,61 @@ extension DiagnosticEvent {
     /// Written member by member instead of through a `JSONValue` tree: building, sorting and writing that
     /// tree for every event was 8–11% of each daemon's CPU with userInfo or messages in flight
     /// (BENCHMARKS.md, "Changes that mattered": issue 10's fifth round). The keys below are in canonical
-    /// (UTF-8 byte) order; `EventHistoryLineTests` holds the bytes equal to `controlJSON.canonicalUTF8` for
-    /// every field.
+    /// (UTF-8 byte) order, and the fields of the kind's vocabulary (``fields``, sorted) are merged in
+    /// between them; `EventHistoryLineTests` holds the bytes equal to `controlJSON.canonicalUTF8` for every field.
     var historyLine: [UInt8] {
         var json = JSONMemberWriter(capacity: 320)
-        if let attempt = request?.attempt { json.add("attempt", integer: Int64(attempt)) }
+        var added = VocabularyMembers(fields)
+        added.write(before: "channel", into: &json)
         if let channel { json.add("channel", string: channel.rawValue) }
+        added.write(before: "durationUs", into: &json)
         if let durationMicroseconds { json.add("durationUs", integer: durationMicroseconds) }
+        added.write(before: "errorCode", into: &json)
         if let errorCode { json.add("errorCode", integer: Int64(errorCode.rawValue)) }
-        json.add("event", string: kind.rawValue)
+        added.write(before: "event", into: &json)
+        json.add("event", string: kind.name)
+        added.write(before: "fileBytes", into: &json)
         if let bytes = file?.bytes { json.add("fileBytes", integer: Int64(clamping: bytes)) }
+        added.write(before: "fileName", into: &json)
         if let name = file?.name { json.add("fileName", string: name) }
+        added.write(before: "fileOffset", into: &json)
         if let offset = file?.offset { json.add("fileOffset", integer: Int64(clamping: offset)) }
-        if let health = request?.health { json.add("health", string: health) }
+        added.write(before: "message", into: &json)
         json.add("message", string: message)
+        added.write(before: "messageId", into: &json)
         json.add("messageId", string: kind.messageID)
+        added.write(before: "priority", into: &json)
         json.add("priority", integer: Int64(severity.rawValue))
-        if let id = request?.id { json.add("requestId", string: id.uuidString) }
-        if let type = request?.type { json.add("requestType", string: type) }
+        added.write(before: "role", into: &json)
         json.add("role", string: role.rawValue)
+        added.write(before: "seq", into: &json)
         if let seq { json.add("seq", integer: Int64(clamping: seq)) }
-        if let strategy = request?.strategy { json.add("strategy", string: strategy) }
-        if let key = request?.syncKey { json.add("syncKey", string: key) }
-        if let revision = request?.syncRevision { json.add("syncRevision", string: revision) }
+        added.write(before: "timestamp", into: &json)
         json.add("timestamp", string: EventTimestamp.format(timestamp))
+        added.write(before: "transferId", into: &json)
         if let transferId { json.add("transferId", string: transferId.uuidString) }
+        added.write(before: nil, into: &json)
         return json.finish(newline: true)
+    }
+}
+
+/// The fields of an event's vocabulary in canonical key order, written into a history line between the
+/// engine's own members as their keys come up.
+private struct VocabularyMembers {
+    private var pending: ArraySlice<EventField>
+
+    init(_ fields: EventFields) {
+        pending = fields.isEmpty ? [] : fields.sorted { $0.name.key.utf8.lexicographicallyPrecedes($1.name.key.utf8) }[...]
+    }
+
+    /// Writes the pending fields whose keys sort before `key` (all of them when nil).
+    mutating func write(before key: String?, into json: inout JSONMemberWriter) {
+        while let field = pending.first, key.map({ field.name.key.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
+            switch field.value {
+            case .string(let text): json.add(field.name.key, string: text)
+            case .integer(let number): json.add(field.name.key, integer: number)
+            }
+            pending = pending.dropFirst()
+        }
     }
 }

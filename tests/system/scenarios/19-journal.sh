@@ -20,9 +20,9 @@ watch send '{"x":1}' --timeout 2 >/dev/null 2>&1 || true   # 7014: no handler on
 wait_event 10 WC_EVENT=userInfoFinished WC_ROLE=phone
 wait_event 10 WC_EVENT=contextReceived WC_ROLE=watch
 
-# The MESSAGE_ID of every kind, from the Swift source, against what the daemons logged.
-kinds=$WP_REPO/Sources/WatchPairCore/Diagnostics/DiagnosticEvent+Kind.swift
-ids=$(sed -n 's/^ *case \.\([a-zA-Z]*\): "\([0-9a-f]\{32\}\)"$/\1=\2/p' "$kinds")
+# The MESSAGE_ID of every kind, from the Swift sources, against what the daemons logged.
+. "$WP_REPO/tests/system/event-kinds.sh"
+ids=$(event_kind_ids =)
 WP_SCRATCH=$(scratch)
 events WC_ROLE=phone WC_ROLE=watch > "$WP_SCRATCH/all"
 [ -s "$WP_SCRATCH/all" ] || fail "no events"

@@ -2,8 +2,8 @@
 # the MESSAGE_ID of its kind, the required fields and no UNIT=; lists the kinds no scenario produced.
 # timeout: 60
 . "$WP_REPO/tests/system/lib.sh"
-kinds=$WP_REPO/Sources/WatchPairCore/Diagnostics/DiagnosticEvent+Kind.swift
-ids=$(sed -n 's/^ *case \.\([a-zA-Z]*\): "\([0-9a-f]\{32\}\)"$/\1=\2/p' "$kinds")
+. "$WP_REPO/tests/system/event-kinds.sh"
+ids=$(event_kind_ids =)
 WP_SCRATCH=$(scratch)
 sx journalctl --sync
 sx journalctl --no-pager -o json SYSLOG_IDENTIFIER=phoned SYSLOG_IDENTIFIER=watchd > "$WP_SCRATCH/all"

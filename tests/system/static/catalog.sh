@@ -1,11 +1,11 @@
-# The catalog has exactly one entry per DiagnosticEvent.Kind, with its MESSAGE_ID, the fields
-# journalctl -x shows, and it compiles with journalctl --update-catalog.
+# The catalog has exactly one entry per event kind (the engine's, the reliability layer's and keyed
+# sync's), with its MESSAGE_ID, the fields journalctl -x shows, and it compiles with journalctl --update-catalog.
 set -uo pipefail
-kinds=$WP_REPO/Sources/WatchPairCore/Diagnostics/DiagnosticEvent+Kind.swift
+. "$WP_REPO/tests/system/event-kinds.sh"
 catalog=$WP_REPO/systemd/watchpair.catalog
-ids=$(sed -n 's/^ *case \.\([a-zA-Z]*\): "\([0-9a-f]\{32\}\)"$/\1 \2/p' "$kinds")
-[ "$(echo "$ids" | wc -l)" -ge 20 ] || { echo "could not read the kinds from $kinds"; exit 1; }
-cases=$(grep -c '^ *case [a-zA-Z]*$' "$kinds")
+ids=$(event_kind_ids " ")
+[ "$(echo "$ids" | wc -l)" -ge 20 ] || { echo "could not read the kinds from ${event_kind_sources[*]}"; exit 1; }
+cases=$(event_kind_count)
 [ "$(echo "$ids" | wc -l)" = "$cases" ] || { echo "$cases kinds but $(echo "$ids" | wc -l) message ids"; exit 1; }
 entries=$(grep -c '^-- [0-9a-f]\{32\}$' "$catalog")
 [ "$entries" = "$cases" ] || { echo "catalog has $entries entries for $cases kinds"; exit 1; }

@@ -3,8 +3,9 @@ import WatchPairCore
 import WatchPairWire
 
 /// Keyed sync's events as the daemon's diagnostic events (DESIGN §7: `syncSent`, `syncReceived`,
-/// `syncRequested`, and how a value is held back): journald with a `MESSAGE_ID` each
-/// (systemd/watchpair.catalog), `WC_SYNC_KEY` and `WC_SYNC_REVISION`, stderr, and `wcctl events`.
+/// `syncRequested`, and how a value is held back), of the kinds of ``SyncEventKind``: journald with a
+/// `MESSAGE_ID` each (systemd/watchpair.catalog), `WC_SYNC_KEY` and `WC_SYNC_REVISION`, stderr, and
+/// `wcctl events`.
 enum SyncEvents {
     static func diagnostic(_ event: KeyedSyncEvent, role: Role) -> WatchPairCore.DiagnosticEvent {
         typealias Fields = WatchPairCore.DiagnosticEvent.RequestFields

@@ -2,8 +2,9 @@ import WatchConnection
 import WatchPairCore
 import WatchPairWire
 
-/// The reliability layer's events as the daemon's diagnostic events (DESIGN §7): journald with a
-/// `MESSAGE_ID` each (systemd/watchpair.catalog), stderr, and `wcctl events`.
+/// The reliability layer's events as the daemon's diagnostic events (DESIGN §7), of the kinds of
+/// ``LayerEventKind`` with the layer's ``DiagnosticEvent/RequestFields``: journald with a `MESSAGE_ID`
+/// each (systemd/watchpair.catalog), stderr, and `wcctl events`.
 enum LayerEvents {
     /// The daemon's event for `record`, or nil for the layer's session events (activation and
     /// reachability), which the engine reports itself. The record's request id and attempt become
