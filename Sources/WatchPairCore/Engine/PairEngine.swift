@@ -67,9 +67,9 @@ public actor PairEngine {
     var peerPresence: PeerPresence { driver.presence }
     /// The userInfo channel: its machines and its outbox pump.
     let userInfo = UserInfoChannel()
-    /// Routes each received userInfo to its consumer's ``InboxQueue`` on arrival; nil: all are the app's.
-    /// Set by the host's face before the engine runs (``routeInbox(_:)``), read once per received batch.
-    nonisolated let inboxRouter = Mutex<(@Sendable (EncodedDictionary) -> InboxQueue)?>(nil)
+    /// Route each received userInfo to its consumer's ``InboxQueue`` on arrival; none: all are the app's.
+    /// Added by the host's face before the engine runs (``routeInbox(_:)``), read once per received batch.
+    nonisolated let inboxRoutes = Mutex<[InboxRoute]>([])
     /// This side refused the peer's transfers for lack of inbox room: once the app has made room, it
     /// links to the (running) peer, which tells the peer to resume at once.
     var owesRoom = false

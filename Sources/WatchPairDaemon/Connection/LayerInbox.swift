@@ -19,8 +19,6 @@ enum LayerInbox {
         return [0x08] + be32(1) + be32(key.count) + key + [0x01]
     }()
 
-    /// The queue `payload` belongs to: the layer's for an envelope, else the app's.
-    static func route(_ payload: EncodedDictionary) -> InboxQueue {
-        payload.bytes.starts(with: envelopePrefix) ? queue : .app
-    }
+    /// The route of the layer's envelopes to its queue.
+    static let route = InboxRoute(prefix: envelopePrefix, queue: queue)
 }

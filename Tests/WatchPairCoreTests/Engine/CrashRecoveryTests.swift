@@ -74,7 +74,7 @@ struct CrashRecoveryTests {
                 let seen = pair.lifecycle.generation
                 if let phone = pair.engine(.phone) {
                     do {
-                        let transfer = try await phone.transferUserInfo(["n": .integer(Int64(n)), "q": .integer(Int64(n % 2))])
+                        let transfer = try await phone.transferUserInfo(["a": .integer(Int64(n % 2)), "n": .integer(Int64(n))])
                         ledger.accepted(transfer.transferId)
                         if n.isMultiple(of: 100) { _ = try? await phone.updateApplicationContext(["n": .integer(Int64(n))]) }
                         break
@@ -87,12 +87,13 @@ struct CrashRecoveryTests {
         }
     }
 
-    /// The second inbox queue: odd transfers (`"q": 1`) are routed there.
+    /// The second inbox queue: odd transfers (`"a": 1`, their first key) are routed there.
     static let second = InboxQueue(rawValue: 1)
 
-    @Sendable static func route(_ payload: EncodedDictionary) -> InboxQueue {
-        payload.dictionary["q"] == .integer(1) ? second : .app
-    }
+    /// Payloads that start `{"a": 1, …` with two entries: the odd transfers.
+    static let route = InboxRoute(
+        prefix: Array(try! EncodedDictionary(["a": .integer(1), "n": .integer(0)]).bytes.prefix(1 + 4 + 4 + 1 + 1 + 8)),
+        queue: second)
 
     /// One queue's reader: takes what arrived in `queue`, in order, and acknowledges it there.
     static func consume(from pair: EnginePair, queue: InboxQueue, ledger: Ledger) async throws {
@@ -113,7 +114,7 @@ struct CrashRecoveryTests {
                 continue
             }
             for item in batch {
-                #expect(item.queue == queue && route(item.encodedPayload) == queue, "an item of another queue")
+                #expect(item.queue == queue && InboxRoute.queue(of: item.encodedPayload, under: [route]) == queue, "an item of another queue")
                 ledger.delivered(item)
             }
             if let last = batch.last { try? await watch.acknowledgeUserInfo(upTo: last.deliveryId, queue: queue) }

@@ -30,7 +30,7 @@ final class EnginePair: Sendable {
     let durability: Durability
     let configure: @Sendable (inout EngineConfiguration) -> Void
     /// Routes what each engine receives to its inbox queues (``PairEngine/routeInbox(_:)``); nil: the app's.
-    let routeInbox: (@Sendable (EncodedDictionary) -> InboxQueue)?
+    let routeInbox: InboxRoute?
     private let sides = Mutex<[Role: RunningSide]>([:])
     /// Fires after every start and stop, for tests that follow restarts.
     let lifecycle = AsyncSignal()
@@ -47,7 +47,7 @@ final class EnginePair: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         durability: Durability = .process,
         configure: @escaping @Sendable (inout EngineConfiguration) -> Void = { _ in },
-        routeInbox: (@Sendable (EncodedDictionary) -> InboxQueue)? = nil
+        routeInbox: InboxRoute? = nil
     ) throws {
         self.kind = kind
         self.clock = clock
