@@ -11,19 +11,27 @@ import WatchPairTesting
 /// the daemon up however long it stays, and the idle timer starts when the client leaves.
 @Suite("Idle exit", .timeLimit(.minutes(1)))
 struct IdleExitTests {
-    @Test("an attached client keeps a background daemon up; idleExit follows its leaving by timeouts.idleExit")
-    func attachedClientKeepsTheDaemonUp() async throws {
-        let directory = try TemporaryDirectory()
+    /// A watch daemon launched in the background on a manual clock, its events collected. An odd idle
+    /// timeout (7 s): no other timer of the daemon is likely to end at the same instant.
+    static func backgroundWatch(
+        in directory: TemporaryDirectory
+    ) async throws -> (Daemon, DaemonConfiguration, ManualClock, EventCollector) {
         var configuration = testConfiguration(.watch, in: directory.path)
         configuration.keepAlive.interval = nil
         configuration.launch = .background
-        // An odd timeout: no other timer of the daemon is likely to end at the same instant.
         configuration.idleExit = .seconds(7)
         let clock = ManualClock()
         let events = EventCollector()
         let watch = try await buildDaemon(
             configuration: configuration, logger: quietLogger,
             environment: DaemonEnvironment(clock: clock, listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+        return (watch, configuration, clock, events)
+    }
+
+    @Test("an attached client keeps a background daemon up; idleExit follows its leaving by timeouts.idleExit")
+    func attachedClientKeepsTheDaemonUp() async throws {
+        let directory = try TemporaryDirectory()
+        let (watch, configuration, clock, events) = try await Self.backgroundWatch(in: directory)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await watch.run(handlingSignals: false) }
             try await ControlTestClient.with(configuration.paths.control) { client in
@@ -46,15 +54,7 @@ struct IdleExitTests {
     @Test("opened (wcctl open), a background daemon stays up past any idle timeout until it is stopped")
     func openedDaemonStaysUp() async throws {
         let directory = try TemporaryDirectory()
-        var configuration = testConfiguration(.watch, in: directory.path)
-        configuration.keepAlive.interval = nil
-        configuration.launch = .background
-        configuration.idleExit = .seconds(7)
-        let clock = ManualClock()
-        let events = EventCollector()
-        let watch = try await buildDaemon(
-            configuration: configuration, logger: quietLogger,
-            environment: DaemonEnvironment(clock: clock, listenFileDescriptors: ListenFileDescriptors([]), eventWriter: events.writer))
+        let (watch, configuration, clock, events) = try await Self.backgroundWatch(in: directory)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await watch.run(handlingSignals: false) }
             try await ControlTestClient.with(configuration.paths.control) { client in
