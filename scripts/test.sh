@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): builds once, then runs every test against that build:
 # Swift tests (pure tables, engine over in-memory and Unix-socket transports, real daemon processes),
-# the system tests under a private systemd as PID 1, and a quick benchmark run so it never rots.
+# the system tests under a private systemd as PID 1, a short run of every fuzz target, and a quick
+# benchmark run so it never rots.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh || exit 1
@@ -86,6 +87,11 @@ if [ "$(id -u)" -eq 0 ]; then
 else
     echo "skipped: the system tests boot systemd in new namespaces and need root"
 fi
+
+# Each fuzz target counts as one test (the script's "N passed, M failed" line); docs/Fuzzing.md.
+echo "== fuzz: every decoder for 10 s (libFuzzer and AddressSanitizer, a build of its own)"
+timeout -s KILL 900 bash scripts/fuzz.sh 10 2>&1 | tee "$logs/fuzz.log" | grep -aE "^(ok|FAIL) |^ {5}|^built|passed" || true
+count_summary_run "$logs/fuzz.log"
 
 echo "== benchmark smoke run (wcbench --quick --peers; numbers are reported, never asserted)"
 if timeout -s KILL 600 "$bin/wcbench" --quick --peers --json "$logs/bench-quick.json" > "$logs/bench.log" 2>&1; then

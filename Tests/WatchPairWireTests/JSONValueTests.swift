@@ -4,7 +4,8 @@ import WatchPairTesting
 import WatchPairWire
 
 @Suite struct JSONValueTests {
-    @Test(arguments: [
+    /// Texts and what they parse to (also seeds of the `json` fuzz target, `FuzzCorpusWriter`).
+    static let parsed: [(String, JSONValue)] = [
         ("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null),
         ("1", .integer(1)), ("0", .integer(0)), ("-0", .integer(0)),
         ("1.5", .double(1.5)), ("1.0", .double(1.0)), ("1e2", .double(100)), ("2E-1", .double(0.2)),
@@ -15,7 +16,9 @@ import WatchPairWire
         ("\"é🍎\"", .string("é🍎")),
         (" [ 1 , true , \"x\" , [ ] , { } ] ", .array([.integer(1), .bool(true), .string("x"), .array([]), .object([:])])),
         (#"{"b":{"c":[null]},"a":-2.5}"#, .object(["b": .object(["c": .array([.null])]), "a": .double(-2.5)])),
-    ])
+    ]
+
+    @Test(arguments: parsed)
     func parse(text: String, expected: JSONValue) throws {
         #expect(try JSONValue.parse(text) == expected)
     }
@@ -25,12 +28,15 @@ import WatchPairWire
         #expect(d.sign == .minus)
     }
 
-    @Test(arguments: [
+    /// Texts that are not JSON.
+    static let rejected = [
         "", " ", "tru", "True", "nul", "01", "1.", ".5", "-", "1e", "+1", "0x10", "NaN", "Infinity",
         "1e400", "-1e400", "[1,]", "[1 2]", "{\"a\":1,}", "{a:1}", "{\"a\" 1}", "{\"a\":1,\"a\":2}",
         "\"abc", "\"\\x\"", "\"\\uD800\"", "\"\\uDC00\"", "\"\\uD800\\u0041\"", "\"\\u12G4\"",
         "\"tab\there\"", "[1] 2", "{} {}", "[",
-    ])
+    ]
+
+    @Test(arguments: rejected)
     func rejects(text: String) {
         let failure = wcFailure { try JSONValue.parse(text) }
         #expect(failure?.code == .invalidParameter, "\(text)")
