@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairTesting
 import WatchPairWire
 
 /// Writes the seed corpus of the fuzz targets, `Fuzz/Corpus/<target>/` (docs/Fuzzing.md), from the golden
@@ -19,7 +20,7 @@ import WatchPairWire
         let literals = try Self.jsonLiterals()
         let controlLines = ControlCodecTests.requests.map(\.line) + literals.filter { $0.contains(#""op""#) }
 
-        var generator = PlistGenerator(rng: SeededRNG(seed: 24))
+        var generator = PlistGenerator(rng: TestRandom(seed: 24))
         let frames = FrameRoundTripTests.frames + (0..<16).map { _ in generator.frame() }
         let encodedFrames = frames.map(FrameEncoder.encode)
         let values: [PlistValue] = PlistCodecTests.values
