@@ -49,6 +49,19 @@ struct CommandContext {
         try ControlClient.connect(to: target)
     }
 
+    /// Connects once the daemon answers: again each time its control socket's directory changes
+    /// (``PathAppearance``), until `deadline` (nil: none). Nil at the deadline; any failure other than
+    /// "not running" is thrown at once.
+    func connectWhenRunning(deadline: ContinuousClock.Instant?) throws(CLIError) -> ControlClient? {
+        try PathAppearance.wait(for: target.path, deadline: deadline) { () throws(CLIError) -> ControlClient? in
+            do throws(CLIError) {
+                return try connect()
+            } catch where error.kind == .notRunning {
+                return nil  // Not there yet: wait for the socket to appear.
+            }
+        }
+    }
+
     /// A dictionary payload argument (`JSON`, `@FILE` or `-`), checked like ``Payload/dictionary(_:what:)``.
     func dictionaryArgument(_ argument: String, what: String) throws(CLIError) -> JSONValue {
         try Payload.dictionary(jsonText(argument), what: what)

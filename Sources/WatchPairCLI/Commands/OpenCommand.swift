@@ -52,14 +52,7 @@ struct OpenCommand: WcctlSubcommand {
             try Self.start(context.target)
             started = true
             let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
-            let answered = try PathAppearance.wait(for: context.target.path, deadline: deadline) { () throws(CLIError) -> ControlClient? in
-                do throws(CLIError) {
-                    return try context.connect()
-                } catch where error.kind == .notRunning {
-                    return nil
-                }
-            }
-            guard let answered else {
+            guard let answered = try context.connectWhenRunning(deadline: deadline) else {
                 throw CLIError(.notRunning, "\(context.target.daemonName) was started but did not answer within \(Duration.seconds(timeout).formattedSeconds)")
             }
             client = answered

@@ -58,16 +58,7 @@ struct WaitCommand: WcctlSubcommand {
 
     func execute(_ context: CommandContext) throws(CLIError) {
         let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
-        let target = context.target
-        let connected = try PathAppearance.wait(for: target.path, deadline: deadline) { () throws(CLIError) -> ControlClient? in
-            do throws(CLIError) {
-                return try context.connect()
-            } catch {
-                guard error.kind == .notRunning else { throw error }
-                return nil  // Not there yet: wait for the socket to appear.
-            }
-        }
-        guard let client = connected else { throw timedOut(after: timeout) }
+        guard let client = try context.connectWhenRunning(deadline: deadline) else { throw timedOut(after: timeout) }
         var request = client.makeRequest(.wait)
         request.condition = condition
         request.requestType = requestType

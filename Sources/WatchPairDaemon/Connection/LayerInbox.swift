@@ -12,11 +12,12 @@ enum LayerInbox {
 
     /// The first bytes of an envelope: a dictionary of one entry whose key is `WireEnvelope.key` and
     /// whose value is a string (docs/WireFormat.md, "Property lists"). What the layer sends is exactly
-    /// that (`[WireEnvelope.key: <JSON text>]`), so the route compares bytes and decodes nothing.
+    /// that (`[WireEnvelope.key: <JSON text>]`), so the route compares bytes and decodes nothing. Taken
+    /// from the codec's own encoding of an empty envelope, less the string's 4-byte length.
     static let envelopePrefix: [UInt8] = {
-        let key = Array(WireEnvelope.key.utf8)
-        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * (3 - $0))) } }
-        return [0x08] + be32(1) + be32(key.count) + key + [0x01]
+        // An empty string cannot fail to encode.
+        let empty = try! EncodedDictionary([WireEnvelope.key: .string("")])
+        return Array(empty.bytes.dropLast(4))
     }()
 
     /// The route of the layer's envelopes to its queue.
