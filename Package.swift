@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "WatchConnectionWCSession", targets: ["WatchConnectionWCSession"]),
         .library(name: "WatchConnectionTesting", targets: ["WatchConnectionTesting"]),
         .library(name: "KeyedSync", targets: ["KeyedSync"]),
+        // The daemons' control operations, for the fuzz package (`DaemonOperations.read`); apps do not use it.
+        .library(name: "WatchPairDaemon", targets: ["WatchPairDaemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

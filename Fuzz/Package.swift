@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "fuzz-date", dependencies: ["FuzzSupport"]),
         .executableTarget(
             name: "fuzz-control-request",
-            dependencies: ["FuzzSupport", .product(name: "WatchConnectivity", package: "WatchPair")]
+            dependencies: ["FuzzSupport", .product(name: "WatchPairDaemon", package: "WatchPair")]
         ),
     ]
 )

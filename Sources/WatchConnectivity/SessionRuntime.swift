@@ -33,7 +33,7 @@ struct SessionRuntime: Sendable {
         // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
         environment.landsReceivedFiles = false
         let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in
-            StatusControlHandler(context: context)
+            ControlRouter.statusOnly(context: context)
         }
         return SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
     }

@@ -121,11 +121,11 @@ extension CommandContext {
     /// `transferComplication`) and prints the transfer's id, or with --json the whole answer; returns the
     /// answer for what a command prints besides.
     @discardableResult
-    func transferUserInfo(_ argument: String, with op: ControlOperation, what: String) throws(CLIError) -> JSONValue {
+    func transferUserInfo(_ argument: String, with op: String, what: String) throws(CLIError) -> JSONValue {
         let payload = try dictionaryArgument(argument, what: what)
         let client = try connect()
         var request = client.makeRequest(op)
-        request.userInfo = payload
+        request.set("userInfo", payload)
         let result = try client.call(request, wait: Payload.requestWait)
         if json {
             try printJSON(result)
@@ -137,10 +137,10 @@ extension CommandContext {
 
     /// Cancels an outstanding transfer with `op` (`cancel` for userInfo, `cancelFile` for files) and
     /// prints the outcome: a sentence, or with --json `{"cancelled":true|false,"transferId":"…"}`.
-    func cancelTransfer(_ op: ControlOperation, transferId: String) throws(CLIError) {
+    func cancelTransfer(_ op: String, transferId: String) throws(CLIError) {
         let client = try connect()
         var request = client.makeRequest(op)
-        request.transferId = transferId
+        request.set("transferId", transferId)
         let result = try client.call(request, wait: Payload.requestWait)
         let cancelled = result[field: "cancelled"] == .bool(true)
         if json {

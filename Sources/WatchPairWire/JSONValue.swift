@@ -71,12 +71,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// ``parse(_:)`` over UTF-8 bytes, such as a line read from a socket (no `String` made first).
     /// Invalid UTF-8 inside strings is repaired (U+FFFD), as `String(decoding:as:)` does.
     public static func parse(utf8 bytes: some Collection<UInt8>) throws(WCFailure) -> JSONValue {
-        var parser = JSONParser(Array(bytes))
-        do {
-            return try parser.parseDocument()
-        } catch {
-            throw WCFailure(.invalidParameter, "Invalid JSON at byte \(error.offset): \(error.problem).")
-        }
+        var reader = JSONReader(Array(bytes))
+        let value = try reader.readValue()
+        try reader.expectEnd()
+        return value
     }
 
     /// Compact canonical JSON text: no whitespace, object keys sorted by their UTF-8 bytes, doubles in

@@ -101,7 +101,7 @@ extension PlistValue {
         return result
     }
 
-    private static func convertReserved(
+    static func convertReserved(
         key: String, value: JSONValue, path: String, depth: Int
     ) throws(WCFailure) -> PlistValue {
         let at = "at " + path + pathComponent(key)
@@ -133,12 +133,12 @@ extension PlistValue {
         }
     }
 
-    private static func tooDeep(_ at: String) -> WCFailure {
+    static func tooDeep(_ at: String) -> WCFailure {
         WCFailure(.invalidParameter, "Containers are nested deeper than \(PlistCodec.maxNestingDepth) (\(at)).")
     }
 
     /// `.key` for plain keys, `["key"]` (JSON-escaped) for any other.
-    private static func pathComponent(_ key: String) -> String {
+    static func pathComponent(_ key: String) -> String {
         let plain = !key.isEmpty && key.utf8.allSatisfy { b in
             (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
                 || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")

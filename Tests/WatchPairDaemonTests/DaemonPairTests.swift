@@ -188,7 +188,7 @@ struct DaemonPairTests {
     }
 
     /// A control handler for the watch daemon of `pair`, with a router of its own.
-    func watchHandler(_ pair: Pair) -> (ControlHandler, MessageRouter) {
+    func watchHandler(_ pair: Pair) -> (ControlRouter, MessageRouter) {
         let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
         let context = HostContext(
             engine: pair.watch.engine, store: pair.watch.store, events: EventLog(), clock: ContinuousClock(), pid: 1,
@@ -196,7 +196,21 @@ struct DaemonPairTests {
         // The layer is never started here (no `request`/`serve`), so its directory is not touched.
         let connection = AppConnection(
             context: context, router: router, storageDirectory: NSTemporaryDirectory(), logger: Logger(label: "test"))
-        return (ControlHandler(context: context, router: router, connection: connection), router)
+        return (DaemonOperations.router(context: context, router: router, connection: connection), router)
+    }
+
+    /// Serves `request` on `connection` as the control server does.
+    func perform(_ request: ControlRequest, with operations: ControlRouter, on connection: ControlConnection) async throws {
+        let routed = try operations.route(request.lineBytes.dropLast()).get()
+        await routed.run(ControlCall(id: routed.id, connection: connection))
+    }
+
+    /// The running daemon's router serves exactly the operations its request types name.
+    @Test func theDaemonServesEveryRequestTypeOnce() async throws {
+        try await withDaemonPair { pair in
+            let (operations, _) = watchHandler(pair)
+            #expect(operations.operations.sorted() == DaemonOperations.requestTypes.map { $0.name }.sorted())
+        }
     }
 
     /// `receive --follow` attaches the message handler before it writes its success, so no message can
@@ -208,10 +222,10 @@ struct DaemonPairTests {
             let (handler, router) = watchHandler(pair)
             let gone = RecordingConnection(failsWrites: true)
             let connection = ControlConnection(id: 7, writer: ControlWriter(gone))
-            var follow = ControlRequest(id: 1, op: .receive)
-            follow.follow = true
-            follow.handle = ["dictionary"]
-            await handler.perform(follow, on: connection)
+            var follow = ControlRequest(id: 1, op: "receive")
+            follow.set("follow", true)
+            follow.set("handle", ["dictionary"])
+            try await perform(follow, with: handler, on: connection)
             #expect(connection.writer.isBroken, "the success could not be written")
             #expect(router.handlerCount == 1, "the handler was attached before the success was written")
             await router.detach(clientId: connection.id)
@@ -227,10 +241,10 @@ struct DaemonPairTests {
             let sink = RecordingConnection(failsWrites: false)
             let connection = ControlConnection(id: 8, writer: ControlWriter(sink))
             connection.closing.fire()
-            var follow = ControlRequest(id: 3, op: .receive)
-            follow.follow = true
-            follow.handle = ["dictionary"]
-            await handler.perform(follow, on: connection)
+            var follow = ControlRequest(id: 3, op: "receive")
+            follow.set("follow", true)
+            follow.set("handle", ["dictionary"])
+            try await perform(follow, with: handler, on: connection)
             let first = try #require(sink.written.first)
             #expect(try ControlResponse(line: first.dropLast()) == .success(3))
             #expect(router.handlerCount == 0)
@@ -264,7 +278,7 @@ struct DaemonPairTests {
                     #expect(try await bad.call(["id": 1, "op": "status"])["ok"] == .bool(true))
                     #expect(try await good.call(["id": 1, "op": "status"])["ok"] == .bool(true))
                     // A line over 1 MiB: one error, then the daemon closes the connection.
-                    try await bad.write(String(repeating: "x", count: ControlRequestParser.lineLimit + 10))
+                    try await bad.write(String(repeating: "x", count: ControlEnvelope.lineLimit + 10))
                     let oversize = try await bad.anonymousResponse()
                     #expect(oversize["error"]?["message"]?.canonicalText.contains("longer than") == true)
                     #expect(try await bad.readsEndOfStream())

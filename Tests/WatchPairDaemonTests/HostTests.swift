@@ -114,7 +114,7 @@ struct HostTests {
             environment: HostEnvironment(
                 clock: ManualClock(), notifier: SystemdNotifications(isEnabled: false) { _ in }, eventWriter: .discard,
                 transport: network.transport(for: .phone), exitsWhenIdle: exitsWhenIdle)
-        ) { StatusControlHandler(context: $0) }
+        ) { ControlRouter.statusOnly(context: $0) }
     }
 
     @Test("a host on an in-memory link binds no socket, runs, and stops on shutdown")

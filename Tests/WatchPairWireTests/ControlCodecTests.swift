@@ -13,52 +13,52 @@ struct ControlCodecTests {
     /// One request per operation, with the fields that operation reads (payloads with doubles that look
     /// like integers, `$data`/`$date`, nesting and unicode).
     static let requests: [ControlRequest] = {
-        func make(_ id: Int64, _ op: ControlOperation, _ fill: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
+        func make(_ id: Int64, _ op: String, _ fill: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
             var request = ControlRequest(id: id, op: op)
             fill(&request)
             return request
         }
         return [
-            make(1, .status),
-            make(2, .send) {
-                $0.message = json(#"{"f":1.0,"i":-3,"big":9223372036854775807,"d":{"$data":"AAE="},"t":{"$date":"2024-05-01T12:00:00Z"},"é":["x",[true,false]]}"#)
-                $0.timeout = 2.5
+            make(1, "status"),
+            make(2, "send") {
+                $0.set("message", json(#"{"f":1.0,"i":-3,"big":9223372036854775807,"d":{"$data":"AAE="},"t":{"$date":"2024-05-01T12:00:00Z"},"é":["x",[true,false]]}"#))
+                $0.set("timeout", 2.5)
             },
-            make(3, .send) {
-                $0.message = .object([:])
-                $0.noReply = true
-                $0.timeout = 10
+            make(3, "send") {
+                $0.set("message", JSONValue.object([:]))
+                $0.set("noReply", true)
+                $0.set("timeout", 10)
             },
-            make(4, .sendData) { $0.data = "AAEC/w==" },
-            make(5, .transfer) { $0.userInfo = json(#"{"n":1,"x":0.1,"e":1e300}"#) },
-            make(6, .transfers),
-            make(7, .cancel) { $0.transferId = "7C9D5E0A-1B2C-4D3E-8F90-123456789ABC" },
-            make(8, .contextSet) { $0.context = json(#"{"mode":"dark"}"#) },
-            make(9, .contextGet) { $0.received = true },
-            make(10, .receive) {
-                $0.follow = true
-                $0.channels = ["message", "userInfo"]
-                $0.handle = ["dictionaryWithReply"]
-                $0.autoReply = json(#"{"ok":true}"#)
+            make(4, "sendData") { $0.set("data", "AAEC/w==") },
+            make(5, "transfer") { $0.set("userInfo", json(#"{"n":1,"x":0.1,"e":1e300}"#)) },
+            make(6, "transfers"),
+            make(7, "cancel") { $0.set("transferId", "7C9D5E0A-1B2C-4D3E-8F90-123456789ABC") },
+            make(8, "contextSet") { $0.set("context", json(#"{"mode":"dark"}"#)) },
+            make(9, "contextGet") { $0.set("received", true) },
+            make(10, "receive") {
+                $0.set("follow", true)
+                $0.set("channels", ["message", "userInfo"])
+                $0.set("handle", ["dictionaryWithReply"])
+                $0.set("autoReply", json(#"{"ok":true}"#))
             },
-            make(11, .ack) {
-                $0.deliveryId = 12
-                $0.finished = ["A", "B"]
-                $0.contextVersion = UInt64(Int64.max)
+            make(11, "ack") {
+                $0.set("deliveryId", 12)
+                $0.set("finished", ["A", "B"])
+                $0.set("contextVersion", UInt64(Int64.max))
             },
-            make(12, .answer) {
-                $0.token = 0
-                $0.reply = json(#"{"$data":"AA=="}"#)
+            make(12, "answer") {
+                $0.set("token", 0)
+                $0.set("reply", json(#"{"$data":"AA=="}"#))
             },
-            make(13, .answer) {
-                $0.token = 5
-                $0.errorCode = 7012
+            make(13, "answer") {
+                $0.set("token", 5)
+                $0.set("errorCode", 7012)
             },
-            make(-14, .events) { $0.follow = false },
+            make(-14, "events") { $0.set("follow", false) },
             // `enabled` was dropped by the codec, so `wcctl --side watch complication enable` failed 7008.
-            make(15, .setComplication) { $0.enabled = true },
-            make(16, .setComplication) { $0.enabled = false },
-            make(17, .transferComplication) { $0.userInfo = json(#"{"t":21}"#) },
+            make(15, "setComplication") { $0.set("enabled", true) },
+            make(16, "setComplication") { $0.set("enabled", false) },
+            make(17, "transferComplication") { $0.set("userInfo", json(#"{"t":21}"#)) },
         ]
     }()
 
@@ -94,16 +94,16 @@ struct ControlCodecTests {
     }
 
     @Test func requestLinesAreCompactWithSortedKeysAndOnlyTheFieldsSet() {
-        var request = ControlRequest(id: 3, op: .send)
-        request.message = Self.json(#"{"z":1.0,"a":{"$data":"AA=="}}"#)
-        request.timeout = 2.5
+        var request = ControlRequest(id: 3, op: "send")
+        request.set("message", Self.json(#"{"z":1.0,"a":{"$data":"AA=="}}"#))
+        request.set("timeout", 2.5)
         #expect(
             String(decoding: request.lineBytes, as: UTF8.self)
                 == #"{"id":3,"message":{"a":{"$data":"AA=="},"z":1.0},"op":"send","timeout":2.5}"# + "\n")
 
-        var ack = ControlRequest(id: 4, op: .ack)
-        ack.finished = ["T"]
-        ack.deliveryId = 12
+        var ack = ControlRequest(id: 4, op: "ack")
+        ack.set("finished", ["T"])
+        ack.set("deliveryId", 12)
         #expect(ack.line == #"{"deliveryId":12,"finished":["T"],"id":4,"op":"ack"}"#)
     }
 
@@ -143,11 +143,11 @@ struct ControlCodecTests {
         (#"{"op":"status"}"#, nil),
         (#"{"id":1.5,"op":"status"}"#, nil),
         (#"{"id":7}"#, 7),
-        (#"{"id":7,"op":"fly"}"#, 7),
-        (#"{"id":7,"op":"send","timeout":"soon"}"#, 7),
-        (#"{"id":7,"op":"ack","deliveryId":-1}"#, 7),
-        (#"{"id":7,"op":"receive","channels":["message",1]}"#, 7),
+        (#"{"id":7,"op":5}"#, 7),
+        (#"{"id":7,"id":8,"op":"status"}"#, nil),
+        (#"{"id":7,"op":"status"} x"#, nil),
     ])
+    // What an operation's fields may hold is the router's to check (ControlRouterTests).
     func malformedRequestsAreRejectedWithTheirId(line: String, id: Int64?) {
         #expect {
             try ControlRequest(line: line)

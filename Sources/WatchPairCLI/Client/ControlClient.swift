@@ -89,7 +89,7 @@ public final class ControlClient {
     var descriptor: Int32 { socket.descriptor }
 
     /// A request with a fresh id.
-    public func makeRequest(_ op: ControlOperation) -> ControlRequest {
+    public func makeRequest(_ op: String) -> ControlRequest {
         defer { nextId += 1 }
         return ControlRequest(id: nextId, op: op)
     }

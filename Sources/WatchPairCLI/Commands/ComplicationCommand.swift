@@ -41,11 +41,11 @@ struct ComplicationCommand: WcctlSubcommand {
         switch argument {
         case "enable", "disable":
             let client = try context.connect()
-            var request = client.makeRequest(.setComplication)
-            request.enabled = argument == "enable"
+            var request = client.makeRequest("setComplication")
+            request.set("enabled", argument == "enable")
             try context.printJSON(try client.call(request, wait: Payload.requestWait))
         default:
-            let result = try context.transferUserInfo(argument, with: .transferComplication, what: "complication userInfo")
+            let result = try context.transferUserInfo(argument, with: "transferComplication", what: "complication userInfo")
             if !context.json {
                 try context.print("remaining \(result[field: "remaining"].map(OutputFormatter.humanValue) ?? "0")")
             }

@@ -18,7 +18,7 @@ struct ConnectCommand: WcctlSubcommand {
     @ParentCommand var root: Wcctl
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        try setMode(.connect, context)
+        try setMode("connect", context)
     }
 }
 
@@ -36,12 +36,12 @@ struct DisconnectCommand: WcctlSubcommand {
     @ParentCommand var root: Wcctl
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        try setMode(.disconnect, context)
+        try setMode("disconnect", context)
     }
 }
 
 /// Sends `connect` or `disconnect` and prints the result.
-private func setMode(_ op: ControlOperation, _ context: CommandContext) throws(CLIError) {
+private func setMode(_ op: String, _ context: CommandContext) throws(CLIError) {
     let client = try context.connect()
     try context.printJSON(try client.call(client.makeRequest(op), wait: Payload.requestWait))
 }

@@ -43,8 +43,8 @@ struct ContextCommand: ParsableCommand {
         func execute(_ context: CommandContext) throws(CLIError) {
             let payload = try context.dictionaryArgument(self.context, what: "context")
             let client = try context.connect()
-            var request = client.makeRequest(.contextSet)
-            request.context = payload
+            var request = client.makeRequest("contextSet")
+            request.set("context", payload)
             let result = try client.call(request, wait: Payload.requestWait)
             if context.json {
                 try context.printJSON(result)
@@ -76,8 +76,8 @@ struct ContextCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            var request = client.makeRequest(.contextGet)
-            request.received = received
+            var request = client.makeRequest("contextGet")
+            request.set("received", received)
             let result = try client.call(request, wait: Payload.requestWait)
             if context.json {
                 try context.printJSON(result)

@@ -40,7 +40,7 @@ struct FilesCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            let result = try client.call(client.makeRequest(.files), wait: Payload.requestWait)
+            let result = try client.call(client.makeRequest("files"), wait: Payload.requestWait)
             let outgoing = result[field: "outgoing"]?.arrayElements ?? []
             let received = result[field: "received"]?.arrayElements ?? []
             if context.json {
@@ -89,7 +89,7 @@ struct FilesCommand: ParsableCommand {
         var transferId: String
 
         func execute(_ context: CommandContext) throws(CLIError) {
-            try context.cancelTransfer(.cancelFile, transferId: transferId)
+            try context.cancelTransfer("cancelFile", transferId: transferId)
         }
     }
 }

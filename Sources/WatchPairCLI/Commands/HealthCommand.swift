@@ -24,6 +24,6 @@ struct HealthCommand: WcctlSubcommand {
 
     func execute(_ context: CommandContext) throws(CLIError) {
         let client = try context.connect()
-        try context.printJSON(try client.call(client.makeRequest(.health), wait: Payload.requestWait))
+        try context.printJSON(try client.call(client.makeRequest("health"), wait: Payload.requestWait))
     }
 }

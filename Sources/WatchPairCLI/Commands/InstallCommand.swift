@@ -30,7 +30,7 @@ struct UninstallCommand: WcctlSubcommand {
     @ParentCommand var root: Wcctl
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        try setInstalled(.uninstall, context)
+        try setInstalled("uninstall", context)
     }
 }
 
@@ -51,12 +51,12 @@ struct InstallCommand: WcctlSubcommand {
     @ParentCommand var root: Wcctl
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        try setInstalled(.install, context)
+        try setInstalled("install", context)
     }
 }
 
 /// Sends `uninstall` or `install` and prints the result.
-private func setInstalled(_ op: ControlOperation, _ context: CommandContext) throws(CLIError) {
+private func setInstalled(_ op: String, _ context: CommandContext) throws(CLIError) {
     let client = try context.connect()
     try context.printJSON(try client.call(client.makeRequest(op), wait: Payload.requestWait))
 }

@@ -58,7 +58,7 @@ struct OpenCommand: WcctlSubcommand {
             client = answered
         }
         // Also after a start: a start that raced a peer's connection is a background launch.
-        var result = try client.call(client.makeRequest(.open), wait: Payload.requestWait)
+        var result = try client.call(client.makeRequest("open"), wait: Payload.requestWait)
         if started, case .object(var fields) = result {
             fields["started"] = .bool(true)
             result = .object(fields)

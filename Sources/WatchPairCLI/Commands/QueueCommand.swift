@@ -35,7 +35,7 @@ struct QueueCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            let result = try client.call(client.makeRequest(.queue), wait: Payload.requestWait)
+            let result = try client.call(client.makeRequest("queue"), wait: Payload.requestWait)
             for request in result[field: "requests"]?.arrayElements ?? [] { try context.printJSON(request) }
         }
     }
@@ -71,9 +71,9 @@ struct QueueCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            var request = client.makeRequest(.queueCancel)
-            request.requestId = requestId
-            request.all = all ? true : nil
+            var request = client.makeRequest("queueCancel")
+            request.set("requestId", requestId)
+            request.set("all", all ? true : nil)
             try context.printJSON(try client.call(request, wait: Payload.requestWait))
         }
     }

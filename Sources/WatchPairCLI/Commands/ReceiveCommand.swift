@@ -105,9 +105,9 @@ struct ReceiveCommand: WcctlSubcommand {
             follow: follow, channels: channels, reply: replyValue, error: error.flatMap(WCErrorCode.init(rawValue:)),
             delay: delay)
         let client = try context.connect()
-        var request = client.makeRequest(.receive)
-        request.follow = follow
-        request.channels = channels.isEmpty ? nil : Self.unique(channels).map(\.rawValue)
+        var request = client.makeRequest("receive")
+        request.set("follow", follow)
+        request.set("channels", channels.isEmpty ? nil : Self.unique(channels).map(\.rawValue))
         handling.apply(to: &request)
         var session = ReceiveSession(client: client, streams: context.streams, acknowledge: !noAck)
         if follow {

@@ -75,12 +75,12 @@ struct RequestCommand: WcctlSubcommand {
             throw CLIError(WCFailure(.invalidParameter, "body: \(error.message)"))
         }
         let client = try context.connect()
-        var request = client.makeRequest(.request)
-        request.requestType = requestType
-        request.body = value
-        request.strategy = strategy
-        request.mode = mode
-        request.retry = retry
+        var request = client.makeRequest("request")
+        request.set("requestType", requestType)
+        request.set("body", value)
+        request.set("strategy", strategy)
+        request.set("mode", mode)
+        request.set("retry", retry)
         let result = try client.call(request, wait: Self.responseWait(mode: mode, retry: retry))
         try context.printJSON(context.json ? result : result[field: "response"] ?? .null)
     }

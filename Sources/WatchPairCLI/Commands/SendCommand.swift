@@ -43,10 +43,10 @@ struct SendCommand: WcctlSubcommand {
     func execute(_ context: CommandContext) throws(CLIError) {
         let payload = try context.dictionaryArgument(message, what: "message")
         let client = try context.connect()
-        var request = client.makeRequest(.send)
-        request.message = payload
-        request.noReply = noReply ? true : nil
-        request.timeout = timeout
+        var request = client.makeRequest("send")
+        request.set("message", payload)
+        request.set("noReply", noReply ? true : nil)
+        request.set("timeout", timeout)
         let result = try client.call(request, wait: Payload.replyWait(timeout: timeout))
         if context.json {
             try context.printJSON(result)

@@ -39,10 +39,10 @@ struct SendDataCommand: WcctlSubcommand {
         let bytes = try Payload.readBytes(
             file, standardInput: context.environment.standardInput, limit: Payload.maxDataBytes)
         let client = try context.connect()
-        var request = client.makeRequest(.sendData)
-        request.data = Data(bytes).base64EncodedString()
-        request.noReply = noReply ? true : nil
-        request.timeout = timeout
+        var request = client.makeRequest("sendData")
+        request.set("data", Data(bytes).base64EncodedString())
+        request.set("noReply", noReply ? true : nil)
+        request.set("timeout", timeout)
         let result = try client.call(request, wait: Payload.replyWait(timeout: timeout))
         guard let reply = result[field: "reply"] else {
             if context.json { try context.printJSON(.object([:])) }

@@ -73,12 +73,12 @@ struct ServeCommand: WcctlSubcommand {
             }
         }
         let client = try context.connect()
-        var request = client.makeRequest(.serve)
-        request.requestType = requestType
-        request.autoReply = replyValue
-        request.autoError = error
-        request.autoDelay = delay
-        request.answers = replyFrom == nil ? nil : true
+        var request = client.makeRequest("serve")
+        request.set("requestType", requestType)
+        request.set("autoReply", replyValue)
+        request.set("autoError", error)
+        request.set("autoDelay", delay)
+        request.set("answers", replyFrom == nil ? nil : true)
         try client.send(request)
         let interrupt = try context.environment.interruptDescriptor()
         while let response = try client.next(deadline: nil, interruptDescriptor: interrupt) {
@@ -96,12 +96,12 @@ struct ServeCommand: WcctlSubcommand {
             }
             try context.printJSON(shown)
             if let replyFrom, case .integer(let token)? = data[field: "token"] {
-                var answer = client.makeRequest(.respond)
-                answer.token = UInt64(token)
+                var answer = client.makeRequest("respond")
+                answer.set("token", UInt64(token))
                 if let output = ReplyCommand.run(replyFrom, input: (data[field: "body"] ?? .null).canonicalText) {
-                    answer.reply = output
+                    answer.set("reply", output)
                 } else {
-                    answer.errorCode = WCErrorCode.genericError.rawValue
+                    answer.set("errorCode", WCErrorCode.genericError.rawValue)
                 }
                 try client.send(answer)
             }

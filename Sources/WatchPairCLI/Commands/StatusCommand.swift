@@ -34,7 +34,7 @@ struct StatusCommand: WcctlSubcommand {
 
     func execute(_ context: CommandContext) throws(CLIError) {
         let client = try context.connect()
-        let result = try client.call(client.makeRequest(.status), wait: Payload.requestWait)
+        let result = try client.call(client.makeRequest("status"), wait: Payload.requestWait)
         if context.json {
             try context.printJSON(result)
         } else {

@@ -91,11 +91,11 @@ struct SyncCommand: ParsableCommand {
                 throw CLIError(WCFailure(.invalidParameter, "value: \(error.message)"))
             }
             let client = try context.connect()
-            var request = client.makeRequest(.syncSet)
-            request.key = key
-            request.value = parsed
-            request.availability = availability
-            request.policy = policy
+            var request = client.makeRequest("syncSet")
+            request.set("key", key)
+            request.set("value", parsed)
+            request.set("availability", availability)
+            request.set("policy", policy)
             try context.printJSON(try client.call(request, wait: Payload.requestWait))
         }
     }
@@ -122,8 +122,8 @@ struct SyncCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            var request = client.makeRequest(.syncGet)
-            request.key = key
+            var request = client.makeRequest("syncGet")
+            request.set("key", key)
             try context.printJSON(try client.call(request, wait: Payload.requestWait))
         }
     }
@@ -145,7 +145,7 @@ struct SyncCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            let result = try client.call(client.makeRequest(.syncList), wait: Payload.requestWait)
+            let result = try client.call(client.makeRequest("syncList"), wait: Payload.requestWait)
             try SyncCommand.printKeys(result, context)
         }
     }
@@ -169,7 +169,7 @@ struct SyncCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            let result = try client.call(client.makeRequest(.syncNow), wait: Payload.requestWait)
+            let result = try client.call(client.makeRequest("syncNow"), wait: Payload.requestWait)
             try SyncCommand.printKeys(result, context)
         }
     }

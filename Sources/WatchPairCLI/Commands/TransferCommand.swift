@@ -25,6 +25,6 @@ struct TransferCommand: WcctlSubcommand {
     var userInfo: String
 
     func execute(_ context: CommandContext) throws(CLIError) {
-        try context.transferUserInfo(userInfo, with: .transfer, what: "userInfo")
+        try context.transferUserInfo(userInfo, with: "transfer", what: "userInfo")
     }
 }

@@ -48,15 +48,15 @@ struct TransferFileCommand: WcctlSubcommand {
     func execute(_ context: CommandContext) throws(CLIError) {
         let payload = try metadata.map { text throws(CLIError) in try context.dictionaryArgument(text, what: "metadata") }
         let client = try context.connect()
-        var request = client.makeRequest(.transferFile)
-        request.path = Self.absolute(path)
-        request.metadata = payload
+        var request = client.makeRequest("transferFile")
+        request.set("path", Self.absolute(path))
+        request.set("metadata", payload)
         guard wait else {
             let result = try client.call(request, wait: Payload.requestWait)
             try show(result, context)
             return
         }
-        request.follow = true
+        request.set("follow", true)
         try client.send(request)
         try follow(request.id, client, context)
     }

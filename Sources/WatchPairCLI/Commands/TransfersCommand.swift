@@ -37,7 +37,7 @@ struct TransfersCommand: ParsableCommand {
 
         func execute(_ context: CommandContext) throws(CLIError) {
             let client = try context.connect()
-            let result = try client.call(client.makeRequest(.transfers), wait: Payload.requestWait)
+            let result = try client.call(client.makeRequest("transfers"), wait: Payload.requestWait)
             let transfers = result[field: "transfers"]?.arrayElements ?? []
             if context.json {
                 for transfer in transfers { try context.printJSON(transfer) }
@@ -70,7 +70,7 @@ struct TransfersCommand: ParsableCommand {
         var transferId: String
 
         func execute(_ context: CommandContext) throws(CLIError) {
-            try context.cancelTransfer(.cancel, transferId: transferId)
+            try context.cancelTransfer("cancel", transferId: transferId)
         }
     }
 }

@@ -1,7 +1,10 @@
 import ArgumentParser
 import WatchPairWire
 
-extension WaitCondition: ExpressibleByArgument {}
+/// What `wait` blocks for: the daemon's `wait` conditions (docs/ControlProtocol.md).
+enum WaitCondition: String, CaseIterable, ExpressibleByArgument {
+    case ready, reachable, drained, idle, handler
+}
 
 /// `wcctl wait ready|reachable|drained|idle|handler [TYPE] [--timeout S]`: block until the app's state allows
 /// the next step.
@@ -59,11 +62,11 @@ struct WaitCommand: WcctlSubcommand {
     func execute(_ context: CommandContext) throws(CLIError) {
         let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
         guard let client = try context.connectWhenRunning(deadline: deadline) else { throw timedOut(after: timeout) }
-        var request = client.makeRequest(.wait)
-        request.condition = condition
-        request.requestType = requestType
+        var request = client.makeRequest("wait")
+        request.set("condition", condition.rawValue)
+        request.set("requestType", requestType)
         let remaining = deadline.map { ContinuousClock.now.duration(to: $0) }
-        request.timeout = remaining.map { max(0, Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        request.set("timeout", remaining.map { max(0, Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) })
         // The daemon answers at the timeout; the margin only guards against a daemon that never does.
         let result = try client.call(request, wait: (remaining ?? Payload.forever) + Payload.requestWait)
         guard result[field: "met"] == .bool(true) else { throw timedOut(after: timeout) }

@@ -18,8 +18,8 @@ struct EventFollow {
     /// Sends a following `events` request to each of `clients`.
     init(clients: [ControlClient]) throws(CLIError) {
         for client in clients {
-            var request = client.makeRequest(.events)
-            request.follow = true
+            var request = client.makeRequest("events")
+            request.set("follow", true)
             try client.send(request)
             streams.append((client, request.id, nil, []))
         }

@@ -39,7 +39,7 @@ enum EventQuery {
     /// One app's events, oldest first.
     static func events(of target: ControlTarget) throws(CLIError) -> [SessionEvent] {
         let client = try ControlClient.connect(to: target)
-        let result = try client.call(client.makeRequest(.events), wait: Payload.requestWait)
+        let result = try client.call(client.makeRequest("events"), wait: Payload.requestWait)
         var events: [SessionEvent] = []
         for json in result[field: "events"]?.arrayElements ?? [] {
             events.append(try event(json, from: target))

@@ -49,9 +49,9 @@ public struct MessageHandling: Sendable, Hashable {
 
     /// Fills the request's `handle`, `autoReply`, `autoError` and `autoDelay`.
     func apply(to request: inout ControlRequest) {
-        request.handle = handle
-        request.autoReply = autoReply
-        request.autoError = autoError
-        request.autoDelay = autoDelay
+        request.set("handle", handle)
+        request.set("autoReply", autoReply)
+        request.set("autoError", autoError)
+        request.set("autoDelay", autoDelay)
     }
 }

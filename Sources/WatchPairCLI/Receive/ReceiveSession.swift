@@ -19,9 +19,9 @@ struct ReceiveSession {
         /// Fills the `ack` request's field.
         func apply(to request: inout ControlRequest) {
             switch self {
-            case .deliveryId(let id): request.deliveryId = id
-            case .finished(let transferId): request.finished = [transferId]
-            case .contextVersion(let version): request.contextVersion = version
+            case .deliveryId(let id): request.set("deliveryId", id)
+            case .finished(let transferId): request.set("finished", [transferId])
+            case .contextVersion(let version): request.set("contextVersion", version)
             }
         }
     }
@@ -78,9 +78,9 @@ struct ReceiveSession {
             }
             try awaitAcks(wait: Self.ackWait, throwOnTimeout: true)
             guard acknowledge, case .bool(true)? = result[field: "more"] else { return }
-            var next = client.makeRequest(.receive)
-            next.follow = request.follow
-            next.channels = request.channels
+            var next = client.makeRequest("receive")
+            next["follow"] = request["follow"]
+            next["channels"] = request["channels"]
             page = next
         }
     }
@@ -112,7 +112,7 @@ struct ReceiveSession {
     private mutating func deliver(kind: String, data: JSONValue?) throws(CLIError) {
         try streams.printLine(OutputFormatter.jsonLine(OutputFormatter.receiveRecord(kind: kind, data: data)))
         guard acknowledge, let ack = Self.acknowledgement(kind: kind, data: data) else { return }
-        var request = client.makeRequest(.ack)
+        var request = client.makeRequest("ack")
         ack.apply(to: &request)
         try client.send(request)
         pendingAcks.insert(request.id)

@@ -14,14 +14,14 @@ extension AppConnection {
 
     /// `syncSet`: registers `key` (the first time, or with new options: unnamed options keep what the
     /// key had, by default `all` and `automaticSmall`) and sets its value; the key's state after it.
-    func syncSet(key: String, value: JSONValue, availability: String?, policy: String?) async throws(WCFailure) -> JSONValue {
+    func syncSet(key: String, value: JSONValue, availability: SyncAvailability?, policy: SyncPolicy?) async throws(WCFailure) -> JSONValue {
         let sync = try await sync()
         let held = sync.status(of: key)?.options
         if held == nil || availability != nil || policy != nil {
             sync.register(
                 key,
-                availability: availability.flatMap(SyncAvailability.init(rawValue:)) ?? held?.availability ?? .all,
-                policy: policy.flatMap(SyncPolicy.init(rawValue:)) ?? held?.policy ?? .automaticSmall)
+                availability: availability ?? held?.availability ?? .all,
+                policy: policy ?? held?.policy ?? .automaticSmall)
         }
         do {
             try sync.set(JSONBody(value), for: key)

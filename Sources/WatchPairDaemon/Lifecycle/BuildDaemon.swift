@@ -11,7 +11,7 @@ public typealias DaemonError = HostError
 public typealias Daemon = PairHost
 
 /// Builds a daemon: the host of `configuration` whose control socket serves every wcctl request
-/// (``ControlHandler``, docs/ControlProtocol.md), with the app's reliability layer (``AppConnection``) as
+/// (``DaemonOperations``, docs/ControlProtocol.md), with the app's reliability layer (``AppConnection``) as
 /// the host's face service. See `buildHost(configuration:logger:environment:face:)`.
 public func buildDaemon(
     configuration: DaemonConfiguration,
@@ -22,6 +22,6 @@ public func buildDaemon(
     return try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
         let router = MessageRouter(engine: context.engine, clock: context.clock)
         let connection = AppConnection(context: context, router: router, storageDirectory: directory, layer: layer, logger: logger)
-        return HostFace(controlHandler: ControlHandler(context: context, router: router, connection: connection), service: connection)
+        return HostFace(controlRouter: DaemonOperations.router(context: context, router: router, connection: connection), service: connection)
     }
 }

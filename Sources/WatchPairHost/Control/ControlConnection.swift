@@ -31,17 +31,17 @@ public final class ControlConnection: Sendable {
     /// runs; `stopped` once reading has stopped, before waiting for the requests still running.
     func run(
         _ inbound: some AsyncSequence<[UInt8], any Error>,
-        handler: any ControlRequestHandler,
+        router: ControlRouter,
         attached: @Sendable () -> Void,
         stopped: @Sendable () async -> Void
     ) async {
-        var splitter = ControlLineSplitter(limit: ControlRequestParser.lineLimit)
+        var splitter = ControlLineSplitter(limit: ControlEnvelope.lineLimit)
         var isAttached = false
         await withTaskGroup(of: Void.self) { group in
             var inFlight = 0
             func dispatch(_ piece: ControlLineSplitter.Piece) async -> Bool {
                 guard case .line(let bytes) = piece else {
-                    let rejection = WCFailure(.invalidParameter, "The request line is longer than \(ControlRequestParser.lineLimit) bytes; closing.")
+                    let rejection = WCFailure(.invalidParameter, "The request line is longer than \(ControlEnvelope.lineLimit) bytes; closing.")
                     await writer.send(.failure(nil, rejection))
                     return false
                 }
@@ -49,7 +49,7 @@ public final class ControlConnection: Sendable {
                     isAttached = true
                     attached()
                 }
-                switch ControlRequestParser.parse(bytes) {
+                switch router.route(bytes) {
                 case .failure(let rejection):
                     await writer.send(.failure(rejection.id, rejection.failure))
                 case .success(let request):
@@ -57,7 +57,7 @@ public final class ControlConnection: Sendable {
                         inFlight -= 1
                     }
                     inFlight += 1
-                    group.addTask { await handler.perform(request, on: self) }
+                    group.addTask { await request.run(ControlCall(id: request.id, connection: self)) }
                 }
                 return true
             }

@@ -28,7 +28,7 @@ public final class ControlServer: Service, Sendable {
     static let maximumConnections = 128
 
     private let socket: ListeningSocket
-    private let handler: @Sendable (ControlServer) -> any ControlRequestHandler
+    private let router: ControlRouter
     private let logger: Logger
     private let transport: UnixSocketTransport
     private let access: ControlAccessPolicy
@@ -44,21 +44,20 @@ public final class ControlServer: Service, Sendable {
     /// Fires when the number of attached clients changes.
     let activity = AsyncSignal()
 
-    /// - Parameter handler: Makes the request handler once the server exists (the handler reports the
-    ///   server's client count).
+    /// - Parameter router: The operations served.
     init(
         socket: ListeningSocket,
         logger: Logger,
         access: ControlAccessPolicy,
         refused: @escaping @Sendable (PeerCredentials, String) -> Void,
         loop: SocketEventLoop,
-        handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
+        router: ControlRouter
     ) {
         self.socket = socket
         self.logger = logger
         self.access = access
         self.refused = refused
-        self.handler = handler
+        self.router = router
         self.transport = UnixSocketTransport(
             configuration: UnixSocketTransportConfiguration(
                 listener: .adopt(fileDescriptor: socket.descriptor),
@@ -83,7 +82,7 @@ public final class ControlServer: Service, Sendable {
         logger: Logger,
         refused: @escaping @Sendable (PeerCredentials, String) -> Void = { _, _ in },
         loop: SocketEventLoop = .next(),
-        handler: @escaping @Sendable (ControlServer) -> any ControlRequestHandler
+        router: ControlRouter
     ) throws(HostError) -> ControlServer {
         let socket = try ListeningSocket.bindOwned(path, mode: 0o660, logger: logger)
         // The file's group (the daemon's, or the directory's when it is set-group-id) is who may connect.
@@ -95,7 +94,7 @@ public final class ControlServer: Service, Sendable {
             throw HostError(.listen, "cannot stat the control socket \(path): \(String(cString: strerror(code)))")
         }
         let access = ControlAccessPolicy(ownUID: geteuid(), group: info.st_gid)
-        return ControlServer(socket: socket, logger: logger, access: access, refused: refused, loop: loop, handler: handler)
+        return ControlServer(socket: socket, logger: logger, access: access, refused: refused, loop: loop, router: router)
     }
 
     /// Clients that have sent a request and are still connected.
@@ -111,11 +110,10 @@ public final class ControlServer: Service, Sendable {
         // The transport accepts on a duplicate: the descriptor bound at start-up is closed here.
         defer { close() }
         logger.debug("control socket ready", metadata: ["path": "\(socket.path)"])
-        let handler = self.handler(self)
         do {
             try await cancelWhenGracefulShutdown {
                 try await withTaskCancellationHandler {
-                    try await self.transport.serve { client in await self.serve(client, handler: handler) }
+                    try await self.transport.serve { client in await self.serve(client) }
                 } onCancel: {
                     // First, so that "control socket answers" stops meaning "running" at once.
                     socket.removeOwnedFile()
@@ -142,7 +140,7 @@ public final class ControlServer: Service, Sendable {
     }
 
     /// Serves one client; never throws, so one client cannot stop the server.
-    private func serve(_ client: any TransportConnection, handler: any ControlRequestHandler) async {
+    private func serve(_ client: any TransportConnection) async {
         if let unix = client as? UnixSocketConnection, !access.admits(unix.peerCredentials) {
             let reason = access.refusal(unix.peerCredentials)
             refused(unix.peerCredentials, reason)
@@ -161,12 +159,12 @@ public final class ControlServer: Service, Sendable {
         let connection = ControlConnection(id: id, writer: ControlWriter(client))
         await connection.run(
             client.inbound,
-            handler: handler,
+            router: router,
             attached: {
                 self.clients.withLock { _ = $0.attached.insert(id) }
                 self.activity.fire()
             },
-            stopped: { await handler.connectionStopped(id: id) }
+            stopped: { [router] in await router.connectionStopped(id) }
         )
         // Responses written last may still wait for a slow reader; the transport closes after this returns.
         await client.flush()

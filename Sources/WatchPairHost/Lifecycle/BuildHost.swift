@@ -57,16 +57,16 @@ public struct HostEnvironment: Sendable {
     }
 }
 
-/// Builds the host of one app whose control socket `controlHandler` serves; see
+/// Builds the host of one app whose control socket serves `controlRouter`'s operations; see
 /// ``buildHost(configuration:logger:environment:face:)``.
 public func buildHost(
     configuration: HostConfiguration,
     logger: Logger,
     environment: HostEnvironment = HostEnvironment(),
-    controlHandler: @escaping @Sendable (HostContext) -> any ControlRequestHandler
+    controlRouter: @escaping @Sendable (HostContext) -> ControlRouter
 ) async throws(HostError) -> PairHost {
     try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
-        HostFace(controlHandler: controlHandler(context))
+        HostFace(controlRouter: controlRouter(context))
     }
 }
 
@@ -173,9 +173,7 @@ public func buildHost(
             let refused: @Sendable (PeerCredentials, String) -> Void = { peer, reason in
                 diagnostics.emit(DiagnosticEvent(.controlClientRefused, role: role, "control client refused (\(peer)): \(reason)"))
             }
-            let server = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: refused, loop: socketLoop) { _ in
-                face.controlHandler
-            }
+            let server = try ControlServer.bind(path: configuration.control.path, logger: logger, refused: refused, loop: socketLoop, router: face.controlRouter)
             serverReference.server.withLock { $0 = server }
             controlServer = server
         } catch {

@@ -9,7 +9,7 @@ import WatchPairWire
 /// The host of one app (a daemon, or a `WCSession` app), built and ready to run: the store is open, the
 /// link listener and the control socket are bound.
 ///
-/// Made by ``buildHost(configuration:logger:environment:controlHandler:)``. ``run(handlingSignals:)`` runs its
+/// Made by ``buildHost(configuration:logger:environment:controlRouter:)``. ``run(handlingSignals:)`` runs its
 /// services in a `ServiceGroup` until SIGTERM/SIGINT (or ``shutdown()``, or the idle exit of a background
 /// launch), then closes the store. Services, in start order (graceful shutdown runs in reverse): the
 /// event sink, the engine, the face's service (``HostFace``, e.g. the daemons' reliability layer), the

@@ -41,7 +41,7 @@ final class ContextApp {
         if connection.closed { throw BenchError("watchd closed the app's control connection") }
         if let newestVersion, acksInFlight < 8 {
             acksInFlight += 1
-            try connection.send(connection.request(.ack) { $0.contextVersion = UInt64(clamping: newestVersion) })
+            try connection.send(connection.request("ack") { $0.set("contextVersion", UInt64(clamping: newestVersion)) })
         }
     }
 

@@ -63,7 +63,7 @@ final class FinishedApp {
             let batch = unacknowledged.prefix(256)
             unacknowledged.removeFirst(batch.count)
             acksInFlight += 1
-            try connection.send(connection.request(.ack) { $0.finished = Array(batch) })
+            try connection.send(connection.request("ack") { $0.set("finished", Array(batch)) })
         }
     }
 

@@ -18,9 +18,9 @@ struct MessageApp {
             guard let token = line.data?["token"]?.integerValue, token >= 0 else {
                 throw BenchError("a message event without a token: \(line.line)")
             }
-            try answers.send(answers.request(.answer) {
-                $0.token = UInt64(token)
-                $0.reply = .object(["p": .string(pad)])
+            try answers.send(answers.request("answer") {
+                $0.set("token", UInt64(token))
+                $0.set("reply", JSONValue.object(["p": .string(pad)]))
             })
         }
         if let answers {

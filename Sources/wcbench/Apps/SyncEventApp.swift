@@ -20,7 +20,7 @@ final class SyncEventApp {
 
     init(_ path: String, deadline: UInt64) throws(BenchError) {
         connection = try BenchConnection.connect(path, retryUntil: deadline)
-        _ = try connection.call(connection.request(.events) { $0.follow = true }, deadline: deadline)
+        _ = try connection.call(connection.request("events") { $0.set("follow", true) }, deadline: deadline)
     }
 
     /// Reads what arrived.

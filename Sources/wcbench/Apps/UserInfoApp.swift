@@ -58,7 +58,7 @@ final class UserInfoApp {
         if newestDeliveryId > ackedUpTo, acksInFlight < Self.maxAcksInFlight {
             acksInFlight += 1
             ackedUpTo = newestDeliveryId
-            try connection.send(connection.request(.ack) { $0.deliveryId = UInt64(clamping: newestDeliveryId) })
+            try connection.send(connection.request("ack") { $0.set("deliveryId", UInt64(clamping: newestDeliveryId)) })
         }
     }
 

@@ -37,7 +37,7 @@ final class UserInfoSender {
     func send() throws(BenchError) -> Int {
         let n = nextN
         nextN += 1
-        let request = connection.request(.transfer) { $0.userInfo = .object(["n": .integer(Int64(n)), "p": .string(pad)]) }
+        let request = connection.request("transfer") { $0.set("userInfo", JSONValue.object(["n": .integer(Int64(n)), "p": .string(pad)])) }
         let id = request.id
         let now = Monotonic.now()
         if n >= sentAt.count { sentAt.append(contentsOf: repeatElement(0, count: max(n + 1 - sentAt.count, sentAt.count))) }

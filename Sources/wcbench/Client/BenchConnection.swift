@@ -59,7 +59,7 @@ final class BenchConnection {
     }
 
     /// A request with a fresh id.
-    func request(_ op: ControlOperation, _ fill: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
+    func request(_ op: String, _ fill: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
         var request = ControlRequest(id: makeId(), op: op)
         fill(&request)
         return request
@@ -176,9 +176,9 @@ final class BenchConnection {
     func follow(
         channels: [String], deadline: UInt64, _ fill: (inout ControlRequest) -> Void = { _ in }
     ) throws(BenchError) -> Int64 {
-        let stream = request(.receive) {
-            $0.follow = true
-            $0.channels = channels
+        let stream = request("receive") {
+            $0.set("follow", true)
+            $0.set("channels", channels)
             fill(&$0)
         }
         return try call(stream, deadline: deadline).id ?? 0

@@ -88,7 +88,7 @@ final class DaemonPair {
         while true {
             do {
                 let connection = try BenchConnection.connect(controlPath(role))
-                try connection.call(connection.request(.status), deadline: deadline)
+                try connection.call(connection.request("status"), deadline: deadline)
                 return
             } catch {
                 if let process = processes[role], !process.isRunning {
@@ -129,7 +129,7 @@ final class DaemonPair {
         let result: JSONValue
         do throws(CLIError) {
             let client = try ControlClient.connect(to: ControlTarget(role: role, path: controlPath(role)))
-            result = try client.call(client.makeRequest(.status), wait: .seconds(10))
+            result = try client.call(client.makeRequest("status"), wait: .seconds(10))
         } catch {
             throw BenchError("status of \(role.daemonName): \(error.message)")
         }

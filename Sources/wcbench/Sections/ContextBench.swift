@@ -27,7 +27,7 @@ struct ContextBench {
         for index in 0..<(context.counts.contextPropagation + 20) {
             n += 1
             let start = Monotonic.now()
-            try sender.call(sender.request(.contextSet) { $0.context = .object(["n": .integer(Int64(n)), "p": .string(pad)]) }, deadline: deadline)
+            try sender.call(sender.request("contextSet") { $0.set("context", JSONValue.object(["n": .integer(Int64(n)), "p": .string(pad)])) }, deadline: deadline)
             try app.wait(for: n, deadline: deadline)
             if index >= 20 { propagation.record(nanoseconds: app.heldAt - start) }
         }
@@ -47,7 +47,7 @@ struct ContextBench {
             while sent < total, inFlight.count < 64 {
                 n += 1
                 sent += 1
-                let request = sender.request(.contextSet) { $0.context = .object(["n": .integer(Int64(n)), "p": .string(pad)]) }
+                let request = sender.request("contextSet") { $0.set("context", JSONValue.object(["n": .integer(Int64(n)), "p": .string(pad)])) }
                 inFlight[request.id] = n
                 try sender.send(request)
             }

@@ -74,9 +74,9 @@ struct FileBench {
     /// Sends `path` with `transferFile` and `follow`, waits for `finished`, then removes the landed file.
     private func transfer(_ path: String, through phone: BenchConnection, pair: DaemonPair) throws(BenchError) -> Timing {
         let deadline = context.phaseDeadline()
-        let request = phone.request(.transferFile) {
-            $0.path = path
-            $0.follow = true
+        let request = phone.request("transferFile") {
+            $0.set("path", path)
+            $0.set("follow", true)
         }
         let start = Monotonic.now()
         try phone.send(request)

@@ -24,7 +24,7 @@ struct MessageBench {
         for size in [64, 1024] {
             let pad = String(repeating: "a", count: size)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-            _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.autoReply = .object(["p": .string(pad)]) }
+            _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("autoReply", JSONValue.object(["p": .string(pad)])) }
             let app = MessageApp(stream: stream, answers: nil, pad: pad)
             context.progress("message: round trips, \(BaselineBench.sizeName(size)), auto-reply")
             _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: app)
@@ -46,7 +46,7 @@ struct MessageBench {
         do {
             let pad = String(repeating: "a", count: 64)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-            _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.autoReply = .object(["p": .string(pad)]) }
+            _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("autoReply", JSONValue.object(["p": .string(pad)])) }
             let meter = try PairMeter(
                 pair: pair, perf: context.binaries.perf, name: "message-inflight64", countFsyncs: false,
                 profileDirectory: context.profileDirectory)
@@ -62,7 +62,7 @@ struct MessageBench {
         context.progress("message: round trips, 64 B, the app answers")
         let pad = String(repeating: "a", count: 64)
         let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
-        _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.handle = ["dictionaryWithReply"] }
+        _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("handle", ["dictionaryWithReply"]) }
         let answers = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
         let answering = MessageApp(stream: stream, answers: answers, pad: pad)
         _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: answering)
@@ -79,7 +79,7 @@ struct MessageBench {
         let deadline = context.phaseDeadline()
         let connections = [sender] + app.connections
         for _ in 0..<count {
-            let request = sender.request(.send) { $0.message = .object(["p": .string(pad)]) }
+            let request = sender.request("send") { $0.set("message", JSONValue.object(["p": .string(pad)])) }
             let id = request.id
             let line = request.lineBytes
             let start = Monotonic.now()
@@ -136,7 +136,7 @@ struct MessageBench {
         let start = Monotonic.now()
         while done < total {
             while sent < total, inFlight < 64 {
-                try sender.send(sender.request(.send) { $0.message = .object(["p": .string(pad)]) })
+                try sender.send(sender.request("send") { $0.set("message", JSONValue.object(["p": .string(pad)])) })
                 sent += 1
                 inFlight += 1
             }

@@ -46,10 +46,10 @@ struct SyncBench {
     private func set(
         _ connection: BenchConnection, _ key: String, _ value: JSONValue, deadline: UInt64
     ) throws(BenchError) -> String {
-        let request = connection.request(.syncSet) {
-            $0.key = key
-            $0.value = value
-            $0.availability = "phoneWithWatchSync"
+        let request = connection.request("syncSet") {
+            $0.set("key", key)
+            $0.set("value", value)
+            $0.set("availability", "phoneWithWatchSync")
         }
         guard let revision = try connection.call(request, deadline: deadline).result?["revision"]?.stringValue else {
             throw BenchError("syncSet of \(key) returned no revision")

@@ -1,13 +1,23 @@
+import Foundation
 import Testing
 import WatchPairWire
 
 @testable import WatchPairDaemon
 @testable import WatchPairHost
 
-@Suite("Control request parsing")
-struct ControlRequestParserTests {
-    func parse(_ line: String) -> Result<ControlRequest, ControlLineError> {
-        ControlRequestParser.parse(Array(line.utf8))
+@Suite("Control requests: the router and each operation's request type")
+struct ControlRouterTests {
+    /// Every operation the daemons serve, read by its own request type; the handlers are not run here.
+    static let router = DaemonOperations.readingRouter
+
+    func parse(_ line: String) -> Result<Int64, ControlLineError> {
+        Self.router.route(Array(line.utf8)).map(\.id)
+    }
+
+    /// `line` read by `Operation`'s request type.
+    func decode<Operation: ControlOperation>(_ type: Operation.Type, _ line: String) throws -> Operation {
+        var fields = try ControlEnvelope(line: Array(line.utf8)).fields()
+        return try Operation(fields: &fields)
     }
 
     /// Lines that must be refused with 7008: (line, the id the error carries, a phrase of its message).
@@ -56,37 +66,60 @@ struct ControlRequestParserTests {
     }
 
     @Test func rejectsOversizeAndInvalidUTF8Lines() {
-        let big = "{\"id\":1,\"op\":\"transfer\",\"userInfo\":{\"x\":\"" + String(repeating: "a", count: ControlRequestParser.lineLimit) + "\"}}"
+        let big = "{\"id\":1,\"op\":\"transfer\",\"userInfo\":{\"x\":\"" + String(repeating: "a", count: ControlEnvelope.lineLimit) + "\"}}"
         guard case .failure(let rejection) = parse(big) else {
             Issue.record("accepted an oversize line")
             return
         }
         #expect(rejection.id == nil && rejection.failure.message.contains("longer than"))
-        guard case .failure(let utf8) = ControlRequestParser.parse([0x7B, 0xFF, 0x7D]) else {
+        guard case .failure(let utf8) = Self.router.route([0x7B, 0xFF, 0x7D]) else {
             Issue.record("accepted invalid UTF-8")
             return
         }
         #expect(utf8.failure.message.contains("UTF-8"))
     }
 
-    @Test func acceptsWellFormedRequestsAndIgnoresUnknownFields() throws {
-        let send = try parse(#"{"id":7,"op":"send","message":{"a":1.0,"d":{"$data":"AAE="}},"noReply":true,"timeout":2,"extra":[1]}"#).get()
-        #expect(send.id == 7 && send.op == .send && send.noReply == true && send.timeout == 2)
-        #expect(send.message == .object(["a": .double(1.0), "d": .object(["$data": .string("AAE=")])]))
+    @Test func readsEachFieldStraightFromTheLineAndIgnoresUnknownOnes() throws {
+        let send = try decode(SendOperation.self, #"{"id":7,"op":"send","message":{"a":1.0,"d":{"$data":"AAE="}},"noReply":true,"timeout":2,"extra":[1]}"#)
+        #expect(send.send.noReply && send.send.timeout == 2)
+        #expect(send.send.body == .dictionary(["a": .double(1.0), "d": .data(Data([0, 1]))]))
 
-        let receive = try parse(#"{"id":1,"op":"receive","follow":true,"channels":["message"],"handle":["dataWithReply"],"autoReply":{"ok":true}}"#).get()
-        #expect(receive.follow == true && receive.channels == ["message"] && receive.handle == ["dataWithReply"])
-        #expect(receive.autoReply == .object(["ok": .bool(true)]))
+        let receive = try decode(
+            ReceiveOperation.self, #"{"id":1,"op":"receive","follow":true,"channels":["message"],"handle":["dataWithReply"],"autoReply":{"ok":true}}"#)
+        #expect(receive.follow && receive.channels == [.message] && receive.handle == [.dataWithReply])
+        #expect(receive.autoReply == .dictionary(["ok": .bool(true)]))
 
-        let ack = try parse(#"{"id":2,"op":"ack","deliveryId":3,"finished":["6F9619FF-8B86-D011-B42D-00C04FC964FF"],"contextVersion":null}"#).get()
+        let ack = try decode(AckOperation.self, #"{"id":2,"op":"ack","deliveryId":3,"finished":["6F9619FF-8B86-D011-B42D-00C04FC964FF"],"contextVersion":null}"#)
         #expect(ack.deliveryId == 3 && ack.finished?.count == 1 && ack.contextVersion == nil)
 
-        let answer = try parse(#"{"id":3,"op":"answer","token":9,"errorCode":7014}"#).get()
-        #expect(answer.token == 9 && answer.errorCode == 7014 && answer.reply == nil)
-
-        for op in ControlOperation.allCases where [.status, .transfers, .events, .contextGet, .receive].contains(op) {
-            #expect(try parse("{\"id\":1,\"op\":\"\(op.rawValue)\"}").get().op == op)
+        let answer = try decode(AnswerOperation.self, #"{"id":3,"op":"answer","token":9,"errorCode":7014}"#)
+        guard case .error(let code) = answer.answer.outcome else {
+            Issue.record("not an error answer: \(answer.answer.outcome)")
+            return
         }
+        #expect(answer.answer.token == 9 && code.rawValue == 7014)
+
+        let sync = try decode(SyncSetOperation.self, #"{"id":4,"op":"syncSet","key":"k","value":[1,{"a":null}],"policy":"manual"}"#)
+        #expect(sync.key == "k" && sync.value == .array([.integer(1), .object(["a": .null])]) && sync.policy == .manual && sync.availability == nil)
+
+        for op in ["status", "transfers", "events", "contextGet", "receive", "health", "syncList"] {
+            #expect(try parse("{\"id\":1,\"op\":\"\(op)\"}").get() == 1)
+        }
+    }
+
+    /// A payload's `null` is 7010 and a single reserved key is not a dictionary, as when the daemon
+    /// converted a JSON tree: the conventions hold without one.
+    @Test func payloadsKeepTheirErrorsWithoutATree() {
+        guard case .failure(let null) = parse(#"{"id":5,"op":"transfer","userInfo":{"a":[1,null]}}"#) else {
+            Issue.record("accepted a null")
+            return
+        }
+        #expect(null.id == 5 && null.failure.code == .payloadUnsupportedTypes && null.failure.message.contains("at .a[1]"))
+        guard case .failure(let single) = parse(#"{"id":6,"op":"contextSet","context":{"$data":"AA=="}}"#) else {
+            Issue.record("accepted a $data value as a context")
+            return
+        }
+        #expect(single.failure.code == .invalidParameter && single.failure.message.contains("must be a dictionary"))
     }
 
     @Test func responsesAreOneCompactLine() {

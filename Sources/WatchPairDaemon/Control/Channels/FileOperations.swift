@@ -4,8 +4,7 @@ import WatchPairHost
 import WatchPairWire
 
 /// The file-transfer control operations (docs/ControlProtocol.md, "Files"): `transferFile` (with
-/// `follow`, the file's progress until it ends), `files`, `cancelFile`. ``ControlHandler`` dispatches
-/// to it.
+/// `follow`, the file's progress until it ends), `files`, `cancelFile`, with their request types.
 struct FileOperations {
     /// The host served.
     let context: HostContext
@@ -16,25 +15,40 @@ struct FileOperations {
     var filesDirectory: AppFilesDirectory { AppFilesDirectory(stateDirectory: context.store.directory) }
 
     /// `transferFile`: accepts the file at `path` (read by the daemon); returns once it is durable.
-    func transferFile(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        // The parser checked that `path` is present and absolute.
-        let path = request.path ?? ""
-        let metadata = try request.metadata.map { json throws(WCFailure) in try PlistJSON.dictionary(fromJSON: json, name: "\"metadata\"") }
-        return Self.outgoingData(try await engine.transferFile(at: path, metadata: metadata), acknowledged: 0)
+    func register(on router: inout ControlRouter) {
+        router.registerStream(TransferFileOperation.self) { request, call in
+            guard !request.follow else { return await followTransferFile(request, call: call) }
+            let response: ControlResponse
+            do throws(WCFailure) {
+                response = .success(call.id, try await transferFile(request))
+            } catch {
+                response = .failure(call.id, error)
+            }
+            await call.writer.send(response)
+        }
+        router.register(FilesOperation.self) { _, _ throws(WCFailure) in try await files() }
+        router.register(CancelFileOperation.self) { request, _ throws(WCFailure) in
+            .object(["cancelled": .bool(try await engine.cancelFileTransfer(request.transferId))])
+        }
+    }
+
+    func transferFile(_ request: TransferFileOperation) async throws(WCFailure) -> JSONValue {
+        Self.outgoingData(try await engine.transferFile(at: request.path, metadata: request.metadata), acknowledged: 0)
     }
 
     /// `transferFile` with `follow`: the success response, then a `progress` event each time the peer
     /// acknowledges more, then one of `finished` (the peer holds it, verified), `failed` (with the code)
     /// or `cancelled`; then the request ends. Ends early when the client closes or the daemon stops.
-    func followTransferFile(_ request: ControlRequest, on connection: ControlConnection) async {
+    func followTransferFile(_ request: TransferFileOperation, call: ControlCall) async {
+        let connection = call.connection
         let accepted: JSONValue
         do throws(WCFailure) {
             accepted = try await transferFile(request)
         } catch {
-            await connection.writer.send(.failure(request.id, error))
+            await connection.writer.send(.failure(call.id, error))
             return
         }
-        guard await connection.writer.send(.success(request.id, accepted)),
+        guard await connection.writer.send(.success(call.id, accepted)),
             let transferId = accepted["transferId"]?.stringValue.flatMap(UUID.init(uuidString:))
         else { return }
         var shown: UInt64?
@@ -43,11 +57,11 @@ struct FileOperations {
             let appSeen = engine.appSignal.generation
             do throws(WCFailure) {
                 if let ended = try await ending(of: transferId) {
-                    await connection.writer.send(.streamEvent(request.id, ended.kind, ended.data))
+                    await connection.writer.send(.streamEvent(call.id, ended.kind, ended.data))
                     return
                 }
             } catch {
-                await connection.writer.send(.streamEvent(request.id, "failed", Self.errorData(error, transferId: transferId)))
+                await connection.writer.send(.streamEvent(call.id, "failed", Self.errorData(error, transferId: transferId)))
                 return
             }
             if let progress = await engine.outgoingFileProgress(), progress.transferId == transferId, progress.acknowledged != shown {
@@ -56,7 +70,7 @@ struct FileOperations {
                     "transferId": .string(transferId.uuidString), "acknowledged": ControlJSON.integer(progress.acknowledged),
                     "size": ControlJSON.integer(progress.size),
                 ])
-                guard await connection.writer.send(.streamEvent(request.id, "progress", data)) else { return }
+                guard await connection.writer.send(.streamEvent(call.id, "progress", data)) else { return }
             }
             await Waiting.any([(engine.contentSignal, seen), (engine.appSignal, appSeen), (connection.closing, 0)])
         }
@@ -103,14 +117,6 @@ struct FileOperations {
     }
 
     /// `cancelFile`: cancels an outstanding file transfer; `cancelled` is false when it was not outstanding.
-    func cancelFile(_ request: ControlRequest) async throws(WCFailure) -> JSONValue {
-        guard let transferId = request.transferId.flatMap(UUID.init(uuidString:)) else {
-            throw WCFailure(.invalidParameter, "\"transferId\" must be a transfer id (UUID).")
-        }
-        return .object(["cancelled": .bool(try await engine.cancelFileTransfer(transferId))])
-    }
-
-    /// An outgoing file as the control protocol shows it.
     static func outgoingData(_ file: OutgoingFile, acknowledged: UInt64) -> JSONValue {
         var object: [String: JSONValue] = [
             "transferId": .string(file.transferId.uuidString),
@@ -131,5 +137,47 @@ struct FileOperations {
             "transferId": .string(transferId.uuidString), "code": .integer(Int64(error.code.rawValue)),
             "name": .string(error.code.name), "message": .string(error.message),
         ])
+    }
+}
+
+/// `transferFile`: `transferFile(_:metadata:)`; with `follow`, the file's progress until it ends.
+struct TransferFileOperation: ControlOperation {
+    static let name = "transferFile"
+
+    /// The file's absolute path, read by the daemon (as its own user).
+    var path: String
+    var metadata: PlistDictionary?
+    var follow = false
+
+    init(fields: inout ControlFieldReader) throws(WCFailure) {
+        var path: String?
+        while let field = try fields.next() {
+            switch field {
+            case "path": path = try fields.string()
+            case "metadata": metadata = try fields.dictionary()
+            case "follow": follow = try fields.bool() ?? false
+            default: try fields.skip()
+            }
+        }
+        guard let path else { throw Self.missing("path") }
+        // Named in the error, as every refused file is (the daemon's working directory is not the client's).
+        guard path.hasPrefix("/") else { throw ControlFieldReader.wrong("path", "an absolute path, not \(path)") }
+        self.path = path
+    }
+}
+
+/// `files`: outstanding outgoing files with their progress, and the files in the app's `files/` directory.
+struct FilesOperation: FieldlessControlOperation {
+    static let name = "files"
+}
+
+/// `cancelFile`: cancels an outstanding file transfer.
+struct CancelFileOperation: ControlOperation {
+    static let name = "cancelFile"
+
+    var transferId: UUID
+
+    init(fields: inout ControlFieldReader) throws(WCFailure) {
+        transferId = try Self.required("transferId", from: &fields) { fields throws(WCFailure) in try fields.transferId() }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// The daemon checks the condition against its own state each time that state changes, and answers
 /// as soon as it holds or the request's timeout passes (docs/ControlProtocol.md, `wait`).
-public enum WaitCondition: String, Codable, Sendable, Hashable, CaseIterable {
+enum WaitCondition: String, Sendable, Hashable, CaseIterable {
     /// The local app is up: its session is activated and its control socket answers.
     case ready
     /// The peer app is reachable (`isReachable`, DESIGN.md §3).

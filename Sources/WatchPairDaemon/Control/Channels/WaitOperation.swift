@@ -9,12 +9,42 @@ import WatchPairWire
 /// passes first on the daemon's clock. A client that closes its sending side gets the condition as it
 /// is at that moment (`printf … | socat` checks without waiting); a daemon that stops answers 7001
 /// (genericError) if it still can.
-extension ControlHandler {
-    func wait(_ request: ControlRequest, on connection: ControlConnection) async throws(WCFailure) -> JSONValue {
-        // ControlRequestParser checked both fields.
-        guard let condition = request.condition else { throw WCFailure(.invalidParameter, "'wait' needs 'condition'") }
-        let state = WaitState(engine: engine, router: router, connection: self.connection, requestType: request.requestType)
-        let clock = context.clock
+struct WaitOperation: ControlOperation {
+    static let name = "wait"
+
+    var condition: WaitCondition
+    /// With `handler`: wait for a `serve` client of this type instead of a `receive` client.
+    var requestType: String?
+    /// Seconds to wait at most; nil: no limit.
+    var timeout: Double?
+
+    init(fields: inout ControlFieldReader) throws(WCFailure) {
+        var condition: WaitCondition?
+        while let field = try fields.next() {
+            switch field {
+            case "condition": condition = try fields.option(WaitCondition.self)
+            case "requestType": requestType = try fields.name()
+            case "timeout":
+                timeout = try fields.number()
+                if let seconds = timeout, !(seconds.isFinite && seconds >= 0) { throw fields.wrong("a non-negative number of seconds") }
+            default: try fields.skip()
+            }
+        }
+        guard let condition else { throw Self.missing("condition") }
+        if requestType != nil, condition != .handler { throw refusal("'requestType' is for the 'handler' condition only") }
+        self.condition = condition
+    }
+
+    static func register(on router: inout ControlRouter, clock: any Clock<Duration>, state: @escaping @Sendable (String?) -> WaitState) {
+        router.register(Self.self) { request, call throws(WCFailure) in
+            try await wait(request, state: state(request.requestType), clock: clock, connection: call.connection)
+        }
+    }
+
+    private static func wait(
+        _ request: WaitOperation, state: WaitState, clock: any Clock<Duration>, connection: ControlConnection
+    ) async throws(WCFailure) -> JSONValue {
+        let condition = request.condition
         let met = await withTaskGroup(of: Bool?.self) { group in
             group.addTask { await Self.waitUntil(condition, state: state, connection: connection) }
             if let timeout = request.timeout {

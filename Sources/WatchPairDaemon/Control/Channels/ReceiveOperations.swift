@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// `receive` and `answer`: acting as the app (docs/ControlProtocol.md). ``ControlHandler`` dispatches to it.
+/// `receive`, `ack` and `answer`: acting as the app (docs/ControlProtocol.md).
 ///
 /// Durable items (received userInfo, the received context, didFinish notices) stay in the store until
 /// the client acknowledges them with `ack`; a stream shows each one once, a new `receive` shows the
@@ -17,6 +17,21 @@ struct ReceiveOperations {
 
     var engine: PairEngine { context.engine }
 
+    func register(on router: inout ControlRouter) {
+        router.registerStream(ReceiveOperation.self) { request, call in
+            guard !request.follow else { return await followReceive(request, call: call) }
+            let line: [UInt8]
+            do throws(WCFailure) {
+                line = try await receiveSnapshot(request, id: call.id)
+            } catch {
+                line = ControlResponse.failure(call.id, error).lineBytes
+            }
+            await call.writer.send(line: line)
+        }
+        router.register(AckOperation.self) { request, _ throws(WCFailure) in try await ack(request) }
+        router.register(AnswerOperation.self) { request, _ throws(WCFailure) in try answer(request.answer) }
+    }
+
     /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).
     static let receivePageSize = 256
 
@@ -27,17 +42,17 @@ struct ReceiveOperations {
         var didFinish: Bool
         var message: Bool
 
-        init(_ names: [String]?) {
-            let wanted = Set(names ?? Array(ControlRequestParser.channels))
-            userInfo = wanted.contains("userInfo")
-            applicationContext = wanted.contains("applicationContext")
-            didFinish = wanted.contains("didFinish")
-            message = wanted.contains("message")
+        init(_ names: Set<ReceiveOperation.Channel>?) {
+            let wanted = names ?? Set(ReceiveOperation.Channel.allCases)
+            userInfo = wanted.contains(.userInfo)
+            applicationContext = wanted.contains(.applicationContext)
+            didFinish = wanted.contains(.didFinish)
+            message = wanted.contains(.message)
         }
     }
 
     /// `receive` without `follow`: what is waiting now, without messages (``ControlLines/receiveSnapshot(_:items:more:)``).
-    func receiveSnapshot(_ request: ControlRequest) async throws(WCFailure) -> [UInt8] {
+    func receiveSnapshot(_ request: ReceiveOperation, id: Int64) async throws(WCFailure) -> [UInt8] {
         let channels = Channels(request.channels)
         var items: [ControlLines.Item] = []
         // One page per channel; `more` tells the client to acknowledge and ask again.
@@ -58,23 +73,18 @@ struct ReceiveOperations {
             more = more || files.count == Self.receivePageSize
             items += files.map(ControlLines.Item.didFinishFile)
         }
-        return ControlLines.receiveSnapshot(request.id, items: items, more: more)
+        return ControlLines.receiveSnapshot(id, items: items, more: more)
     }
 
     /// `receive` with `follow`: the message handler attached (if asked for), then the success response,
     /// then every waiting item and each new one, until the client closes its side or the daemon stops.
-    func followReceive(_ request: ControlRequest, on connection: ControlConnection) async {
+    func followReceive(_ request: ReceiveOperation, call: ControlCall) async {
+        let connection = call.connection
         let channels = Channels(request.channels)
         // Fires once the success response is written: a message that finds the handler before then waits,
         // so the response still comes first on the stream.
         let answered = AsyncSignal()
-        let registration: MessageRouter.Registration?
-        do throws(WCFailure) {
-            registration = try handlerRegistration(request, channels: channels, connection: connection, answered: answered)
-        } catch {
-            await connection.writer.send(.failure(request.id, error))
-            return
-        }
+        let registration = handlerRegistration(request, channels: channels, call: call, answered: answered)
         // Attach before answering: a client that sees the success may at once make a peer send it a
         // message, which must find the handler (not 7014).
         if let registration {
@@ -83,7 +93,7 @@ struct ReceiveOperations {
             // request still gets its response, then the stream ends at once.
             if connection.isClosing { await router.detach(clientId: connection.id) }
         }
-        let sent = await connection.writer.send(.success(request.id))
+        let sent = await connection.writer.send(.success(call.id))
         answered.fire()
         guard sent else { return }
 
@@ -101,14 +111,14 @@ struct ReceiveOperations {
                     let shown = try await Self.showPages(after: &cursor, position: \.deliveryId) { after throws(WCFailure) in
                         try await engine.pendingUserInfo(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
-                        await connection.writer.send(line: ControlLines.event(request.id, .userInfo(transfer)))
+                        await connection.writer.send(line: ControlLines.event(call.id, .userInfo(transfer)))
                     }
                     guard shown else { return }
                 }
                 if channels.applicationContext, marks.moved(.context, since: looked),
                     let context = try await engine.pendingContext(), context != shownContext
                 {
-                    guard await connection.writer.send(line: ControlLines.event(request.id, .applicationContext(context))) else { return }
+                    guard await connection.writer.send(line: ControlLines.event(call.id, .applicationContext(context))) else { return }
                     shownContext = context
                 }
                 if channels.didFinish, marks.moved(.finished, since: looked) {
@@ -116,7 +126,7 @@ struct ReceiveOperations {
                     let shown = try await Self.showPages(after: &finishedCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinished(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
-                        await connection.writer.send(line: ControlLines.event(request.id, .didFinish(transfer)))
+                        await connection.writer.send(line: ControlLines.event(call.id, .didFinish(transfer)))
                     }
                     guard shown else { return }
                 }
@@ -125,7 +135,7 @@ struct ReceiveOperations {
                     let shownFiles = try await Self.showPages(after: &finishedFileCursor, position: \.seq) { after throws(WCFailure) in
                         try await engine.pendingFinishedFiles(after: after, limit: Self.receivePageSize)
                     } show: { file in
-                        await connection.writer.send(line: ControlLines.event(request.id, .didFinishFile(file)))
+                        await connection.writer.send(line: ControlLines.event(call.id, .didFinishFile(file)))
                     }
                     guard shownFiles else { return }
                 }
@@ -133,7 +143,7 @@ struct ReceiveOperations {
             } catch {
                 // A store failure: tell the client, then read every kind again on the next change.
                 looked = nil
-                await connection.writer.send(.streamEvent(request.id, "error", .object([
+                await connection.writer.send(.streamEvent(call.id, "error", .object([
                     "code": .integer(Int64(error.code.rawValue)), "name": .string(error.code.name), "message": .string(error.message),
                 ])))
             }
@@ -164,16 +174,15 @@ struct ReceiveOperations {
     /// `handle` lists the variants; `autoReply` without `handle` handles the two dictionary variants (or
     /// the two data variants when it is `{"$data": …}`).
     private func handlerRegistration(
-        _ request: ControlRequest, channels: Channels, connection: ControlConnection, answered: AsyncSignal
-    ) throws(WCFailure) -> MessageRouter.Registration? {
-        guard channels.message, request.handle != nil || request.autoReply != nil || request.autoError != nil else { return nil }
-        let autoReply = try request.autoReply.map { json throws(WCFailure) in try Self.messageBody(json, field: "autoReply") }
-        // ControlRequestParser checked the code and the delay.
+        _ request: ReceiveOperation, channels: Channels, call: ControlCall, answered: AsyncSignal
+    ) -> MessageRouter.Registration? {
+        guard channels.message, request.handlesMessages else { return nil }
+        let autoReply = request.autoReply
         let autoError = request.autoError.map(Self.appError)
         let autoDelay = request.autoDelay.map { Duration.seconds($0) }
         let variants: Set<MessageVariant>
         if let handle = request.handle {
-            variants = Set(handle.compactMap(MessageVariant.init(rawValue:)))
+            variants = handle
         } else if autoError != nil {
             variants = Set(MessageVariant.allCases)
         } else if case .data? = autoReply {
@@ -181,10 +190,10 @@ struct ReceiveOperations {
         } else {
             variants = [.dictionary, .dictionaryWithReply]
         }
-        let writer = connection.writer
-        let requestId = request.id
+        let writer = call.writer
+        let requestId = call.id
         return MessageRouter.Registration(
-            clientId: connection.id, variants: variants, autoReply: autoReply, autoError: autoError, autoDelay: autoDelay
+            clientId: call.connection.id, variants: variants, autoReply: autoReply, autoError: autoError, autoDelay: autoDelay
         ) { token, message in
             await answered.wait(after: 0)
             return await writer.send(line: ControlLines.message(requestId, token: token, message))
@@ -192,31 +201,29 @@ struct ReceiveOperations {
     }
 
     /// `answer`: the app's reply (or error) to the message shown with `token`.
-    func answer(_ request: ControlRequest) throws(WCFailure) -> JSONValue {
-        guard let token = request.token else { throw WCFailure(.invalidParameter, "\"answer\" needs \"token\".") }
-        let result: Result<MessageBody?, WCFailure>
-        if let code = request.errorCode {
-            result = .failure(Self.appError(code))
-        } else {
-            result = .success(try Self.messageBody(request.reply ?? .object([:]), field: "reply"))
+    private func ack(_ request: AckOperation) async throws(WCFailure) -> JSONValue {
+        if let deliveryId = request.deliveryId {
+            try await engine.acknowledgeUserInfo(upTo: deliveryId)
         }
-        guard router.answer(token: token, result) else {
-            throw WCFailure(.invalidParameter, "No message waits for an answer with token \(token) (answered, expired, or not a message that wants a reply).")
+        if let finished = request.finished {
+            // The ids of userInfo and file transfers are distinct; one transaction forgets both kinds.
+            try await engine.acknowledgeFinishedTransfers(finished)
+        }
+        if let version = request.contextVersion {
+            try await engine.acknowledgeContext(version: version)
         }
         return .object([:])
     }
 
-    /// A reply or auto-reply: a dictionary, or `{"$data": "<base64>"}` for data messages.
-    static func messageBody(_ json: JSONValue, field: String) throws(WCFailure) -> MessageBody {
-        switch try PlistJSON.reply(fromJSON: json, name: "\"\(field)\"") {
-        case .data(let data): return .data(data)
-        case .dictionary(let dictionary): return .dictionary(dictionary)
-        default: throw WCFailure(.invalidParameter, "\"\(field)\" must be a dictionary or {\"$data\": \"<base64>\"}.")
+    private func answer(_ answer: Answer<MessageBody>) throws(WCFailure) -> JSONValue {
+        let result = answer.outcome.result({ Optional.some($0) }, Self.appError)
+        guard router.answer(token: answer.token, result) else {
+            throw WCFailure(.invalidParameter, "No message waits for an answer with token \(answer.token) (answered, expired, or not a message that wants a reply).")
         }
+        return .object([:])
     }
 
-    /// The failure an app answers with (`answer`'s `errorCode`, `receive`'s `autoError`).
-    static func appError(_ code: Int) -> WCFailure {
-        WCFailure(WCErrorCode(rawValue: code) ?? .genericError, "the app answered with error \(code)")
+    static func appError(_ code: WCErrorCode) -> WCFailure {
+        WCFailure(code, "the app answered with error \(code.rawValue)")
     }
 }

@@ -1,0 +1,30 @@
+import WatchPairCore
+import WatchPairHost
+import WatchPairWire
+
+/// The channels' control operations (docs/ControlProtocol.md), each registered beside its request type:
+/// status, the message, userInfo and context channels, files, acting as the app (`receive`, `ack`,
+/// `answer`), installation and lifecycle, events and `wait`.
+struct ChannelOperations {
+    /// The host served.
+    let context: HostContext
+    /// Routes live messages to the `receive --follow` clients acting as the app's handler.
+    let router: MessageRouter
+    /// What `wait`'s `handler` condition reads of the reliability layer.
+    let connection: AppConnection
+
+    func register(on controlRouter: inout ControlRouter) {
+        StatusOperation.register(on: &controlRouter, context: context)
+        SendOperations(engine: context.engine).register(on: &controlRouter)
+        TransferOperations(engine: context.engine).register(on: &controlRouter)
+        FileOperations(context: context).register(on: &controlRouter)
+        ContextOperations(engine: context.engine, store: context.store).register(on: &controlRouter)
+        ReceiveOperations(context: context, router: router).register(on: &controlRouter)
+        EventsOperation.register(on: &controlRouter, events: context.events)
+        let (engine, router, connection) = (context.engine, router, connection)
+        WaitOperation.register(on: &controlRouter, clock: context.clock) { requestType in
+            WaitState(engine: engine, router: router, connection: connection, requestType: requestType)
+        }
+        InstallationOperations(engine: context.engine).register(on: &controlRouter)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import WatchPairCore
+import WatchPairHost
+import WatchPairWire
+
+/// `send`: `sendMessage` with a dictionary.
+struct SendOperation: ControlOperation {
+    typealias Result = SendResult
+    static let name = "send"
+
+    var send: MessageSend
+
+    init(fields: inout ControlFieldReader) throws(WCFailure) {
+        send = try MessageSend(&fields, op: Self.name, bodyField: "message") { fields throws(WCFailure) in
+            try fields.dictionary().map(MessageBody.dictionary)
+        }
+    }
+}
+
+/// `sendData`: `sendMessageData` with bytes (base64).
+struct SendDataOperation: ControlOperation {
+    typealias Result = SendResult
+    static let name = "sendData"
+
+    var send: MessageSend
+
+    init(fields: inout ControlFieldReader) throws(WCFailure) {
+        send = try MessageSend(&fields, op: Self.name, bodyField: "data") { fields throws(WCFailure) in
+            guard let text = try fields.string() else { return nil }
+            guard let bytes = Data(base64Encoded: text) else { throw fields.wrong("base64") }
+            return .data(bytes)
+        }
+    }
+}
+
+/// What `send` and `sendData` read: the body, `noReply` and `timeout`.
+struct MessageSend: Sendable {
+    var body: MessageBody
+    /// True for a message without a reply handler.
+    var noReply = false
+    /// Seconds to wait for the reply; nil: the daemon's reply timeout.
+    var timeout: Double?
+
+    init(
+        _ fields: inout ControlFieldReader, op: String, bodyField: String,
+        body read: (inout ControlFieldReader) throws(WCFailure) -> MessageBody?
+    ) throws(WCFailure) {
+        var body: MessageBody?
+        while let field = try fields.next() {
+            switch field {
+            case bodyField: body = try read(&fields)
+            case "noReply": noReply = try fields.bool() ?? false
+            case "timeout": timeout = try fields.timeout()
+            default: try fields.skip()
+            }
+        }
+        guard let body else { throw ControlFieldReader.missing(bodyField, in: op) }
+        self.body = body
+    }
+}
+
+/// The result of `send`/`sendData`: `{}`, or `{"reply": …}` (``ControlLines/sendResult(_:reply:)``).
+struct SendResult: ControlResult {
+    var reply: MessageBody?
+
+    func responseLine(id: Int64) -> [UInt8] {
+        ControlLines.sendResult(id, reply: reply)
+    }
+}
+
+/// The live message channel's operations.
+struct SendOperations {
+    let engine: PairEngine
+
+    func register(on router: inout ControlRouter) {
+        router.register(SendOperation.self) { request, _ throws(WCFailure) in try await send(request.send) }
+        router.register(SendDataOperation.self) { request, _ throws(WCFailure) in try await send(request.send) }
+    }
+
+    /// The wait for the reply is abandoned if the daemon stops meanwhile.
+    private func send(_ request: MessageSend) async throws(WCFailure) -> SendResult {
+        let (body, noReply, timeout) = (request.body, request.noReply, request.timeout.map { Duration.seconds($0) })
+        let engine = self.engine
+        let outcome = await OnceValue<Result<MessageBody?, WCFailure>>.abandoningOnCancel { () async -> Result<MessageBody?, WCFailure> in
+            do throws(WCFailure) {
+                return .success(try await engine.sendMessage(body, wantsReply: !noReply, timeout: timeout))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case nil:
+            throw WCFailure(.genericError, "the daemon is stopping; the message's outcome is unknown")
+        case .failure(let failure)?:
+            throw failure
+        case .success(let reply)?:
+            return SendResult(reply: reply)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import WatchPairWire
+
+/// The control socket's operations by name: each registered once, with its request type and handler,
+/// by the module that owns its vocabulary (the channels' beside the host, the reliability layer's and
+/// keyed sync's beside their faces), as grpc-swift's `RPCRouter` registers a handler per method.
+///
+/// For each line the router reads the envelope (`id`, `op`), finds the operation, reads its request
+/// from the line's bytes and hands back the work to run; any failure on the way is the 7008 answer.
+public struct ControlRouter: Sendable {
+    /// Reads a request; the work that serves it.
+    typealias Route = @Sendable (inout ControlFieldReader) throws(WCFailure) -> @Sendable (ControlCall) async -> Void
+
+    /// A request read from its line: its id and the work that serves it.
+    public struct Routed: Sendable {
+        /// The request's id.
+        public let id: Int64
+        /// Serves the request on a connection.
+        let run: @Sendable (ControlCall) async -> Void
+    }
+
+    private var routes: [String: Route] = [:]
+    private var names: [String] = []
+    /// The answer to an operation not registered here; nil: "unknown op" naming the known ones.
+    public var unregistered: (@Sendable (String) -> WCFailure)?
+    /// Called once per connection when it has stopped reading, before the requests still running finish.
+    public var connectionStopped: @Sendable (UInt64) async -> Void = { _ in }
+
+    /// An empty router.
+    public init() {}
+
+    /// The registered operations' names, in registration order.
+    public var operations: [String] { names }
+
+    /// Registers `Operation` with a handler whose result (or `WCError`) is the single response.
+    public mutating func register<Operation: ControlOperation>(
+        _ operation: Operation.Type,
+        _ handler: @escaping @Sendable (Operation, ControlCall) async throws(WCFailure) -> Operation.Result
+    ) {
+        add(Operation.name) { fields throws(WCFailure) in
+            let request = try Operation(fields: &fields)
+            return { call in
+                let line: [UInt8]
+                do throws(WCFailure) {
+                    line = try await handler(request, call).responseLine(id: call.id)
+                } catch {
+                    line = ControlResponse.failure(call.id, error).lineBytes
+                }
+                await call.writer.send(line: line)
+            }
+        }
+    }
+
+    /// Registers `Operation` with a handler that writes its own response and stream events.
+    public mutating func registerStream<Operation: ControlOperation>(
+        _ operation: Operation.Type, _ handler: @escaping @Sendable (Operation, ControlCall) async -> Void
+    ) {
+        add(Operation.name) { fields throws(WCFailure) in
+            let request = try Operation(fields: &fields)
+            return { call in await handler(request, call) }
+        }
+    }
+
+    /// Adds every route of `other` (an error names an operation registered twice).
+    public mutating func merge(_ other: ControlRouter) {
+        for name in other.names { add(name, other.routes[name]!) }
+    }
+
+    private mutating func add(_ name: String, _ route: @escaping Route) {
+        precondition(routes[name] == nil, "control operation '\(name)' registered twice")
+        routes[name] = route
+        names.append(name)
+    }
+
+    /// The request `line` holds, read by its operation, or the rejection to answer with.
+    public func route(_ line: some Collection<UInt8>) -> Result<Routed, ControlLineError> {
+        let envelope: ControlEnvelope
+        do {
+            envelope = try ControlEnvelope(line: line)
+        } catch {
+            return .failure(error)
+        }
+        guard let route = routes[envelope.op] else {
+            let failure = unregistered?(envelope.op)
+                ?? WCFailure(.invalidParameter, "unknown op '\(envelope.op)' (known: \(names.joined(separator: ", ")))")
+            return .failure(ControlLineError(id: envelope.id, failure: failure))
+        }
+        var fields = envelope.fields()
+        do throws(WCFailure) {
+            return .success(Routed(id: envelope.id, run: try route(&fields)))
+        } catch {
+            return .failure(ControlLineError(id: envelope.id, failure: error))
+        }
+    }
+}
