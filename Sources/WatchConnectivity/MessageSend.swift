@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// One outgoing live message: the engine's call, whose one outcome is reported on the delegate queue.
+/// One outgoing live message: the host's call, whose one outcome is reported on the delegate queue.
 ///
 /// The engine reports exactly one outcome per message within its reply timeout (plus a handshake when it
 /// must connect first): its ``MessageCall`` machine races the reply, the error frames, the link's loss
@@ -14,14 +14,14 @@ struct MessageSend: Sendable {
     /// Where `completion` runs (the session's delegate queue).
     let delegateQueue: DispatchQueue
 
-    /// Sends through the engine on the host's executor and calls `completion` exactly once on the delegate queue.
+    /// Sends through the host on its executor and calls `completion` exactly once on the delegate queue.
     func start(_ body: MessageBody, wantsReply: Bool, completion: @escaping @Sendable (Result<MessageBody?, WCError>) -> Void) {
-        let engine = runtime.engine
+        let channels = runtime.channels
         let delegateQueue = self.delegateQueue
         EngineExecutor.shared.spawn {
             let result: Result<MessageBody?, WCError>
             do throws(WCFailure) {
-                result = .success(try await engine.sendMessage(body, wantsReply: wantsReply))
+                result = .success(try await channels.sendMessage(body, wantsReply: wantsReply))
             } catch {
                 result = .failure(WCError(error))
             }

@@ -10,7 +10,7 @@ extension SessionDelivery {
     /// `didReceive file` and, once that returned, removes it there and in the store. One file at a time,
     /// so a crash mid-callback delivers that file again at the next activation, and nothing after it.
     func deliverFile() async throws(WCFailure) -> Bool {
-        guard let file = try await engine.pendingFiles(limit: 1).first else { return false }
+        guard let file = try await channels.pendingFiles(limit: 1).first else { return false }
         session.state.withLock { $0.hasContentPending = true }
         let files = runtime.files
         let landed: String
@@ -25,19 +25,19 @@ extension SessionDelivery {
         }
         guard !Task.isCancelled else { return false }
         files.remove(landed)
-        try await engine.acknowledgeFile(file.offer.transferId)
+        try await channels.acknowledgeFile(file.offer.transferId)
         return true
     }
 
     /// Reports finished file transfers to `didFinish fileTransfer` with the objects the app holds, then
     /// acknowledges them; a file the counterpart found corrupt is reported with 7014.
     func deliverFinishedFiles() async throws(WCFailure) -> Bool {
-        let finished = try await engine.pendingFinishedFiles(limit: Self.batchSize)
+        let finished = try await channels.pendingFinishedFiles(limit: Self.batchSize)
         guard !finished.isEmpty else { return false }
         session.state.withLock { $0.hasContentPending = true }
         await session.transfers.waitForRegistrations()
         let reports = finished.map { stored -> (WCSessionFileTransfer, WCError?) in
-            let transfer = session.transfers.object(for: stored, engine: engine, isTransferring: false)
+            let transfer = session.transfers.object(for: stored, channels: channels, isTransferring: false)
             let received = stored.outcome == .received
             transfer.markFinished(completed: received)
             session.transfers.remove(stored.transferId)
@@ -51,7 +51,7 @@ extension SessionDelivery {
             }
         }
         guard !Task.isCancelled else { return false }
-        try await engine.acknowledgeFinishedFiles(finished.map(\.transferId))
+        try await channels.acknowledgeFinishedFiles(finished.map(\.transferId))
         return true
     }
 
@@ -59,14 +59,14 @@ extension SessionDelivery {
     /// until cancelled.
     func followFileProgress() async {
         while !Task.isCancelled {
-            let seen = engine.contentSignal.generation
-            if let progress = await engine.outgoingFileProgress(),
+            let seen = channels.contentSignal.generation
+            if let progress = await channels.outgoingFileProgress(),
                 let transfer = session.transfers.fileObject(for: progress.transferId)
             {
                 transfer.acknowledged(progress.acknowledged)
                 session.fileProgressSignal.fire()
             }
-            await engine.contentSignal.wait(after: seen)
+            await channels.contentSignal.wait(after: seen)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// The pump that hands what the engine holds for the app to the delegate — received userInfo, the
@@ -13,7 +14,7 @@ struct SessionDelivery: Sendable {
     let session: WCSession
     let runtime: SessionRuntime
 
-    var engine: PairEngine { runtime.engine }
+    var channels: AppChannels { runtime.channels }
 
     /// Delivers until cancelled, woken by the engine's app signal; never acknowledges after cancellation.
     ///
@@ -23,7 +24,7 @@ struct SessionDelivery: Sendable {
         var looked: AppChanges.Marks?
         var again: [AppChanges.Kind] = []
         while !Task.isCancelled {
-            let marks = engine.appChanges.marks
+            let marks = channels.appChanges.marks
             var delivered: [AppChanges.Kind] = []
             do throws(WCFailure) {
                 for kind in AppChanges.Kind.allCases where again.contains(kind) || marks.moved(kind, since: looked) {
@@ -37,7 +38,7 @@ struct SessionDelivery: Sendable {
             again = delivered
             if !delivered.isEmpty { continue }
             session.state.withLock { $0.hasContentPending = false }
-            await engine.appSignal.wait(after: marks.generation)
+            await channels.appSignal.wait(after: marks.generation)
         }
     }
 
@@ -53,7 +54,7 @@ struct SessionDelivery: Sendable {
     }
 
     private func deliverUserInfo() async throws(WCFailure) -> Bool {
-        let batch = try await engine.pendingUserInfo(limit: Self.batchSize)
+        let batch = try await channels.pendingUserInfo(limit: Self.batchSize)
         guard let last = batch.last else { return false }
         session.state.withLock { $0.hasContentPending = true }
         await session.onDelegateQueue { session in
@@ -63,12 +64,12 @@ struct SessionDelivery: Sendable {
             }
         }
         guard !Task.isCancelled else { return false }
-        try await engine.acknowledgeUserInfo(upTo: last.deliveryId)
+        try await channels.acknowledgeUserInfo(upTo: last.deliveryId)
         return true
     }
 
     private func deliverContext() async throws(WCFailure) -> Bool {
-        guard let context = try await engine.pendingContext() else { return false }
+        guard let context = try await channels.pendingContext() else { return false }
         session.state.withLock { state in
             state.hasContentPending = true
             state.receivedApplicationContext = context.payload
@@ -77,17 +78,17 @@ struct SessionDelivery: Sendable {
             session.delegate?.session(session, didReceiveApplicationContext: PropertyListBridge.object(from: context.payload))
         }
         guard !Task.isCancelled else { return false }
-        try await engine.acknowledgeContext(version: context.version)
+        try await channels.acknowledgeContext(version: context.version)
         return true
     }
 
     private func deliverFinished() async throws(WCFailure) -> Bool {
-        let finished = try await engine.pendingFinished(limit: Self.batchSize)
+        let finished = try await channels.pendingFinished(limit: Self.batchSize)
         guard !finished.isEmpty else { return false }
         session.state.withLock { $0.hasContentPending = true }
         await session.transfers.waitForRegistrations()
         let transfers = finished.map { stored in
-            let transfer = session.transfers.object(for: stored, engine: engine, isTransferring: false)
+            let transfer = session.transfers.object(for: stored, channels: channels, isTransferring: false)
             transfer.markFinished()
             session.transfers.remove(stored.transferId)
             return transfer
@@ -98,7 +99,7 @@ struct SessionDelivery: Sendable {
             }
         }
         guard !Task.isCancelled else { return false }
-        try await engine.acknowledgeFinished(finished.map(\.transferId))
+        try await channels.acknowledgeFinished(finished.map(\.transferId))
         return true
     }
 }

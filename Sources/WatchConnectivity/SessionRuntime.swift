@@ -3,15 +3,16 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// What one activation of a session holds: its host (store, link, control socket, engine, services)
-/// and the configuration it was built from.
+/// What one activation of a session holds: its host (store, link, control socket, engine, services),
+/// the app's operations on it (``AppChannels``, all the session calls), and the configuration it was
+/// built from.
 struct SessionRuntime: Sendable {
     let host: PairHost
     let configuration: WCSessionConfiguration
     let clock: any Clock<Duration>
     let logger: Logger
 
-    var engine: PairEngine { host.engine }
+    var channels: AppChannels { host.channels }
     var transport: any Transport { host.transport }
     var launch: LaunchMode { host.launch }
     /// The app's `files/` directory, where received files are handed to the delegate.
@@ -48,14 +49,15 @@ package struct SessionOverrides: Sendable {
     package var clock: (any Clock<Duration>)?
     /// The engine's keep-alive policy.
     package var keepAlive: KeepAlivePolicy?
-    /// Runs after the engine started serving and before `activationDidCompleteWith` is enqueued.
-    package var beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)?
+    /// Runs with the host after its engine started serving and before `activationDidCompleteWith` is
+    /// enqueued (tests look inside the host through it).
+    package var beforeActivationCompletes: (@Sendable (PairHost) async -> Void)?
     /// The session's logger.
     package var logger: Logger?
 
     package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,
-        beforeActivationCompletes: (@Sendable (PairEngine) async -> Void)? = nil, logger: Logger? = nil
+        beforeActivationCompletes: (@Sendable (PairHost) async -> Void)? = nil, logger: Logger? = nil
     ) {
         self.transport = transport
         self.clock = clock

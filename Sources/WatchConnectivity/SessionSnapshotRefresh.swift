@@ -1,4 +1,5 @@
 import WatchPairCore
+import WatchPairHost
 
 /// Keeps the session's `SessionSnapshot` current and makes the delegate callbacks its changes produce
 /// (`SessionSnapshot.callbacks(to:role:)`), on the delegate queue.
@@ -12,13 +13,13 @@ struct SessionSnapshotRefresh: Sendable {
     /// Refreshes until cancelled.
     func run() async {
         let wake = AsyncSignal()
-        let engine = runtime.engine
+        let channels = runtime.channels
         await withDiscardingTaskGroup { group in
             group.addTask {
-                var seen = engine.stateSignal.generation
+                var seen = channels.stateSignal.generation
                 while !Task.isCancelled {
-                    await engine.stateSignal.wait(after: seen)
-                    seen = engine.stateSignal.generation
+                    await channels.stateSignal.wait(after: seen)
+                    seen = channels.stateSignal.generation
                     wake.fire()
                 }
             }
@@ -37,7 +38,7 @@ struct SessionSnapshotRefresh: Sendable {
     /// Reads the engine's status and the counterpart's presence, then stores the snapshot and reports
     /// its changes, unless the session is no longer activated by then.
     private func refresh() async {
-        let status = await runtime.engine.status()
+        let status = await runtime.channels.status()
         let presence = await runtime.transport.peerPresence()
         let new = SessionSnapshot(status: status, presence: presence)
         runtime.logger.debug("state refreshed", metadata: [

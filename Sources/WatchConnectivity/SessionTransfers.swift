@@ -41,15 +41,15 @@ final class SessionTransfers: Sendable {
     }
 
     /// The app's object for a stored transfer: the one it already holds, or a new one (remembered while
-    /// `isTransferring`). Its `cancel()` cancels through `engine`, blocking on the host's executor.
-    func object(for stored: OutboxTransfer, engine: PairEngine, isTransferring: Bool) -> WCSessionUserInfoTransfer {
+    /// `isTransferring`). Its `cancel()` cancels through `channels`, blocking on the host's executor.
+    func object(for stored: OutboxTransfer, channels: AppChannels, isTransferring: Bool) -> WCSessionUserInfoTransfer {
         state.withLock { state in
             if let existing = state.registry.object(for: stored.transferId) { return existing }
             let transfer = WCSessionUserInfoTransfer(
                 transferId: stored.transferId, payload: .plist(stored.payload), isTransferring: isTransferring,
                 isCurrentComplicationInfo: stored.isCurrentComplicationInfo,
                 canceller: { [weak self] id in
-                    _ = EngineExecutor.shared.blockingCall { (try? await engine.cancelUserInfo(id)) ?? false }
+                    _ = EngineExecutor.shared.blockingCall { (try? await channels.cancelUserInfo(id)) ?? false }
                     self?.remove(id)
                 }
             )
@@ -60,15 +60,15 @@ final class SessionTransfers: Sendable {
 
     /// The app's object for a stored file transfer: the one it already holds, or a new one (remembered
     /// while `isTransferring`) whose file is `url`, or the store's copy when nil. Its `cancel()` cancels
-    /// through `engine`, blocking on the host's executor.
-    func object(for stored: OutgoingFile, url: URL? = nil, engine: PairEngine, isTransferring: Bool) -> WCSessionFileTransfer {
+    /// through `channels`, blocking on the host's executor.
+    func object(for stored: OutgoingFile, url: URL? = nil, channels: AppChannels, isTransferring: Bool) -> WCSessionFileTransfer {
         state.withLock { state in
             if let existing = state.files.object(for: stored.transferId) { return existing }
             let file = WCSessionFile(fileURL: url ?? URL(fileURLWithPath: stored.spoolPath), metadata: stored.metadata?.dictionary)
             let transfer = WCSessionFileTransfer(
                 transferId: stored.transferId, file: file, size: stored.size, isTransferring: isTransferring,
                 canceller: { [weak self] id in
-                    _ = EngineExecutor.shared.blockingCall { (try? await engine.cancelFileTransfer(id)) ?? false }
+                    _ = EngineExecutor.shared.blockingCall { (try? await channels.cancelFileTransfer(id)) ?? false }
                     self?.remove(id)
                 }
             )

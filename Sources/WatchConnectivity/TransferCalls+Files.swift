@@ -17,23 +17,23 @@ extension TransferCalls {
         } catch {
             return refusedFile(file, metadata: nil, error)
         }
-        let engine = runtime.engine
+        let channels = runtime.channels
         let path = file.path
         let transfers = self.transfers
         return register({ () async throws(WCFailure) -> WCSessionFileTransfer in
-            transfers.object(for: try await engine.transferFile(at: path, metadata: encoded), url: file, engine: engine, isTransferring: true)
+            transfers.object(for: try await channels.transferFile(at: path, metadata: encoded), url: file, channels: channels, isTransferring: true)
         }, refused: { refusedFile(file, metadata: encoded, $0) })
     }
 
     /// `outstandingFileTransfers`, each with its current `progress`: empty before activation.
     var outstandingFileTransfers: [WCSessionFileTransfer] {
         guard let runtime = session.activeRuntime else { return [] }
-        let engine = runtime.engine
+        let channels = runtime.channels
         let (outstanding, progress) = EngineExecutor.shared.blockingCall { () -> ([OutgoingFile], FileTransferProgress?) in
-            ((try? await engine.outstandingFileTransfers()) ?? [], await engine.outgoingFileProgress())
+            ((try? await channels.outstandingFileTransfers()) ?? [], await channels.outgoingFileProgress())
         }
         return outstanding.map { stored in
-            let transfer = transfers.object(for: stored, engine: engine, isTransferring: true)
+            let transfer = transfers.object(for: stored, channels: channels, isTransferring: true)
             if let progress, progress.transferId == stored.transferId { transfer.acknowledged(progress.acknowledged) }
             return transfer
         }

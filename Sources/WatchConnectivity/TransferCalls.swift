@@ -19,10 +19,10 @@ struct TransferCalls {
     func updateApplicationContext(_ applicationContext: [String: Any]) throws {
         let runtime = try session.runtimeForSending()
         let payload = try PropertyListBridge.plist(from: applicationContext)
-        let engine = runtime.engine
+        let channels = runtime.channels
         let result = EngineExecutor.shared.blockingCall { () -> Result<Void, WCFailure> in
             do throws(WCFailure) {
-                try await engine.updateApplicationContext(payload)
+                try await channels.updateApplicationContext(payload)
                 return .success(())
             } catch {
                 return .failure(error)
@@ -36,7 +36,7 @@ struct TransferCalls {
     /// `enqueue`, and returns the registered transfer object, or a refused one reported to `didFinish`.
     func queueUserInfo(
         _ userInfo: [String: Any],
-        _ enqueue: @escaping @Sendable (PairEngine, PlistDictionary) async throws(WCFailure) -> OutboxTransfer
+        _ enqueue: @escaping @Sendable (AppChannels, PlistDictionary) async throws(WCFailure) -> OutboxTransfer
     ) -> WCSessionUserInfoTransfer {
         let runtime: SessionRuntime
         let payload: PlistDictionary
@@ -46,16 +46,17 @@ struct TransferCalls {
         } catch {
             return refused(.refused(userInfo), error)
         }
-        let engine = runtime.engine
+        let channels = runtime.channels
         let transfers = self.transfers
         return register({ () async throws(WCFailure) -> WCSessionUserInfoTransfer in
-            transfers.object(for: try await enqueue(engine, payload), engine: engine, isTransferring: true)
+            transfers.object(for: try await enqueue(channels, payload), channels: channels, isTransferring: true)
         }, refused: { refused(.plist(payload), $0) })
     }
 
-    /// Runs `enqueue` on the engine, blocking, while the session's registrations wait: until the object
-    /// is registered, a didFinish for it must wait (see `SessionDelivery`), or the delegate could be handed
-    /// a different object than the one returned here. A failure returns `refused`'s object for its error.
+    /// Runs `enqueue` on the host's executor, blocking, while the session's registrations wait: until the
+    /// object is registered, a didFinish for it must wait (see `SessionDelivery`), or the delegate could be
+    /// handed a different object than the one returned here. A failure returns `refused`'s object for its
+    /// error.
     func register<Transfer: Sendable>(
         _ enqueue: @escaping @Sendable () async throws(WCFailure) -> Transfer, refused: (WCError) -> Transfer
     ) -> Transfer {
@@ -79,18 +80,18 @@ struct TransferCalls {
     /// `remainingComplicationUserInfoTransfers`: 0 before activation.
     var remainingComplicationUserInfoTransfers: Int {
         guard let runtime = session.activeRuntime else { return 0 }
-        let engine = runtime.engine
-        return EngineExecutor.shared.blockingCall { await engine.remainingComplicationUserInfoTransfers() }
+        let channels = runtime.channels
+        return EngineExecutor.shared.blockingCall { await channels.remainingComplicationUserInfoTransfers() }
     }
 
     /// `outstandingUserInfoTransfers`: empty before activation.
     var outstandingUserInfoTransfers: [WCSessionUserInfoTransfer] {
         guard let runtime = session.activeRuntime else { return [] }
-        let engine = runtime.engine
+        let channels = runtime.channels
         let outstanding = EngineExecutor.shared.blockingCall { () -> [OutboxTransfer] in
-            (try? await engine.outstandingUserInfoTransfers()) ?? []
+            (try? await channels.outstandingUserInfoTransfers()) ?? []
         }
-        return outstanding.map { transfers.object(for: $0, engine: engine, isTransferring: true) }
+        return outstanding.map { transfers.object(for: $0, channels: channels, isTransferring: true) }
     }
 
     /// A transfer that was not accepted: returned not transferring, and reported to `didFinish` with `error`.

@@ -49,7 +49,7 @@ extension WCSession {
         }
         let host = runtime.host
         let activated = AsyncSignal()
-        await runtime.engine.setMessageHandler(MessageDelivery(runtime: runtime).handler(for: self, activated: activated))
+        await runtime.channels.setMessageHandler(MessageDelivery(runtime: runtime).handler(for: self, activated: activated))
         // Not a child: on cancellation the host shuts down gracefully (control socket first, then the
         // engine, then the link socket and the store, whose close checkpoints the WAL) in a task that is
         // not cancelled itself.
@@ -69,7 +69,7 @@ extension WCSession {
                     EngineExecutor.shared.spawn { await host.shutdown() }
                 }
             }
-            await overrides.beforeActivationCompletes?(runtime.engine)
+            await overrides.beforeActivationCompletes?(host)
             if !Task.isCancelled {
                 await completeActivation(runtime)
                 activated.fire()
@@ -91,7 +91,7 @@ extension WCSession {
             group.cancelAll()
             return first
         }
-        await runtime.engine.setMessageHandler(nil)
+        await runtime.channels.setMessageHandler(nil)
         if let hostFailure, !Task.isCancelled {
             runtime.logger.info("the session's host stopped", metadata: ["error": "\(hostFailure)"])
             state.withLock { $0.activationState = .inactive }
@@ -112,10 +112,10 @@ extension WCSession {
 
     /// Fills the snapshots, marks the session activated and tells the delegate.
     private func completeActivation(_ runtime: SessionRuntime) async {
-        let engine = runtime.engine
-        let sent = (try? await engine.applicationContext()) ?? [:]
-        let received = (try? await engine.receivedApplicationContext()) ?? [:]
-        let status = await engine.status()
+        let channels = runtime.channels
+        let sent = (try? await channels.applicationContext()) ?? [:]
+        let received = (try? await channels.receivedApplicationContext()) ?? [:]
+        let status = await channels.status()
         let presence = await runtime.transport.peerPresence()
         let activated = state.withLock { state -> Bool in
             guard case .activating(let task) = state.phase else { return false }

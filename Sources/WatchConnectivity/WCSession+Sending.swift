@@ -1,5 +1,6 @@
 import Foundation
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 extension WCSession {
@@ -53,8 +54,8 @@ extension WCSession {
     /// with `isTransferring == false` and reported to `session(_:didFinish:error:)` with the error.
     @discardableResult
     public func transferUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
-        TransferCalls(session: self).queueUserInfo(userInfo) { (engine, payload) async throws(WCFailure) -> OutboxTransfer in
-            try await engine.transferUserInfo(payload)
+        TransferCalls(session: self).queueUserInfo(userInfo) { (channels, payload) async throws(WCFailure) -> OutboxTransfer in
+            try await channels.transferUserInfo(payload)
         }
     }
 
@@ -69,8 +70,8 @@ extension WCSession {
     /// false` and reported to `session(_:didFinish:error:)`.
     @discardableResult
     public func transferCurrentComplicationUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
-        TransferCalls(session: self).queueUserInfo(userInfo) { (engine, payload) async throws(WCFailure) -> OutboxTransfer in
-            try await engine.transferCurrentComplicationUserInfo(payload)
+        TransferCalls(session: self).queueUserInfo(userInfo) { (channels, payload) async throws(WCFailure) -> OutboxTransfer in
+            try await channels.transferCurrentComplicationUserInfo(payload)
         }
     }
 

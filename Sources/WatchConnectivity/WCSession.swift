@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import WatchPairCore
+import WatchPairHost
 import WatchPairWire
 
 /// The link between an iPhone app and its Apple Watch app, with Apple's `WCSession` API, on Linux.
@@ -233,21 +234,21 @@ extension WCSession {
     /// Enables or disables this (watch) app's complication, as `wcctl --side watch complication enable` does:
     /// the phone's `isComplicationEnabled` follows. For tests (`WCSessionPair.setComplicationEnabled(_:)`).
     package func setComplicationEnabled(_ enabled: Bool) async throws(WCError) {
-        try await withActiveEngine { engine throws(WCFailure) in try await engine.setComplicationEnabled(enabled) }
+        try await withActiveChannels { channels throws(WCFailure) in try await channels.setComplicationEnabled(enabled) }
     }
 
     /// Uninstalls (`false`) or installs this app, as `wcctl uninstall` / `install` does for a daemon:
     /// the counterpart then sees it as not installed (7006 / 7018) or installed again. For tests
     /// (`WCSessionPair.setInstalled(_:_:)`); Apple's apps cannot uninstall themselves.
     package func setAppInstalled(_ installed: Bool) async throws(WCError) {
-        try await withActiveEngine { engine throws(WCFailure) in try await engine.setInstalled(installed) }
+        try await withActiveChannels { channels throws(WCFailure) in try await channels.setInstalled(installed) }
     }
 
-    /// Runs `body` with the active engine; 7004 when not activated, a failure as its `WCError`.
-    private func withActiveEngine(_ body: (PairEngine) async throws(WCFailure) -> Void) async throws(WCError) {
+    /// Runs `body` with the active host's channels; 7004 when not activated, a failure as its `WCError`.
+    private func withActiveChannels(_ body: (AppChannels) async throws(WCFailure) -> Void) async throws(WCError) {
         guard let runtime = activeRuntime else { throw WCError(.sessionNotActivated) }
         do {
-            try await body(runtime.engine)
+            try await body(runtime.channels)
         } catch {
             throw WCError(error)
         }

@@ -22,7 +22,7 @@ import WatchPairWire
 /// come by userInfo or context are held until a `serve` client for the type attaches again.
 @MainActor
 final class AppConnection {
-    /// The layer's session: the engine.
+    /// The layer's session: the host's channels.
     let session: EngineSession
     private let router: MessageRouter
     private let clock: any Clock<Duration>
@@ -43,7 +43,7 @@ final class AppConnection {
     private var nextToken: UInt64 = 0
     /// The newest recovery suggestions made (at most `suggestionsKept`), oldest first.
     private(set) var recentSuggestions: [RecoverySuggestion] = []
-    private let engine: PairEngine
+    private let channels: AppChannels
 
     /// How many recent recovery suggestions `health` shows.
     static let suggestionsKept = 16
@@ -54,10 +54,10 @@ final class AppConnection {
     /// The face of the host in `context`, storing the layer's files in `storageDirectory`, with the
     /// `layer.*` settings.
     nonisolated init(context: HostContext, router: MessageRouter, storageDirectory: String, layer: LayerConfiguration = LayerConfiguration(), logger: Logger) {
-        session = EngineSession(engine: context.engine, store: context.store)
+        channels = context.channels
+        session = EngineSession(channels: channels)
         // Before the engine runs: the layer's items go to its own queue from the first one on.
-        context.engine.routeInbox(LayerInbox.route)
-        engine = context.engine
+        channels.routeInbox(LayerInbox.route)
         self.router = router
         clock = context.clock
         self.storageDirectory = URL(fileURLWithPath: storageDirectory, isDirectory: true)
@@ -77,12 +77,12 @@ final class AppConnection {
         var quiet = logger
         quiet.logLevel = .critical
         let configuration = WatchConnectionConfiguration(
-            storageDirectory: storageDirectory, layer: layer, limits: engine.configuration.limits)
+            storageDirectory: storageDirectory, layer: layer, limits: channels.limits)
         let connection = WatchConnection(session: session, configuration: configuration, clock: clock, logger: quiet)
         session.setHandled { await connection.waitUntilSessionEventsHandled() }
         // In the same turn as the connection, so its handlers exist before the first session event.
         keyedSync = KeyedSync(
-            connection: connection, side: engine.configuration.role == .phone ? .phone : .watch,
+            connection: connection, side: channels.role == .phone ? .phone : .watch,
             configuration: KeyedSyncConfiguration(storageDirectory: storageDirectory), clock: clock, logger: quiet)
         started.complete(connection)
         return connection
@@ -229,7 +229,7 @@ extension AppConnection: Service {
         let (events, suggestions) = await (connection.diagnosticRecords, connection.recoverySuggestions)
         let syncEvents = await keyedSync?.events
         let (session, clock, router) = (self.session, self.clock, self.router)
-        let (diagnostics, role) = (engine.diagnostics, engine.configuration.role)
+        let (diagnostics, role) = (channels.diagnostics, channels.role)
         await router.setLayer { message in
             guard case .dictionary(let dictionary) = message.body else {
                 return .failure(WCFailure(.deliveryFailed, "a layer message must be a dictionary"))

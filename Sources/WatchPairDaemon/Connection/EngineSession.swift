@@ -5,8 +5,9 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// The daemon's engine as the `WCSessionProviding` its `WatchConnection` runs on (DESIGN §9: the
-/// daemons' engine adapter), so `wcctl request`/`serve` go through the same layer as a Swift app.
+/// The daemon's host (its ``AppChannels``) as the `WCSessionProviding` its `WatchConnection` runs on
+/// (DESIGN §9: the daemons' engine adapter), so `wcctl request`/`serve` go through the same layer as a
+/// Swift app.
 ///
 /// - State (`activationState`, `isReachable`, `isCounterpartAppInstalled`, `isCounterpartDeviceOn`) is a
 ///   cache that `run()` refreshes on every engine state change and reports as `stateChanged`; a message
@@ -48,17 +49,15 @@ final class EngineSession: WCSessionProviding {
     }
 
     private let state = Mutex(State())
-    private let engine: PairEngine
-    private let store: PairStore
+    private let channels: AppChannels
     private let transfers: AsyncStream<Transfer>.Continuation
     private let pendingTransfers: AsyncStream<Transfer>
     private let messages: AsyncStream<OutgoingMessage>.Continuation
     private let pendingMessages: AsyncStream<OutgoingMessage>
 
-    /// An adapter of `engine`, reading received contexts from `store`.
-    init(engine: PairEngine, store: PairStore) {
-        self.engine = engine
-        self.store = store
+    /// An adapter of the host's `channels`.
+    init(channels: AppChannels) {
+        self.channels = channels
         // Bound: the layer hands on at most its queue's and its in-flight requests' worth at once;
         // 10,000 waiting hand-offs means the engine is stuck, and the newest are dropped (their
         // requests end by their timeout).
@@ -103,7 +102,7 @@ final class EngineSession: WCSessionProviding {
     /// Sends one live message; calls its reply or error handler.
     private func send(_ message: OutgoingMessage) async {
         do throws(WCFailure) {
-            let reply = try await engine.sendMessage(message.body, wantsReply: message.replyHandler != nil)
+            let reply = try await channels.sendMessage(message.body, wantsReply: message.replyHandler != nil)
             if let replyHandler = message.replyHandler {
                 guard case .dictionary(let dictionary)? = reply else {
                     message.errorHandler(SessionFailure(code: .messageReplyFailed, message: "the reply is not a dictionary"))
@@ -114,7 +113,7 @@ final class EngineSession: WCSessionProviding {
         } catch {
             // The layer reads `isCounterpartDeviceOn` when it counts this failure: what the engine's
             // probe saw just now, not what the cache held.
-            if error.code == .notReachable { follow(await engine.status()) }
+            if error.code == .notReachable { follow(await channels.status()) }
             message.errorHandler(SessionFailure(code: error.code, message: error.message))
         }
     }
@@ -123,14 +122,14 @@ final class EngineSession: WCSessionProviding {
     /// timeout), then hands it on.
     func transferUserInfo(_ userInfo: [String: String]) throws {
         let payload = userInfo.mapValues(PlistValue.string)
-        do throws(WCFailure) { try engine.configuration.limits.checkUserInfo(payload) } catch { throw SessionFailure(code: error.code, message: error.message) }
+        do throws(WCFailure) { try channels.limits.checkUserInfo(payload) } catch { throw SessionFailure(code: error.code, message: error.message) }
         try hand(.userInfo(payload))
     }
 
     /// Checks and hands on, as `transferUserInfo` does.
     func updateApplicationContext(_ applicationContext: [String: String]) throws {
         let payload = applicationContext.mapValues(PlistValue.string)
-        do throws(WCFailure) { try engine.configuration.limits.checkContext(payload) } catch { throw SessionFailure(code: error.code, message: error.message) }
+        do throws(WCFailure) { try channels.limits.checkContext(payload) } catch { throw SessionFailure(code: error.code, message: error.message) }
         try hand(.context(payload))
     }
 
@@ -175,9 +174,9 @@ final class EngineSession: WCSessionProviding {
 
     private func followState() async {
         while !Task.isCancelled {
-            let seen = (engine.stateSignal.generation, engine.activationSignal.generation)
-            follow(await engine.status())
-            await Waiting.any([(engine.stateSignal, seen.0), (engine.activationSignal, seen.1)])
+            let seen = (channels.stateSignal.generation, channels.activationSignal.generation)
+            follow(await channels.status())
+            await Waiting.any([(channels.stateSignal, seen.0), (channels.activationSignal, seen.1)])
         }
     }
 
@@ -197,8 +196,8 @@ final class EngineSession: WCSessionProviding {
         for await transfer in pendingTransfers {
             do throws(WCFailure) {
                 switch transfer {
-                case .userInfo(let payload): _ = try await engine.transferUserInfo(payload)
-                case .context(let payload): _ = try await engine.updateApplicationContext(payload)
+                case .userInfo(let payload): _ = try await channels.transferUserInfo(payload)
+                case .context(let payload): _ = try await channels.updateApplicationContext(payload)
                 }
             } catch {
                 // Nothing to report to: the layer's request ends by its timeout.
@@ -218,10 +217,10 @@ final class EngineSession: WCSessionProviding {
         // What the last look read; nil after a failed read, so the next change of any kind reads it all.
         var looked: AppChanges.Marks?
         while !Task.isCancelled {
-            let marks = engine.appChanges.marks
+            let marks = channels.appChanges.marks
             let seen = marks.generation
             guard let receiver = state.withLock({ $0.receiver }) else {
-                await engine.appSignal.wait(after: seen)
+                await channels.appSignal.wait(after: seen)
                 continue
             }
             var failed = false
@@ -231,7 +230,7 @@ final class EngineSession: WCSessionProviding {
                     repeat {
                         // Continues after what was looked at, the app's items included: they are not the
                         // layer's to look at again.
-                        let scan = try await engine.pendingUserInfoScan(after: cursor, limit: 256, queue: LayerInbox.queue)
+                        let scan = try await channels.pendingUserInfoScan(after: cursor, limit: 256, queue: LayerInbox.queue)
                         page = scan.transfers
                         for transfer in page {
                             if let envelope = Self.envelope(transfer) { receiver(.userInfo([WireEnvelope.key: envelope])) }
@@ -239,7 +238,7 @@ final class EngineSession: WCSessionProviding {
                         if let last = page.last {
                             await state.withLock({ $0.handled })?()
                             // Handled (recorded, held or running, on disk): a kill -9 from here loses nothing.
-                            try await engine.acknowledgeUserInfo(upTo: last.deliveryId, queue: LayerInbox.queue)
+                            try await channels.acknowledgeUserInfo(upTo: last.deliveryId, queue: LayerInbox.queue)
                         }
                         cursor = scan.through
                     } while page.count == 256
@@ -247,8 +246,8 @@ final class EngineSession: WCSessionProviding {
                     failed = true
                 }
             }
-            if marks.moved(.context, since: looked), await engine.receivedContextVersion != contextVersion {
-                if let context = try? await store.contexts.receivedContext() {
+            if marks.moved(.context, since: looked), await channels.receivedContextVersion != contextVersion {
+                if let context = try? await channels.receivedContext() {
                     contextVersion = context.version
                     if case .string(let envelope)? = context.payload[WireEnvelope.key] {
                         receiver(.applicationContext([WireEnvelope.key: envelope]))
@@ -258,7 +257,7 @@ final class EngineSession: WCSessionProviding {
                 }
             }
             looked = failed ? nil : marks
-            await engine.appSignal.wait(after: seen)
+            await channels.appSignal.wait(after: seen)
         }
     }
 

@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairWire
 
 /// The reliability layer's own inbox queue (``InboxQueue``): the daemon routes each received userInfo
-/// that is exactly the layer's envelope to it, once, on arrival (``PairEngine/routeInbox(_:)``), so the
+/// that is exactly the layer's envelope to it, once, on arrival (`AppChannels.routeInbox(_:)`), so the
 /// layer reads and acknowledges its items alone, a `receive` client never sees them, and an app's `ack`
 /// never removes them.
 enum LayerInbox {

@@ -16,11 +16,13 @@ public struct HostContext: Sendable {
     public let pid: Int32
     /// The number of attached control clients.
     public let clientCount: @Sendable () -> Int
+    /// What the app may do with the host (``AppChannels``): the operations handlers call.
+    public let channels: AppChannels
 
     /// A context for a control handler.
     public init(
         engine: PairEngine, store: PairStore, events: EventLog, clock: any Clock<Duration>, pid: Int32,
-        clientCount: @escaping @Sendable () -> Int
+        clientCount: @escaping @Sendable () -> Int, channels: AppChannels? = nil
     ) {
         self.engine = engine
         self.store = store
@@ -28,6 +30,7 @@ public struct HostContext: Sendable {
         self.clock = clock
         self.pid = pid
         self.clientCount = clientCount
+        self.channels = channels ?? AppChannels(engine: engine, store: store)
     }
 
     /// The `status` result (docs/ControlProtocol.md): the engine's status, `pid` and `controlClients`.

@@ -27,6 +27,9 @@ public final class PairHost: Sendable {
     public let engine: PairEngine
     /// The durable store (closed when ``run(handlingSignals:)`` returns).
     public let store: PairStore
+    /// What the app may do with this host (``AppChannels``): what `WCSession` and the daemons' faces use
+    /// instead of ``engine`` and ``store``.
+    public let channels: AppChannels
 
     /// The link the engine serves (Unix sockets, or the in-memory transport it was built with).
     public let transport: any Transport
@@ -65,6 +68,7 @@ public final class PairHost: Sendable {
         self.launch = launch
         self.engine = engine
         self.store = store
+        channels = AppChannels(engine: engine, store: store)
         self.transport = transport
         self.controlServer = controlServer
         self.link = link
