@@ -189,10 +189,10 @@ struct DaemonPairTests {
 
     /// A control handler for the watch daemon of `pair`, with a router of its own.
     func watchHandler(_ pair: Pair) -> (ControlRouter, MessageRouter) {
-        let router = MessageRouter(engine: pair.watch.engine, clock: ContinuousClock())
         let context = HostContext(
             engine: pair.watch.engine, store: pair.watch.store, events: EventLog(), clock: ContinuousClock(), pid: 1,
             clientCount: { 0 })
+        let router = MessageRouter(channels: context.channels, clock: ContinuousClock())
         // The layer is never started here (no `request`/`serve`), so its directory is not touched.
         let connection = AppConnection(
             context: context, router: router, storageDirectory: NSTemporaryDirectory(), logger: Logger(label: "test"))

@@ -57,14 +57,14 @@ final class MessageRouter: Sendable {
     }
 
     private let state = Mutex(State())
-    private let engine: PairEngine
+    private let channels: AppChannels
     /// Fires after a client attached or detached and the engine's handler was installed accordingly
     /// (`wait handler`).
     let changed = AsyncSignal()
     private let clock: any Clock<Duration>
 
-    init(engine: PairEngine, clock: any Clock<Duration>) {
-        self.engine = engine
+    init(channels: AppChannels, clock: any Clock<Duration>) {
+        self.channels = channels
         self.clock = clock
     }
 
@@ -129,9 +129,9 @@ final class MessageRouter: Sendable {
                 return (state.registrations.reduce(into: layerVariants) { $0.formUnion($1.variants) }, state.generation)
             }
             if variants.isEmpty {
-                await engine.setMessageHandler(nil)
+                await channels.setMessageHandler(nil)
             } else {
-                await engine.setMessageHandler(MessageHandler(variants: variants) { [self] message in
+                await channels.setMessageHandler(MessageHandler(variants: variants) { [self] message in
                     await self.handle(message)
                 })
             }

@@ -20,7 +20,7 @@ public func buildDaemon(
 ) async throws(DaemonError) -> Daemon {
     let (directory, layer) = (configuration.store.directory, configuration.layer)
     return try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
-        let router = MessageRouter(engine: context.engine, clock: context.clock)
+        let router = MessageRouter(channels: context.channels, clock: context.clock)
         let connection = AppConnection(context: context, router: router, storageDirectory: directory, layer: layer, logger: logger)
         return HostFace(controlRouter: DaemonOperations.router(context: context, router: router, connection: connection), service: connection)
     }

@@ -5,9 +5,9 @@ import WatchPairWire
 /// the clock, and the host's process and client count (for `status`).
 public struct HostContext: Sendable {
     /// The engine serving the link.
-    public let engine: PairEngine
+    let engine: PairEngine
     /// The durable store.
-    public let store: PairStore
+    let store: PairStore
     /// The recent diagnostic events (`wcctl events`).
     public let events: EventLog
     /// The host's clock.

@@ -15,16 +15,16 @@ struct ChannelOperations {
 
     func register(on controlRouter: inout ControlRouter) {
         StatusOperation.register(on: &controlRouter, context: context)
-        SendOperations(engine: context.engine).register(on: &controlRouter)
-        TransferOperations(engine: context.engine).register(on: &controlRouter)
+        SendOperations(channels: context.channels).register(on: &controlRouter)
+        TransferOperations(channels: context.channels).register(on: &controlRouter)
         FileOperations(context: context).register(on: &controlRouter)
-        ContextOperations(engine: context.engine, store: context.store).register(on: &controlRouter)
+        ContextOperations(channels: context.channels).register(on: &controlRouter)
         ReceiveOperations(context: context, router: router).register(on: &controlRouter)
         EventsOperation.register(on: &controlRouter, events: context.events)
-        let (engine, router, connection) = (context.engine, router, connection)
+        let (channels, router, connection) = (context.channels, router, connection)
         WaitOperation.register(on: &controlRouter, clock: context.clock) { requestType in
-            WaitState(engine: engine, router: router, connection: connection, requestType: requestType)
+            WaitState(channels: channels, router: router, connection: connection, requestType: requestType)
         }
-        InstallationOperations(engine: context.engine).register(on: &controlRouter)
+        InstallationOperations(channels: context.channels).register(on: &controlRouter)
     }
 }

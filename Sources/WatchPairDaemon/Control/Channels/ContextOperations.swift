@@ -26,8 +26,7 @@ struct ContextGetOperation: ControlOperation {
 
 /// The application context channel's operations.
 struct ContextOperations {
-    let engine: PairEngine
-    let store: PairStore
+    let channels: AppChannels
 
     func register(on router: inout ControlRouter) {
         router.register(ContextSetOperation.self) { request, _ throws(WCFailure) in try await set(request.context) }
@@ -39,19 +38,15 @@ struct ContextOperations {
     }
 
     private func set(_ context: PlistDictionary) async throws(WCFailure) -> JSONValue {
-        if let stored = try await engine.updateApplicationContext(context) {
+        if let stored = try await channels.updateApplicationContext(context) {
             return .object(["version": ControlJSON.integer(stored.version), "changed": .bool(true)])
         }
         let current = try await read(received: false)
         return .object(["version": ControlJSON.integer(current?.version ?? 0), "changed": .bool(false)])
     }
 
-    /// The received or the sent context with its version, a store error mapped to the `WCError` a caller sees.
+    /// The received or the sent context with its version, from one read.
     private func read(received: Bool) async throws(WCFailure) -> StoredContext? {
-        do {
-            return received ? try await store.contexts.receivedContext() : try await store.contexts.sentContext()
-        } catch {
-            throw WCFailure(error.wcCode, error.message)
-        }
+        received ? try await channels.receivedContext() : try await channels.sentContext()
     }
 }

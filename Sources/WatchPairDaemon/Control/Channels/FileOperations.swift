@@ -9,10 +9,10 @@ struct FileOperations {
     /// The host served.
     let context: HostContext
 
-    var engine: PairEngine { context.engine }
+    var channels: AppChannels { context.channels }
 
     /// The app's `files/` directory, where received files land.
-    var filesDirectory: AppFilesDirectory { AppFilesDirectory(stateDirectory: context.store.directory) }
+    var filesDirectory: AppFilesDirectory { context.channels.filesDirectory }
 
     /// `transferFile`: accepts the file at `path` (read by the daemon); returns once it is durable.
     func register(on router: inout ControlRouter) {
@@ -28,12 +28,12 @@ struct FileOperations {
         }
         router.register(FilesOperation.self) { _, _ throws(WCFailure) in try await files() }
         router.register(CancelFileOperation.self) { request, _ throws(WCFailure) in
-            .object(["cancelled": .bool(try await engine.cancelFileTransfer(request.transferId))])
+            .object(["cancelled": .bool(try await channels.cancelFileTransfer(request.transferId))])
         }
     }
 
     func transferFile(_ request: TransferFileOperation) async throws(WCFailure) -> JSONValue {
-        Self.outgoingData(try await engine.transferFile(at: request.path, metadata: request.metadata), acknowledged: 0)
+        Self.outgoingData(try await channels.transferFile(at: request.path, metadata: request.metadata), acknowledged: 0)
     }
 
     /// `transferFile` with `follow`: the success response, then a `progress` event each time the peer
@@ -53,8 +53,8 @@ struct FileOperations {
         else { return }
         var shown: UInt64?
         while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
-            let seen = engine.contentSignal.generation
-            let appSeen = engine.appSignal.generation
+            let seen = channels.contentSignal.generation
+            let appSeen = channels.appSignal.generation
             do throws(WCFailure) {
                 if let ended = try await ending(of: transferId) {
                     await connection.writer.send(.streamEvent(call.id, ended.kind, ended.data))
@@ -64,7 +64,7 @@ struct FileOperations {
                 await connection.writer.send(.streamEvent(call.id, "failed", Self.errorData(error, transferId: transferId)))
                 return
             }
-            if let progress = await engine.outgoingFileProgress(), progress.transferId == transferId, progress.acknowledged != shown {
+            if let progress = await channels.outgoingFileProgress(), progress.transferId == transferId, progress.acknowledged != shown {
                 shown = progress.acknowledged
                 let data = JSONValue.object([
                     "transferId": .string(transferId.uuidString), "acknowledged": ControlJSON.integer(progress.acknowledged),
@@ -72,17 +72,17 @@ struct FileOperations {
                 ])
                 guard await connection.writer.send(.streamEvent(call.id, "progress", data)) else { return }
             }
-            await Waiting.any([(engine.contentSignal, seen), (engine.appSignal, appSeen), (connection.closing, 0)])
+            await Waiting.any([(channels.contentSignal, seen), (channels.appSignal, appSeen), (connection.closing, 0)])
         }
     }
 
     /// How file `transferId` ended, as a stream event; nil while it is outstanding.
     private func ending(of transferId: UUID) async throws(WCFailure) -> (kind: String, data: JSONValue)? {
-        let outstanding = try await engine.outstandingFileTransfers()
+        let outstanding = try await channels.outstandingFileTransfers()
         if outstanding.contains(where: { $0.transferId == transferId }) { return nil }
         let id = JSONValue.string(transferId.uuidString)
         // Not yet reported to a `receive` client: its outcome is still there. Gone: cancelled.
-        guard let finished = try await engine.pendingFinishedFiles(limit: 1000).first(where: { $0.transferId == transferId }) else {
+        guard let finished = try await channels.pendingFinishedFiles(limit: 1000).first(where: { $0.transferId == transferId }) else {
             return ("cancelled", .object(["transferId": id]))
         }
         switch finished.outcome {
@@ -99,8 +99,8 @@ struct FileOperations {
     /// `files`: outstanding outgoing files (oldest first, with the bytes the peer acknowledged) and the files
     /// in the app's `files/` directory.
     func files() async throws(WCFailure) -> JSONValue {
-        let outstanding = try await engine.outstandingFileTransfers()
-        let progress = await engine.outgoingFileProgress()
+        let outstanding = try await channels.outstandingFileTransfers()
+        let progress = await channels.outgoingFileProgress()
         let directory = filesDirectory
         return .object([
             "outgoing": .array(outstanding.map { file in

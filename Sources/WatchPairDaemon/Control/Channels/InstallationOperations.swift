@@ -5,29 +5,29 @@ import WatchPairWire
 /// The installation and lifecycle control operations (docs/ControlProtocol.md): `uninstall`, `install`,
 /// `open` and the watch app's `setComplication`.
 struct InstallationOperations {
-    let engine: PairEngine
+    let channels: AppChannels
 
     func register(on router: inout ControlRouter) {
         router.register(UninstallOperation.self) { _, _ throws(WCFailure) in try await setInstalled(false) }
         router.register(InstallOperation.self) { _, _ throws(WCFailure) in try await setInstalled(true) }
         router.register(OpenOperation.self) { _, _ in await open() }
         router.register(SetComplicationOperation.self) { request, _ throws(WCFailure) in
-            try await engine.setComplicationEnabled(request.enabled)
+            try await channels.setComplicationEnabled(request.enabled)
             return .object(["complicationEnabled": .bool(request.enabled)])
         }
     }
 
-    /// `uninstall` / `install`: records this app's installation state for the peer (``PairEngine/setInstalled(_:)``).
+    /// `uninstall` / `install`: records this app's installation state for the peer (``AppChannels/setInstalled(_:)``).
     func setInstalled(_ installed: Bool) async throws(WCFailure) -> JSONValue {
-        try await engine.setInstalled(installed)
+        try await channels.setInstalled(installed)
         return .object(["installed": .bool(installed)])
     }
 
-    /// `open`: the user opens the app (``PairEngine/open()``); `opened` says whether it moved from the
+    /// `open`: the user opens the app (``AppChannels/open()``); `opened` says whether it moved from the
     /// background to the foreground.
     func open() async -> JSONValue {
-        let opened = await engine.open()
-        return .object(["launch": .string(await engine.launch.rawValue), "opened": .bool(opened)])
+        let opened = await channels.open()
+        return .object(["launch": .string(await channels.launch.rawValue), "opened": .bool(opened)])
     }
 }
 

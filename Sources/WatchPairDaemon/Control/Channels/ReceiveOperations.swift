@@ -15,7 +15,7 @@ struct ReceiveOperations {
     /// Routes live messages to the `receive --follow` clients acting as the app's handler.
     let router: MessageRouter
 
-    var engine: PairEngine { context.engine }
+    var channels: AppChannels { context.channels }
 
     func register(on router: inout ControlRouter) {
         router.registerStream(ReceiveOperation.self) { request, call in
@@ -53,23 +53,23 @@ struct ReceiveOperations {
 
     /// `receive` without `follow`: what is waiting now, without messages (``ControlLines/receiveSnapshot(_:items:more:)``).
     func receiveSnapshot(_ request: ReceiveOperation, id: Int64) async throws(WCFailure) -> [UInt8] {
-        let channels = Channels(request.channels)
+        let wanted = Channels(request.channels)
         var items: [ControlLines.Item] = []
         // One page per channel; `more` tells the client to acknowledge and ask again.
         var more = false
-        if channels.userInfo {
-            let page = try await engine.pendingUserInfo(after: 0, limit: Self.receivePageSize)
+        if wanted.userInfo {
+            let page = try await channels.pendingUserInfo(after: 0, limit: Self.receivePageSize)
             more = more || page.count == Self.receivePageSize
             items += page.map(ControlLines.Item.userInfo)
         }
-        if channels.applicationContext, let context = try await engine.pendingContext() {
+        if wanted.applicationContext, let context = try await channels.pendingContext() {
             items.append(.applicationContext(context))
         }
-        if channels.didFinish {
-            let page = try await engine.pendingFinished(limit: Self.receivePageSize)
+        if wanted.didFinish {
+            let page = try await channels.pendingFinished(limit: Self.receivePageSize)
             more = more || page.count == Self.receivePageSize
             items += page.map(ControlLines.Item.didFinish)
-            let files = try await engine.pendingFinishedFiles(limit: Self.receivePageSize)
+            let files = try await channels.pendingFinishedFiles(limit: Self.receivePageSize)
             more = more || files.count == Self.receivePageSize
             items += files.map(ControlLines.Item.didFinishFile)
         }
@@ -80,11 +80,11 @@ struct ReceiveOperations {
     /// then every waiting item and each new one, until the client closes its side or the daemon stops.
     func followReceive(_ request: ReceiveOperation, call: ControlCall) async {
         let connection = call.connection
-        let channels = Channels(request.channels)
+        let wanted = Channels(request.channels)
         // Fires once the success response is written: a message that finds the handler before then waits,
         // so the response still comes first on the stream.
         let answered = AsyncSignal()
-        let registration = handlerRegistration(request, channels: channels, call: call, answered: answered)
+        let registration = handlerRegistration(request, wanted: wanted, call: call, answered: answered)
         // Attach before answering: a client that sees the success may at once make a peer send it a
         // message, which must find the handler (not 7014).
         if let registration {
@@ -104,36 +104,36 @@ struct ReceiveOperations {
         // Each kind is read only when it changed since the last look (the first look reads them all).
         var looked: AppChanges.Marks?
         while !connection.isClosing, !Task.isCancelled, !connection.writer.isBroken {
-            let marks = engine.appChanges.marks
+            let marks = channels.appChanges.marks
             do throws(WCFailure) {
                 // Page through everything after each cursor; acknowledged or not, each item is shown once.
-                if channels.userInfo, marks.moved(.userInfo, since: looked) {
+                if wanted.userInfo, marks.moved(.userInfo, since: looked) {
                     let shown = try await Self.showPages(after: &cursor, position: \.deliveryId) { after throws(WCFailure) in
-                        try await engine.pendingUserInfo(after: after, limit: Self.receivePageSize)
+                        try await channels.pendingUserInfo(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
                         await connection.writer.send(line: ControlLines.event(call.id, .userInfo(transfer)))
                     }
                     guard shown else { return }
                 }
-                if channels.applicationContext, marks.moved(.context, since: looked),
-                    let context = try await engine.pendingContext(), context != shownContext
+                if wanted.applicationContext, marks.moved(.context, since: looked),
+                    let context = try await channels.pendingContext(), context != shownContext
                 {
                     guard await connection.writer.send(line: ControlLines.event(call.id, .applicationContext(context))) else { return }
                     shownContext = context
                 }
-                if channels.didFinish, marks.moved(.finished, since: looked) {
+                if wanted.didFinish, marks.moved(.finished, since: looked) {
                     // Transfers finish in seq order, so a seq cursor shows each notice once.
                     let shown = try await Self.showPages(after: &finishedCursor, position: \.seq) { after throws(WCFailure) in
-                        try await engine.pendingFinished(after: after, limit: Self.receivePageSize)
+                        try await channels.pendingFinished(after: after, limit: Self.receivePageSize)
                     } show: { transfer in
                         await connection.writer.send(line: ControlLines.event(call.id, .didFinish(transfer)))
                     }
                     guard shown else { return }
                 }
-                if channels.didFinish, marks.moved(.finishedFiles, since: looked) {
+                if wanted.didFinish, marks.moved(.finishedFiles, since: looked) {
                     // Files have a seq order of their own.
                     let shownFiles = try await Self.showPages(after: &finishedFileCursor, position: \.seq) { after throws(WCFailure) in
-                        try await engine.pendingFinishedFiles(after: after, limit: Self.receivePageSize)
+                        try await channels.pendingFinishedFiles(after: after, limit: Self.receivePageSize)
                     } show: { file in
                         await connection.writer.send(line: ControlLines.event(call.id, .didFinishFile(file)))
                     }
@@ -147,7 +147,7 @@ struct ReceiveOperations {
                     "code": .integer(Int64(error.code.rawValue)), "name": .string(error.code.name), "message": .string(error.message),
                 ])))
             }
-            await Waiting.any([(engine.appSignal, marks.generation), (connection.closing, 0)])
+            await Waiting.any([(channels.appSignal, marks.generation), (connection.closing, 0)])
         }
     }
 
@@ -174,9 +174,9 @@ struct ReceiveOperations {
     /// `handle` lists the variants; `autoReply` without `handle` handles the two dictionary variants (or
     /// the two data variants when it is `{"$data": …}`).
     private func handlerRegistration(
-        _ request: ReceiveOperation, channels: Channels, call: ControlCall, answered: AsyncSignal
+        _ request: ReceiveOperation, wanted: Channels, call: ControlCall, answered: AsyncSignal
     ) -> MessageRouter.Registration? {
-        guard channels.message, request.handlesMessages else { return nil }
+        guard wanted.message, request.handlesMessages else { return nil }
         let autoReply = request.autoReply
         let autoError = request.autoError.map(Self.appError)
         let autoDelay = request.autoDelay.map { Duration.seconds($0) }
@@ -203,14 +203,14 @@ struct ReceiveOperations {
     /// `answer`: the app's reply (or error) to the message shown with `token`.
     private func ack(_ request: AckOperation) async throws(WCFailure) -> JSONValue {
         if let deliveryId = request.deliveryId {
-            try await engine.acknowledgeUserInfo(upTo: deliveryId)
+            try await channels.acknowledgeUserInfo(upTo: deliveryId)
         }
         if let finished = request.finished {
             // The ids of userInfo and file transfers are distinct; one transaction forgets both kinds.
-            try await engine.acknowledgeFinishedTransfers(finished)
+            try await channels.acknowledgeFinishedTransfers(finished)
         }
         if let version = request.contextVersion {
-            try await engine.acknowledgeContext(version: version)
+            try await channels.acknowledgeContext(version: version)
         }
         return .object([:])
     }

@@ -70,7 +70,7 @@ struct SendResult: ControlResult {
 
 /// The live message channel's operations.
 struct SendOperations {
-    let engine: PairEngine
+    let channels: AppChannels
 
     func register(on router: inout ControlRouter) {
         router.register(SendOperation.self) { request, _ throws(WCFailure) in try await send(request.send) }
@@ -80,10 +80,10 @@ struct SendOperations {
     /// The wait for the reply is abandoned if the daemon stops meanwhile.
     private func send(_ request: MessageSend) async throws(WCFailure) -> SendResult {
         let (body, noReply, timeout) = (request.body, request.noReply, request.timeout.map { Duration.seconds($0) })
-        let engine = self.engine
+        let channels = self.channels
         let outcome = await OnceValue<Result<MessageBody?, WCFailure>>.abandoningOnCancel { () async -> Result<MessageBody?, WCFailure> in
             do throws(WCFailure) {
-                return .success(try await engine.sendMessage(body, wantsReply: !noReply, timeout: timeout))
+                return .success(try await channels.sendMessage(body, wantsReply: !noReply, timeout: timeout))
             } catch {
                 return .failure(error)
             }

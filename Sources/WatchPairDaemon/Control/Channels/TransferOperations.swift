@@ -55,25 +55,25 @@ struct TransferResult: ControlResult {
 
 /// The userInfo channel's operations.
 struct TransferOperations {
-    let engine: PairEngine
+    let channels: AppChannels
 
     func register(on router: inout ControlRouter) {
-        let engine = self.engine
+        let channels = self.channels
         router.register(TransferOperation.self) { request, _ throws(WCFailure) in
-            TransferResult(transfer: try await engine.transferUserInfo(request.userInfo))
+            TransferResult(transfer: try await channels.transferUserInfo(request.userInfo))
         }
         router.register(TransferComplicationOperation.self) { request, _ throws(WCFailure) in
-            let transfer = try await engine.transferCurrentComplicationUserInfo(request.userInfo)
-            return TransferResult(transfer: transfer, complicationsRemaining: await engine.remainingComplicationUserInfoTransfers())
+            let transfer = try await channels.transferCurrentComplicationUserInfo(request.userInfo)
+            return TransferResult(transfer: transfer, complicationsRemaining: await channels.remainingComplicationUserInfoTransfers())
         }
         router.register(TransfersOperation.self) { _, _ throws(WCFailure) in try await transfers() }
         router.register(CancelOperation.self) { request, _ throws(WCFailure) in
-            .object(["cancelled": .bool(try await engine.cancelUserInfo(request.transferId))])
+            .object(["cancelled": .bool(try await channels.cancelUserInfo(request.transferId))])
         }
     }
 
     private func transfers() async throws(WCFailure) -> JSONValue {
-        let outstanding = try await engine.outstandingUserInfoTransfers()
+        let outstanding = try await channels.outstandingUserInfoTransfers()
         return .object([
             "transfers": .array(outstanding.map { transfer in
                 var object: [String: JSONValue] = [

@@ -77,7 +77,7 @@ struct WaitOperation: ControlOperation {
 /// What the wait conditions read: the engine's status, the app's message handlers and the request types
 /// its `serve` clients handle.
 struct WaitState: Sendable {
-    let engine: PairEngine
+    let channels: AppChannels
     let router: MessageRouter
     let connection: AppConnection
     /// With `handler`: the request type a `serve` client must handle (nil: a `receive` client).
@@ -89,16 +89,16 @@ struct WaitState: Sendable {
             guard let requestType else { return router.handlerCount > 0 }
             return await connection.isServing(requestType)
         }
-        return condition.isMet(by: await engine.status())
+        return condition.isMet(by: await channels.status())
     }
 
     /// The signals that fire whenever what ``holds(_:)`` reads for `condition` may have changed.
     func signals(for condition: WaitCondition) -> [AsyncSignal] {
         switch condition {
-        case .ready: [engine.activationSignal]
-        case .reachable: [engine.stateSignal]
-        case .drained: [engine.contentSignal, engine.stateSignal]
-        case .idle: [engine.contentSignal, engine.stateSignal, engine.messageSignal]
+        case .ready: [channels.activationSignal]
+        case .reachable: [channels.stateSignal]
+        case .drained: [channels.contentSignal, channels.stateSignal]
+        case .idle: [channels.contentSignal, channels.stateSignal, channels.messageSignal]
         case .handler: requestType == nil ? [router.changed] : [connection.servingChanged]
         }
     }
