@@ -77,20 +77,20 @@ let package = Package(
         // SplitMix64, the one seeded random algorithm: WatchConnection's SeededRandom and the test kit's
         // TestRandom (package access; no dependencies).
         .target(name: "SplitMix"),
-        // DESIGN §9, the reliability layer: sees only its WCSessionProviding protocol, so it would also
-        // compile over Apple's framework; nothing of WatchPair's internals.
+        // The reliability layer (docs/WatchConnection.md): sees only its WCSessionProviding protocol, so it
+        // would also compile over Apple's framework; nothing of WatchPair's internals.
         .target(name: "WatchConnection", dependencies: ["SplitMix", .product(name: "Logging", package: "swift-log")]),
         // WatchConnectivity.WCSession as a WCSessionProviding: the one place that sees both modules.
         .target(name: "WatchConnectionWCSession", dependencies: ["WatchConnection", "WatchConnectivity"]),
         // Test kit of WatchConnection apps: FlakySession (seeded faults, injected clock).
         .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection"]),
-        // DESIGN §10, keyed sync: registered keys, revisions and the launch-order-safe handshake on top
+        // Keyed sync (docs/KeyedSync.md): registered keys, revisions and the launch-order-safe handshake on top
         // of WatchConnection (and nothing below it).
         .target(name: "KeyedSync", dependencies: ["WatchConnection", .product(name: "Logging", package: "swift-log")]),
         // Apple-style sync services on the WatchConnectivity module: one per side.
         // The examples' console: one JSON line per event on stdout, commands from stdin.
         .target(name: "ExampleConsole", path: "Examples/Console"),
-        // The shopping list on KeyedSync (DESIGN §10): keys instead of a hand-written handshake.
+        // The shopping list on KeyedSync (docs/KeyedSync.md): keys instead of a hand-written handshake.
         .target(
             name: "ShoppingList", dependencies: ["KeyedSync", "WatchConnectionWCSession", "WatchConnectivity", "ExampleConsole"],
             path: "Examples/ShoppingList"),

@@ -4,11 +4,11 @@ import WatchConnectivity
 
 /// WatchPair's `WCSession` as the `WCSessionProviding` that `WatchConnection` runs on.
 ///
-/// Why a target of its own: `WatchConnection` must import nothing of WatchPair (so it would compile
-/// over Apple's framework), and `WatchConnectivity` must not know the layer above it (DESIGN §8). This
-/// small target is the only one that sees both. Why a wrapper and not `extension WCSession`: the
-/// layer receives the session's events through its delegate, which `WCSession` holds weakly; the
-/// adapter owns that delegate object, so nothing else has to keep it alive.
+/// Why a target of its own: `WatchConnection` must import nothing of WatchPair (so it would compile over
+/// Apple's framework), and `WatchConnectivity` must not know the layer above it (docs/WatchConnection.md).
+/// This small target is the only one that sees both. Why a wrapper and not `extension WCSession`: the layer
+/// receives the session's events through its delegate, which `WCSession` holds weakly; the adapter owns that
+/// delegate object, so nothing else has to keep it alive.
 ///
 /// The adapter becomes the session's delegate when `WatchConnection` activates it: an app using the
 /// layer receives through the layer, not through a delegate of its own. Values that are not strings

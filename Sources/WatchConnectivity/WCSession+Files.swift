@@ -1,8 +1,9 @@
 import Foundation
 
 extension WCSession {
-    /// Queues the file at `file` for delivery to the counterpart, with optional `metadata` (DESIGN.md §11);
-    /// returns once the session holds its own durable copy, so the app may delete or change its file at once.
+    /// Queues the file at `file` for delivery to the counterpart, with optional `metadata` (docs/Design.md,
+    /// "File transfers"); returns once the session holds its own durable copy, so the app may delete or change
+    /// its file at once.
     ///
     /// The counterpart receives every file exactly once, in order among files, whenever it can — resumed,
     /// not restarted, across link drops and crashes of either side, and verified end to end (CRC-32C).

@@ -4,7 +4,7 @@ import WatchPairHost
 import WatchPairWire
 
 extension WCSession {
-    /// Sends a live message to the counterpart (DESIGN.md §2, channel "message").
+    /// Sends a live message to the counterpart (docs/Design.md, "Messages").
     ///
     /// Exactly one of `replyHandler` or `errorHandler` is called, once, on the delegate queue — with a
     /// reply handler: the counterpart's reply or an error; without one: nothing on success, `errorHandler`
@@ -44,7 +44,7 @@ extension WCSession {
         try TransferCalls(session: self).updateApplicationContext(applicationContext)
     }
 
-    /// Queues `userInfo` for delivery to the counterpart (DESIGN.md §2, channel "userInfo"); returns once the
+    /// Queues `userInfo` for delivery to the counterpart (docs/Design.md, "userInfo"); returns once the
     /// transfer is durable on disk.
     ///
     /// The counterpart receives every transfer exactly once, in order, whenever it can — also across

@@ -120,7 +120,7 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// `.notActivated` until activation completes, then `.activated`; `.inactive` while stopping.
     public var activationState: WCSessionActivationState { state.withLock { $0.activationState } }
 
-    /// Whether the counterpart can receive live messages now (DESIGN.md §3): on the phone, the watch app
+    /// Whether the counterpart can receive live messages now (docs/Lifecycle.md): on the phone, the watch app
     /// runs in the foreground and the link is up; on the watch, the phone app is installed and its link
     /// can be made (a message launches it). False until activated.
     public var isReachable: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.reachable } }

@@ -1,7 +1,7 @@
 import Glibc
 import WatchPairWire
 
-/// The process exit statuses of `wcctl` (DESIGN.md §6).
+/// The process exit statuses of `wcctl` (docs/ControlProtocol.md, "Exit status of `wcctl`").
 public enum ExitStatus {
     /// The command did what it was asked.
     public static let success: Int32 = 0

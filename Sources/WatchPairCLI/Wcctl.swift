@@ -4,7 +4,7 @@ import WatchPairVersion
 /// The `wcctl` command line: `wcctl [--side phone|watch] [--control PATH] [--json] COMMAND`.
 ///
 /// Parsing only; `WcctlMain.run(arguments:environment:)` parses, runs the chosen command and maps every
-/// outcome to the exit statuses of DESIGN.md §6.
+/// outcome to an exit status (docs/ControlProtocol.md, "Exit status of `wcctl`").
 public struct Wcctl: ParsableCommand {
     /// The command tree, with the help that teaches the channels, the value conventions and exit statuses.
     public static let configuration = CommandConfiguration(

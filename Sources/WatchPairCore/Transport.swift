@@ -24,7 +24,7 @@ public protocol Transport: Sendable {
     /// Whether the peer app's process answers now: a live process, not merely an endpoint that still
     /// accepts connections. Asked before a link that must not launch the peer (presence, room): a killed
     /// app's control socket accepts connects until the kernel has closed it, which can be after its link
-    /// closed, and a connect to its link socket then would relaunch it (DESIGN §3). Never launches anything.
+    /// closed, and a connect to its link socket then would relaunch it. Never launches anything.
     func peerAnswers() async -> Bool
 
     /// Yields whenever the peer's endpoints may have changed (appeared or vanished), or its content
@@ -33,7 +33,7 @@ public protocol Transport: Sendable {
     func peerChanges() -> AsyncStream<Void>
 
     /// Tells the peer whether this app has content waiting for it (userInfo, context, files), so that a
-    /// peer that starts while this app is stopped launches it to deliver (DESIGN §3: content outlives its
+    /// peer that starts while this app is stopped launches it to deliver (content outlives its
     /// sender). The announcement lives outside this app's process, so it holds after the app stopped or
     /// crashed; the peer reads it as ``PeerPresence/contentPending``.
     func announceContentPending(_ pending: Bool) async
@@ -96,7 +96,7 @@ extension TransportConnection {
 
 /// What can be known about the peer app without connecting to its link endpoint.
 ///
-/// "Device off" and "not installed" are apart (DESIGN §3): `listening` false is a device that is off
+/// "Device off" and "not installed" are apart (docs/Lifecycle.md): `listening` false is a device that is off
 /// (content queues, messages fail 7007); ``WatchState`` reads `installation` and `unitFileState` for
 /// "not installed" (content fails at once with 7006/7018).
 public struct PeerPresence: Sendable, Hashable {

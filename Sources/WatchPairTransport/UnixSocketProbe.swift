@@ -3,7 +3,7 @@ import WatchPairWire
 
 /// Quick, non-blocking looks at a Unix socket path, without NIO: used to tell "installed" and "running"
 /// apart and to decide whether a leftover socket file is stale. Both are probed, never read from a
-/// file's existence (DESIGN.md §3): a killed app leaves its socket files behind.
+/// file's existence (docs/Design.md, "Links and lifecycle"): a killed app leaves its socket files behind.
 enum UnixSocketProbe {
     /// What a non-blocking `connect()` to a path found.
     enum ConnectResult: Equatable {

@@ -230,7 +230,7 @@ public final class UnixSocketTransport: Transport {
     // MARK: Peer presence
 
     /// Whether something listens on the peer's link socket (`listening`) and its control socket accepts
-    /// (`running`), both probed, never read from a file's existence (DESIGN.md §3), and whether the peer app is installed.
+    /// (`running`), both probed, never read from a file's existence, and whether the peer app is installed.
     ///
     /// `listening`: a live stream socket is bound to ``UnixSocketTransportConfiguration/peerLinkPath``
     /// (systemd's socket unit, or the app's own listener), asked without connecting

@@ -72,7 +72,7 @@ public struct UnixSocketTransportConfiguration: Sendable {
     public var peerInstallationPath: String? { peerStateDirectory.map { "\($0)/\(InstallationRecordFile.fileName)" } }
     /// Whether accepted connections are checked against ``allowedUIDs``. Default true.
     ///
-    /// False for a control socket: its file mode and group decide who may connect (DESIGN.md §5).
+    /// False for a control socket: its file mode and group decide who may connect (docs/Systemd.md).
     public var checksAcceptedPeers: Bool
     /// Whether an accepted connection stays open for writing after the client shuts down its sending
     /// side. Default false. True for a control socket, so `printf … | socat` still reads its responses:

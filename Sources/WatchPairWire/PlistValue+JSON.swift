@@ -1,6 +1,6 @@
 import Foundation
 
-/// Conversion between property-list values and JSON (DESIGN.md §6).
+/// Conversion between property-list values and JSON (docs/WireFormat.md, "JSON form of property lists").
 ///
 /// JSON lacks three plist types; they are written as objects with exactly one reserved key:
 /// - `{"$data": "<base64>"}`: `.data`.

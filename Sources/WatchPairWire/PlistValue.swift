@@ -1,6 +1,6 @@
 import Foundation
 
-/// A property-list value: the only kind of value the three channels carry (DESIGN.md §2).
+/// A property-list value: the only kind of value the three channels carry (docs/WireFormat.md, "Property lists").
 ///
 /// Dictionaries have string keys. Dates keep full `Date` precision (seconds since 2001-01-01 as a
 /// `Double`, exactly as Apple's binary plists store them).

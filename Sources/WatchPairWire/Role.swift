@@ -12,7 +12,7 @@ public enum Role: String, Sendable, Hashable, CaseIterable, Codable {
     public var daemonName: String { self == .phone ? "phoned" : "watchd" }
 }
 
-/// How an app was started, which decides reachability and idle exit (DESIGN.md §3).
+/// How an app was started, which decides reachability and idle exit (docs/Systemd.md).
 public enum LaunchMode: String, Sendable, Hashable, Codable {
     /// Started by the user (`systemctl start`): reachable, stays up until stopped.
     case foreground

@@ -12,7 +12,7 @@ struct SyncEligibilityTests {
         }
     }
 
-    /// DESIGN §10 as a table: which apps send a key of each availability.
+    /// The rule of docs/KeyedSync.md as a table: which apps send a key of each availability.
     static let senders: [SyncAvailability: Set<SyncSide>] = [
         .all: [.phone, .watch], .phoneWithWatchSync: [.phone], .phoneOnly: [], .watchOnly: [],
     ]

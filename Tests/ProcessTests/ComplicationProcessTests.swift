@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WatchPairWire
 
-/// DESIGN §6 `wcctl complication JSON` and §11 against the real daemons: refused while disabled and on
+/// `wcctl complication JSON` (docs/Complications.md) against the real daemons: refused while disabled and on
 /// the watch, flagged on arrival while the budget lasts, `remaining` counting down, then plain userInfo.
 @Suite("Complication transfers (processes)")
 struct ComplicationProcessTests {

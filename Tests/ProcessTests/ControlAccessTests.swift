@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WatchPairWire
 
-/// The control socket's second lock (DESIGN.md §5, issue 13): even with its file mode opened up to
+/// The control socket's second lock (docs/Systemd.md, issue 13): even with its file mode opened up to
 /// everyone, the daemon serves only root, its own user and members of the socket's group, and reports
 /// every refusal as a `controlClientRefused` event. Needs root, to run the daemon and clients as
 /// other users (`setpriv`).

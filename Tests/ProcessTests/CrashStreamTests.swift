@@ -4,7 +4,7 @@ import Testing
 import WatchPairTesting
 import WatchPairWire
 
-/// kill -9 of either daemon during a stream of transfers loses and duplicates nothing (DESIGN.md §4).
+/// kill -9 of either daemon during a stream of transfers loses and duplicates nothing (docs/Design.md, "userInfo").
 @Suite("Crash safety")
 struct CrashStreamTests {
     /// Transfers in the stream.

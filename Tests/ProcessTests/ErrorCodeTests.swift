@@ -3,7 +3,7 @@ import Testing
 import WatchPairWire
 
 /// Every WCError a user can provoke from the command line, with its exit status and stderr line
-/// (DESIGN.md §2, §6), plus exit 3 (daemon not running) and 2 (usage).
+/// (README, docs/ControlProtocol.md), plus exit 3 (daemon not running) and 2 (usage).
 @Suite("Error codes and exit statuses")
 struct ErrorCodeTests {
     /// How the watch app is made unavailable for the 7007 test.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WatchPairWire
 
-/// Bad input and cancellation of file transfers at the daemons' faces (DESIGN §11, issue 14's proof): the
-/// control socket and `wcctl` refuse a file they cannot read with 7008 naming its path, at once and with
-/// nothing queued; `wcctl files cancel` mid-file leaves nothing of it at the receiver.
+/// Bad input and cancellation of file transfers at the daemons' faces (docs/Design.md, "File transfers";
+/// issue 14's proof): the control socket and `wcctl` refuse a file they cannot read with 7008 naming its
+/// path, at once and with nothing queued; `wcctl files cancel` mid-file leaves nothing of it at the receiver.
 @Suite("File transfers: bad input and cancel at the daemons")
 struct FileBadInputProcessTests {
     @Test("control socket: a missing, relative, FIFO or folder path is 7008 naming it, at once; nothing queued",

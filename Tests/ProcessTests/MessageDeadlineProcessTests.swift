@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WatchPairWire
 
-/// DESIGN.md §2: a message call ends within its timeout, link set-up and handshake included. The
+/// docs/Design.md, "Messages": a message call ends within its timeout, link set-up and handshake included. The
 /// phone's link socket is a black hole (socat accepts and never answers): `wcctl send` on the watch
 /// must fail with 7007 within min(handshake timeout, --timeout), plus the time wcctl itself takes, also
 /// when a link to the black hole was already handshaking (the base code then waited up to twice 5 s).

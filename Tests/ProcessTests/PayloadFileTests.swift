@@ -6,7 +6,7 @@ import WatchPairWire
 /// the documented 262,144 bytes, which no command line can carry, set with `wcctl` and received intact.
 @Suite("wcctl payload files")
 struct PayloadFileTests {
-    /// A context whose encoded property list is exactly `bytes` long (DESIGN.md §2 measures that).
+    /// A context whose encoded property list is exactly `bytes` long (what the payload limits measure).
     static func context(encodedBytes bytes: Int) -> PlistDictionary {
         var length = bytes
         while true {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WatchPairWire
 
-/// Keyed sync through `wcctl sync` and the real daemons (DESIGN §10): values cross with their
+/// Keyed sync through `wcctl sync` and the real daemons (docs/KeyedSync.md): values cross with their
 /// revisions, a value set back still syncs, and a value too large for automaticSmall is held and says why.
 @Suite("wcctl sync")
 struct SyncProcessTests {

@@ -3,7 +3,7 @@ import Testing
 import WatchPairWire
 
 /// `wcctl request` and `wcctl serve` over the real daemons: typed requests through each app's
-/// reliability layer (DESIGN §9), in the wire form any language can speak.
+/// reliability layer (docs/WatchConnection.md), in the wire form any language can speak.
 @Suite("typed requests through the daemons' reliability layer")
 struct TypedRequestProcessTests {
     @Test("a request from the watch runs the phone's serve handler once and prints its response")

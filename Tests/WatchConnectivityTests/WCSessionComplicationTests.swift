@@ -5,7 +5,7 @@ import WatchPairWire
 @testable import WatchConnectivity
 import WatchConnectivityTesting
 
-/// DESIGN §11, complication transfers, through Apple's API (`transferCurrentComplicationUserInfo`,
+/// Complication transfers (docs/Complications.md) through Apple's API (`transferCurrentComplicationUserInfo`,
 /// `remainingComplicationUserInfoTransfers`, `isCurrentComplicationInfo`).
 @Suite("WCSession complication transfers", .timeLimit(.minutes(2)))
 struct WCSessionComplicationTests {

@@ -6,7 +6,7 @@ import WatchPairWire
 @testable import WatchConnectivity
 import WatchConnectivityTesting
 
-/// DESIGN §3, "app not installed", through Apple's API over both of `WCSessionPair`'s links.
+/// "App not installed" (docs/Lifecycle.md) through Apple's API over both of `WCSessionPair`'s links.
 @Suite("WCSession installation state", .timeLimit(.minutes(1)))
 struct WCSessionInstallationTests {
     @Test("an uninstalled watch app: sessionWatchStateDidChange, 7006 at once, nothing queued, the watch directory removed; reinstalled, content flows",

@@ -7,7 +7,7 @@ import WatchPairTesting
 @testable import WatchPairDaemon
 @testable import WatchPairHost
 
-/// A background launch's idle exit (DESIGN.md §3) on a manual clock: an attached control client keeps
+/// A background launch's idle exit (docs/Systemd.md) on a manual clock: an attached control client keeps
 /// the daemon up however long it stays, and the idle timer starts when the client leaves.
 @Suite("Idle exit", .timeLimit(.minutes(1)))
 struct IdleExitTests {

@@ -5,7 +5,7 @@ import WatchConnection
 @testable import WatchPairDaemon
 
 /// The layer's records as the daemon's events: the request id and attempt reach `WC_REQUEST_ID` and
-/// `WC_ATTEMPT` (DESIGN §7).
+/// `WC_ATTEMPT` (docs/WatchConnection.md).
 @Suite("Layer events in the daemon")
 struct LayerEventsTests {
     @Test func aFailedAttemptKeepsItsNumberAndRequest() throws {

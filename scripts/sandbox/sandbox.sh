@@ -116,7 +116,7 @@ sandbox_install() {
     mkdir -p "$SANDBOX_SHARED/bin" || return 1
     cp "$bin_dir/phoned" "$bin_dir/watchd" "$bin_dir/wcctl" "$SANDBOX_SHARED/bin/" || return 1
     sandbox_exec "$SANDBOX_SHARED/src/scripts/install.sh" --bin-dir "$SANDBOX_SHARED/bin" --no-deps &&
-        # Enabled socket units are installed apps (DESIGN §3); disabled or masked ones are not. Not started.
+        # Enabled socket units are installed apps (docs/Lifecycle.md); disabled or masked ones are not. Not started.
         sandbox_exec systemctl enable phoned.socket watchd.socket
 }
 

@@ -1,6 +1,6 @@
-# The event kinds of every vocabulary (DESIGN.md §7), read from their Swift sources: the engine's, the
-# reliability layer's and keyed sync's, each kind a `case name` with a `case .name: "<MESSAGE_ID>"`.
-# Sourced by the catalog check and the journal scenarios; needs WP_REPO.
+# The event kinds of every vocabulary (docs/Systemd.md, "journald"), read from their Swift sources: the
+# engine's, the reliability layer's and keyed sync's, each kind a `case name` with a
+# `case .name: "<MESSAGE_ID>"`. Sourced by the catalog check and the journal scenarios; needs WP_REPO.
 event_kind_sources=(
     "$WP_REPO/Sources/WatchPairCore/Diagnostics/CoreEventKind.swift"
     "$WP_REPO/Sources/WatchPairDaemon/Events/LayerEventKind.swift"

@@ -122,7 +122,7 @@ reset_pair() {
     sx systemctl stop phoned.service watchd.service phoned.socket watchd.socket 2>/dev/null
     sx systemctl reset-failed 2>/dev/null
     sx rm -rf /var/lib/watchpair/phoned /var/lib/watchpair/watchd
-    # Content announcements of the stores just removed (DESIGN §3: content outlives its sender).
+    # Content announcements of the stores just removed (content outlives its sender: docs/Design.md).
     sx rm -f /run/watchpair/phoned.sock.pending /run/watchpair/watchd.sock.pending
 }
 

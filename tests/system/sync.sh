@@ -1,4 +1,4 @@
-# Keyed-sync helpers for the 4x-sync-* scenarios (DESIGN §10), sourced after lib.sh. They read the
+# Keyed-sync helpers for the 4x-sync-* scenarios (docs/KeyedSync.md), sourced after lib.sh. They read the
 # apps' ledgers through `wcctl sync get`, as a script would.
 
 # sync_field SIDE KEY FIELD: one field of the key as SIDE's app holds it (strings bare, the rest as

@@ -1,4 +1,4 @@
-/// Why a key's value is not sent, or that it is: the pure rule of DESIGN §10.
+/// Why a key's value is not sent, or that it is: the pure rule (docs/KeyedSync.md, "Keys").
 ///
 /// Eligible: availability `.all` (either app) or `.phoneWithWatchSync` (the phone only), and policy
 /// `.manual`, or `.automaticSmall` with the value's encoded size within `maxAutoSyncSize`. `.manual` keys

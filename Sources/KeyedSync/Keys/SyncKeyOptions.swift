@@ -1,4 +1,4 @@
-/// Which app a key lives in, and whether it crosses to the other (DESIGN §10).
+/// Which app a key lives in, and whether it crosses to the other (docs/KeyedSync.md).
 public enum SyncAvailability: String, Sendable, Hashable, Codable, CaseIterable {
     /// Both apps hold it, and either may change it; changes cross both ways.
     case all
@@ -10,7 +10,7 @@ public enum SyncAvailability: String, Sendable, Hashable, Codable, CaseIterable 
     case phoneWithWatchSync
 }
 
-/// When a key's changes are sent (DESIGN §10).
+/// When a key's changes are sent (docs/KeyedSync.md).
 public enum SyncPolicy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Never sent.
     case never

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The keyed-sync decisions of one app, a pure state machine (DESIGN §10): which revision a change gets,
+/// The keyed-sync decisions of one app, a pure state machine (docs/KeyedSync.md): which revision a change gets,
 /// what a snapshot holds, which received values win, and which keys still need a sync.
 ///
 /// Everything sent is a whole snapshot of the published entries: it travels as the application context,

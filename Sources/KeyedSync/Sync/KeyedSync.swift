@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import WatchConnection
 
-/// Launch-order-safe sync of registered keys between the two apps (DESIGN §10), over a `WatchConnection`.
+/// Launch-order-safe sync of registered keys between the two apps (docs/KeyedSync.md), over a `WatchConnection`.
 ///
 /// ```swift
 /// let sync = KeyedSync(connection: connection, side: .phone, configuration: .init(storageDirectory: dir))

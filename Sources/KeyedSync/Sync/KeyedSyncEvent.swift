@@ -1,6 +1,6 @@
 import Logging
 
-/// What keyed sync reports (DESIGN §7's `syncSent`, `syncReceived`, `syncRequested`, and the ways a value
+/// What keyed sync reports (`syncSent`, `syncReceived`, `syncRequested`, and the ways a value
 /// is held back). Each is also logged through swift-log with `WC_EVENT`, `WC_SYNC_KEY` and
 /// `WC_SYNC_REVISION`, so a journald log handler files them as journal fields.
 public enum KeyedSyncEvent: Sendable, Hashable {
@@ -79,7 +79,7 @@ public enum KeyedSyncEvent: Sendable, Hashable {
         }
     }
 
-    /// The journal fields of DESIGN §7 that apply.
+    /// The journal fields that apply (docs/KeyedSync.md, "Events").
     var metadata: Logger.Metadata {
         var fields: Logger.Metadata = ["WC_EVENT": "\(name)"]
         switch self {

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Observation
 
-/// The reliability layer over a `WCSession`: typed requests with retries, fallback channels, a
-/// persisted queue, exactly-once execution at the receiver, health and recovery suggestions (DESIGN §9).
+/// The reliability layer over a `WCSession`: typed requests with retries, fallback channels, a persisted
+/// queue, exactly-once execution at the receiver, health and recovery suggestions (docs/WatchConnection.md).
 ///
 /// ```swift
 /// let connection = WatchConnection(session: WCSessionAdapter(WCSession.default))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The settings of a `WatchConnection`, with the defaults of DESIGN §9.
+/// The settings of a `WatchConnection`, with its defaults (docs/WatchConnection.md).
 public struct WatchConnectionConfiguration: Sendable {
     /// Where the request queue (`watchconnection-queue.json`), the receiver's recorded responses
     /// (`watchconnection-responses.json`) and the requests it holds for a handler

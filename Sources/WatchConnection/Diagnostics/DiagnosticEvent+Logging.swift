@@ -36,7 +36,7 @@ extension DiagnosticEvent {
         }
     }
 
-    /// The journal fields of DESIGN §7 that apply.
+    /// The journal fields that apply (docs/WatchConnection.md, "Streams and events").
     var metadata: Logger.Metadata {
         var fields: Logger.Metadata = ["WC_EVENT": "\(name)"]
         switch self {

@@ -2,9 +2,9 @@ import Foundation
 
 /// Everything the layer reports: the reliability guide's cases, plus the queue and exactly-once ones.
 ///
-/// Each is also logged through swift-log with metadata `WC_EVENT` (`name`, the event names of
-/// DESIGN §7) and `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, `WC_ATTEMPT`, `WC_STRATEGY`, `WC_HEALTH`,
-/// `WC_ERROR_CODE` where they apply, so a journald log handler files them as journal fields.
+/// Each is also logged through swift-log with metadata `WC_EVENT` (`name`) and `WC_REQUEST_TYPE`,
+/// `WC_REQUEST_ID`, `WC_ATTEMPT`, `WC_STRATEGY`, `WC_HEALTH`, `WC_ERROR_CODE` where they apply, so a
+/// journald log handler files them as journal fields (docs/WatchConnection.md, "Streams and events").
 public enum DiagnosticEvent: Sendable, Hashable {
     /// The session activated.
     case sessionActivated
@@ -45,7 +45,7 @@ public enum DiagnosticEvent: Sendable, Hashable {
     /// `path` and its content started empty.
     case storageFileSetAside(path: String, reason: String)
 
-    /// The event's name in the journal's `WC_EVENT` (DESIGN §7).
+    /// The event's name in the journal's `WC_EVENT`.
     public var name: String {
         switch self {
         case .sessionActivated: "sessionActivated"

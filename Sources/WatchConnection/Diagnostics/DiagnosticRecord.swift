@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// A diagnostic event with the request context the journal files beside it (DESIGN §7): the id of the
+/// A diagnostic event with the request context the journal files beside it: the id of the
 /// request it concerns and the live-message attempt it comes from.
 ///
 /// `DiagnosticEvent` keeps the shape of the reliability guide's cases, which apps match on, so the

@@ -1,5 +1,5 @@
 /// What one request tells `HealthMachine` and `SuggestionRules` about the link: each request counts
-/// once, however many attempts, fallbacks or flushes it took (DESIGN §9).
+/// once, however many attempts, fallbacks or flushes it took (docs/WatchConnection.md, "Reading health").
 ///
 /// | how the request went | outcome |
 /// |---|---|

@@ -1,5 +1,5 @@
 /// What the session says of the counterpart when a request fails: enough for `SuggestionRules` to tell
-/// "device off" (nothing listens: the link cannot be set up) from "installed, not running" (DESIGN §3).
+/// "device off" (nothing listens: the link cannot be set up) from "installed, not running" (docs/Lifecycle.md).
 public struct CounterpartState: Sendable, Hashable {
     /// `isCounterpartAppInstalled`: stays true while the counterpart's device is off.
     public var appInstalled: Bool

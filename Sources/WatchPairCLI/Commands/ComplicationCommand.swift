@@ -2,7 +2,7 @@ import ArgumentParser
 import WatchPairWire
 
 /// `wcctl complication JSON` (phone: `transferCurrentComplicationUserInfo`) and
-/// `wcctl --side watch complication enable|disable` (the watch app's complication), DESIGN §11.
+/// `wcctl --side watch complication enable|disable` (the watch app's complication): docs/Complications.md.
 struct ComplicationCommand: WcctlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "complication",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import WatchPairWire
 
-/// `wcctl uninstall`: the app is "not installed" (DESIGN §3) until `wcctl install`.
+/// `wcctl uninstall`: the app is "not installed" (docs/Lifecycle.md) until `wcctl install`.
 struct UninstallCommand: WcctlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "uninstall",

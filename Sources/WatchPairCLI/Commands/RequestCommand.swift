@@ -2,7 +2,7 @@ import ArgumentParser
 import WatchConnection
 import WatchPairWire
 
-/// `wcctl request TYPE JSON`: a typed request through the app's reliability layer (DESIGN §9).
+/// `wcctl request TYPE JSON`: a typed request through the app's reliability layer (docs/WatchConnection.md).
 struct RequestCommand: WcctlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "request",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import WatchPairWire
 
-/// `wcctl serve TYPE`: act as the app's handler of one typed request type (DESIGN §9).
+/// `wcctl serve TYPE`: act as the app's handler of one typed request type (docs/WatchConnection.md).
 struct ServeCommand: WcctlSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import WatchPairWire
 
-/// `wcctl sync set|get|list|now`: the app's keyed sync (DESIGN §10), for scripts.
+/// `wcctl sync set|get|list|now`: the app's keyed sync (docs/KeyedSync.md), for scripts.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",

@@ -1,4 +1,4 @@
-/// The engine's and the host's own event kinds (DESIGN.md §7): the channels, the link, the app's
+/// The engine's and the host's own event kinds (docs/Systemd.md, "journald"): the channels, the link, the app's
 /// lifecycle and installation. The reliability layer's and keyed sync's kinds belong to their own
 /// vocabularies, in the daemons' face of those layers; this one knows nothing of them.
 public enum CoreEventKind: String, JournalEventKind {

@@ -1,7 +1,8 @@
 import Foundation
 import WatchPairWire
 
-/// One diagnostic event (DESIGN.md §7): what happened, to which channel and transfer, and with which error.
+/// One diagnostic event (docs/Systemd.md, "journald"): what happened, to which channel and transfer, and
+/// with which error.
 ///
 /// The engine produces these as typed values, and the daemons' faces of the reliability layer and keyed
 /// sync add theirs, each of a kind of its vocabulary (``JournalEventKind``); the daemon writes each one
@@ -66,7 +67,7 @@ public struct DiagnosticEvent: Sendable, Hashable {
     /// The three channels, as named in `WC_CHANNEL`.
     public enum Channel: String, Sendable, Hashable, CaseIterable, Codable {
         case message, userInfo, applicationContext
-        /// File transfers (DESIGN.md §11): a channel of their own beside the three.
+        /// File transfers: a channel of their own beside the three.
         case file
     }
 

@@ -1,4 +1,4 @@
-/// A kind of journal event (DESIGN.md §7): what every vocabulary of events adopts — the engine's
+/// A kind of journal event (docs/Systemd.md, "journald"): what every vocabulary of events adopts — the engine's
 /// (``CoreEventKind``), and the reliability layer's and keyed sync's in the module that owns them.
 ///
 /// A kind fixes an event's `WC_EVENT` name, its `MESSAGE_ID` (catalogued in systemd/watchpair.catalog,

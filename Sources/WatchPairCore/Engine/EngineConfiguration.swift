@@ -1,6 +1,6 @@
 import WatchPairWire
 
-/// Everything the engine needs to know about its side of the pair, with DESIGN.md's defaults.
+/// Everything the engine needs to know about its side of the pair, with the defaults of docs/Configuration.md.
 public struct EngineConfiguration: Sendable {
     /// Which app this engine is.
     public var role: Role

@@ -6,7 +6,7 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     /// The engine is serving (activated) or not yet / no longer.
     public var activated: Bool
     public var launch: LaunchMode
-    /// `isReachable` (DESIGN.md §3).
+    /// `isReachable` (docs/Lifecycle.md).
     public var reachable: Bool
     /// `isPaired`: a peer is configured.
     public var paired: Bool

@@ -194,7 +194,7 @@ public actor PairEngine {
         await EngineStatus(self)
     }
 
-    /// `isReachable` (DESIGN.md §3): the phone needs a handshaken link to a foreground watch app;
+    /// `isReachable` (docs/Lifecycle.md): the phone needs a handshaken link to a foreground watch app;
     /// the watch needs the phone app installed (its link can be made, launching it if needed).
     public var isReachable: Bool {
         LinkPolicy.isReachable(

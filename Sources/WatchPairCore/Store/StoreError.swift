@@ -3,7 +3,7 @@ import WatchPairWire
 /// A failure of the durable store: what kind, a sentence, and where SQLite said so.
 ///
 /// Store errors are local runtime errors; `wcCode` gives the `WCError` code to show a caller of the
-/// channel API (DESIGN.md §2) when one must be reported there.
+/// channel API when one must be reported there.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as far as a caller needs to decide what to do.
     public enum Kind: Sendable, Hashable {

@@ -3,7 +3,7 @@ import KeyedSync
 import WatchConnection
 import WatchPairWire
 
-/// The app's keyed sync as control operations (`wcctl sync`, DESIGN §6 and §10).
+/// The app's keyed sync as control operations (`wcctl sync`; docs/KeyedSync.md).
 extension AppConnection {
     /// Keyed sync, once `run()` made it.
     private func sync() async throws(WCFailure) -> KeyedSync {

@@ -7,7 +7,7 @@ import WatchPairCore
 import WatchPairHost
 import WatchPairWire
 
-/// The daemon's app face on the reliability layer (DESIGN §6, §9): one `WatchConnection` over
+/// The daemon's app face on the reliability layer (docs/WatchConnection.md): one `WatchConnection` over
 /// ``EngineSession``, through which `request` sends and whose handlers the `serve` clients are.
 ///
 /// A `Service` of the host (its ``HostFace``): `run()` starts the connection with the engine, runs the
@@ -32,7 +32,7 @@ final class AppConnection {
     private let logger: Logger
     /// The connection, once `run()` made it.
     private let started = OnceValue<WatchConnection>()
-    /// The app's keyed sync (DESIGN §10) over the connection, made with it.
+    /// The app's keyed sync (docs/KeyedSync.md) over the connection, made with it.
     private(set) var keyedSync: KeyedSync?
     /// The control connection serving each request type.
     private var servers: [String: UInt64] = [:]

@@ -6,7 +6,7 @@ import WatchPairHost
 import WatchPairWire
 
 /// The daemon's host (its ``AppChannels``) as the `WCSessionProviding` its `WatchConnection` runs on
-/// (DESIGN §9: the daemons' engine adapter), so `wcctl request`/`serve` go through the same layer as a
+/// (the daemons' engine adapter), so `wcctl request`/`serve` go through the same layer as a
 /// Swift app.
 ///
 /// - State (`activationState`, `isReachable`, `isCounterpartAppInstalled`, `isCounterpartDeviceOn`) is a

@@ -18,7 +18,7 @@ extension DiagnosticEvent {
         public var strategy: String?
         /// The layer's health after the event.
         public var health: String?
-        /// A synced key (DESIGN §10).
+        /// A synced key (docs/KeyedSync.md).
         public var syncKey: String?
         /// A synced key's revision, e.g. `7@phone`.
         public var syncRevision: String?

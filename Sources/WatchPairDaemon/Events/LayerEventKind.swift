@@ -1,7 +1,7 @@
 import WatchPairCore
 
-/// The reliability layer's event kinds (DESIGN.md §9), as the daemons log them (§7): one journal entry per
-/// event of the layer (``LayerEvents``), with a `MESSAGE_ID` each in systemd/watchpair.catalog.
+/// The reliability layer's event kinds (docs/WatchConnection.md), as the daemons log them: one
+/// journal entry per event of the layer (``LayerEvents``), with a `MESSAGE_ID` each in systemd/watchpair.catalog.
 public enum LayerEventKind: String, JournalEventKind {
     /// A typed request of the reliability layer was answered (WC_REQUEST_TYPE, WC_DURATION_US).
     case requestSent

@@ -2,7 +2,7 @@ import WatchConnection
 import WatchPairCore
 import WatchPairWire
 
-/// The reliability layer's events as the daemon's diagnostic events (DESIGN §7), of the kinds of
+/// The reliability layer's events as the daemon's diagnostic events (docs/Systemd.md, "journald"), of the kinds of
 /// ``LayerEventKind`` with the layer's ``DiagnosticEvent/RequestFields``: journald with a `MESSAGE_ID`
 /// each (systemd/watchpair.catalog), stderr, and `wcctl events`.
 enum LayerEvents {

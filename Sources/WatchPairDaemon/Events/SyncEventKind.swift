@@ -1,7 +1,7 @@
 import WatchPairCore
 
-/// Keyed sync's event kinds (DESIGN.md §10), as the daemons log them (§7): one journal entry per event of
-/// keyed sync (``SyncEvents``), with a `MESSAGE_ID` each in systemd/watchpair.catalog.
+/// Keyed sync's event kinds (docs/KeyedSync.md), as the daemons log them: one journal entry per
+/// event of keyed sync (``SyncEvents``), with a `MESSAGE_ID` each in systemd/watchpair.catalog.
 public enum SyncEventKind: String, JournalEventKind {
     /// Keyed sync sent a key in a snapshot (WC_SYNC_KEY, WC_SYNC_REVISION).
     case syncSent

@@ -2,7 +2,7 @@ import KeyedSync
 import WatchPairCore
 import WatchPairWire
 
-/// Keyed sync's events as the daemon's diagnostic events (DESIGN §7: `syncSent`, `syncReceived`,
+/// Keyed sync's events as the daemon's diagnostic events (`syncSent`, `syncReceived`,
 /// `syncRequested`, and how a value is held back), of the kinds of ``SyncEventKind``: journald with a
 /// `MESSAGE_ID` each (systemd/watchpair.catalog), `WC_SYNC_KEY` and `WC_SYNC_REVISION`, stderr, and
 /// `wcctl events`.

@@ -2,7 +2,7 @@ import Foundation
 import WatchPairWire
 
 extension HostConfiguration.Paths {
-    /// DESIGN.md's locations for `role`, under `runDirectory` and `stateRoot`.
+    /// The default locations for `role` (docs/Configuration.md), under `runDirectory` and `stateRoot`.
     public init(role: Role, runDirectory: String = "/run/watchpair", stateRoot: String = "/var/lib/watchpair") {
         let name = role.daemonName
         let peer = role.peer.daemonName

@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairTransport
 import WatchPairWire
 
-/// Everything one daemon (`phoned` or `watchd`) needs to know, with DESIGN.md's defaults.
+/// Everything one daemon (`phoned` or `watchd`) needs to know, with the defaults of docs/Configuration.md.
 ///
 /// Plain values only, one per component the host builds (``engine``, ``transport``, ``control``, ``store``,
 /// and the daemons' ``layer``)
@@ -64,7 +64,7 @@ public struct HostConfiguration: Sendable {
     /// `phoned` or `watchd`: the syslog identifier, the prefix of stderr lines and of default paths.
     public var daemonName: String { role.daemonName }
 
-    /// Socket and state locations (DESIGN.md §5).
+    /// Socket and state locations (`paths.*` in docs/Configuration.md).
     public struct Paths: Sendable, Hashable {
         /// This daemon's own peer-link socket (bound here when systemd passes none).
         public var link: String

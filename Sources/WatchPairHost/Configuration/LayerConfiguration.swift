@@ -1,4 +1,4 @@
-/// The settings of a daemon's reliability layer (DESIGN §9: the `WatchConnection` behind `wcctl request`,
+/// The settings of a daemon's reliability layer (the `WatchConnection` behind `wcctl request`,
 /// `serve`, `health` and `queue`), as plain values; the daemon hands them to the layer's own
 /// configuration (`WatchConnectionConfiguration`), whose defaults these are.
 ///

@@ -7,7 +7,8 @@ extension StoreConfiguration {
     public static let configKeys = ["paths.state", "durability", "queues.outbox", "queues.inbox"]
 
     /// Reads the store of the daemon playing `role` from `config`; absent keys keep `StoreConfiguration`'s
-    /// defaults, and the directory DESIGN.md's. `<d>` is the daemon name (`phoned` or `watchd`).
+    /// defaults, and the directory `/var/lib/watchpair/<d>` (docs/Configuration.md). `<d>` is the daemon name
+    /// (`phoned` or `watchd`).
     ///
     /// | key | type | default |
     /// |---|---|---|

@@ -11,7 +11,7 @@ extension UnixSocketTransportConfiguration {
     /// socket-activated listeners, so a connecting daemon sees uid 0).
     public static var defaultAllowedUIDs: Set<UInt32> { [UInt32(getuid()), 0] }
 
-    /// Reads the peer link of the daemon playing `role` from `config`; absent keys keep DESIGN.md's
+    /// Reads the peer link of the daemon playing `role` from `config`; absent keys keep the default
     /// locations. `<d>` is the daemon name, `<p>` the peer's.
     ///
     /// The listener is `.bind(path: paths.link)`: the host replaces it at build time with the listening

@@ -1,7 +1,7 @@
 import Glibc
 import WatchPairTransport
 
-/// Who may use a control socket (DESIGN.md §5): root, the daemon's own user, and members of the
+/// Who may use a control socket (docs/Systemd.md): root, the daemon's own user, and members of the
 /// socket file's group, judged from the kernel's `SO_PEERCRED` of each connection.
 ///
 /// The file mode (0660) already keeps others out at `connect(2)`; this check is the second lock, so a

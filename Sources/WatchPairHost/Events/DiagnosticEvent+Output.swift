@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairWire
 
 /// The three forms a diagnostic event takes outside the engine: journald fields, a stderr line and the
-/// JSON of `wcctl events` (DESIGN.md §7). Pure functions.
+/// JSON of `wcctl events` (docs/Systemd.md, docs/ControlProtocol.md). Pure functions.
 extension DiagnosticEvent {
     /// The duration in whole microseconds (`WC_DURATION_US`), when set.
     var durationMicroseconds: Int64? {

@@ -12,7 +12,7 @@ public struct EventWriter: Sendable {
         self.write = write
     }
 
-    /// The daemons' writer for `destination` (DESIGN.md §7).
+    /// The daemons' writer for `destination` (docs/Systemd.md, "journald").
     ///
     /// - `.journal`: one journal entry per event (``DiagnosticEvent`` fields as `MESSAGE`, `MESSAGE_ID`,
     ///   `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_*`); an event the journal does not take (no journal socket,

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The app's `files/` directory (`<state directory>/files`, DESIGN.md §5): where received files are
+/// The app's `files/` directory (`<state directory>/files`, docs/Systemd.md): where received files are
 /// handed to the app.
 ///
 /// A received file waits in the store's spool until the app takes it; landing it here makes a second

@@ -3,7 +3,7 @@ import ServiceLifecycle
 import WatchPairCore
 
 /// Puts each received file in the app's `files/` directory as it arrives, then lets the store forget it:
-/// the daemons' way of handing files to their app (DESIGN.md §5, §11), where a `WCSession` app has
+/// the daemons' way of handing files to their app (docs/Design.md, "File transfers"), where a `WCSession` app has
 /// `session(_:didReceive:)`.
 ///
 /// Files are landed oldest first, a page at a time. Landing is idempotent (``AppFilesDirectory``), so a

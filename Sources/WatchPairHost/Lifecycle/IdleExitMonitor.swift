@@ -1,7 +1,7 @@
 import ServiceLifecycle
 import WatchPairCore
 
-/// Ends a background launch once the daemon has had nothing to do for `timeouts.idleExit` (DESIGN.md §3).
+/// Ends a background launch once the daemon has had nothing to do for `timeouts.idleExit` (docs/Systemd.md).
 ///
 /// Idle means: no outbound work (no outstanding userInfo transfer, the peer holds the newest sent
 /// context) and no control client attached. Received items waiting for the app do not count: they

@@ -4,7 +4,7 @@ import WatchPairWire
 ///
 /// Each transfer's payload is `{"n": n, "p": "<pad>"}`; `n` numbers transfers across a whole pair's life
 /// so the receiver can tell them apart. Accept latency is the time from writing the request to reading
-/// its response (the transfer is durable then, DESIGN.md §4). Requests in flight are bounded by the
+/// its response (the transfer is durable then). Requests in flight are bounded by the
 /// caller's window (at most 64, the daemon's per-connection limit).
 final class UserInfoSender {
     /// The control connection.

@@ -1,7 +1,7 @@
 import Foundation
 import WatchPairWire
 
-/// Section 9: keyed sync (DESIGN §10), phone → watch, through the control operations `wcctl sync` uses.
+/// Section 9: keyed sync (docs/KeyedSync.md), phone → watch, through the control operations `wcctl sync` uses.
 ///
 /// - Propagation: `syncSet` of one key on phoned, one change at a time, each waited for until watchd's
 ///   `events` stream says the watch holds that revision (`syncReceived`/`syncUnknownKey`, written after

@@ -1,7 +1,7 @@
 import WatchPairWire
 
 /// Checks what a receiving app printed against what the sender accepted: nothing lost, nothing
-/// duplicated, FIFO order (DESIGN.md §2, §4). Pure: tests feed it the `wcctl` output.
+/// duplicated, FIFO order (docs/Design.md, "userInfo"). Pure: tests feed it the `wcctl` output.
 ///
 /// The receiving `wcctl receive --follow` runs in *segments*: each ends when its daemon is killed, and
 /// the next starts after the restart. Within a segment every transfer is printed at most once. A new

@@ -4,7 +4,7 @@ import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
 
-/// DESIGN §11, complication transfers, on the engine: refusals, the flag end to end, the budget across a
+/// Complication transfers (docs/Complications.md) on the engine: refusals, the flag end to end, the budget across a
 /// restart and a day boundary on a manual clock.
 @Suite("complication transfers", .timeLimit(.minutes(1)))
 struct ComplicationTransferTests {

@@ -5,8 +5,9 @@ import WatchPairTesting
 import WatchPairTransport
 import WatchPairWire
 
-/// DESIGN §3: content queued by an app that has since stopped reaches the peer the next time the peer
-/// runs; the starting peer launches the sender (socket activation) because the sender announced it.
+/// docs/Design.md, "Links and lifecycle": content queued by an app that has since stopped reaches the peer
+/// the next time the peer runs; the starting peer launches the sender (socket activation) because the sender
+/// announced it.
 @Suite("content outlives its sender", .timeLimit(.minutes(1)))
 struct ContentOutlivesSenderTests {
     @Test("userInfo and context queued by a stopped phone reach a watch that starts later")

@@ -4,8 +4,8 @@ import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
 
-/// The file channel's diagnostic events (DESIGN.md §7): what each side reports, with the file's name, size
-/// and offset, over the in-memory pair.
+/// The file channel's diagnostic events (docs/Systemd.md, "journald"): what each side reports, with the file's
+/// name, size and offset, over the in-memory pair.
 @Suite("file events", .timeLimit(.minutes(2)))
 struct FileEventTests {
     /// Collects `stream`'s file events until one of `kind` (included), within a safety bound.

@@ -5,7 +5,7 @@ import WatchPairTesting
 import WatchPairTransport
 import WatchPairWire
 
-/// DESIGN §3: "device off" (nothing listens: content queues, messages 7007, still installed) apart from
+/// docs/Lifecycle.md: "device off" (nothing listens: content queues, messages 7007, still installed) apart from
 /// "app not installed" (uninstalled, or its socket unit disabled or masked: content fails at once with
 /// 7006 / 7018, nothing queues). Each test runs in memory and over Unix sockets.
 @Suite("installation state", .timeLimit(.minutes(1)))

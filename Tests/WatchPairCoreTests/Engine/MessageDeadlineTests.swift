@@ -4,8 +4,8 @@ import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
 
-/// DESIGN.md §2: a message call ends within its timeout, link set-up and handshake included. Through a
-/// peer that accepts but never answers (a black hole), 7007 comes at the shorter of the handshake
+/// docs/Design.md, "Messages": a message call ends within its timeout, link set-up and handshake included.
+/// Through a peer that accepts but never answers (a black hole), 7007 comes at the shorter of the handshake
 /// timeout and the message timeout, also when a link was already handshaking when the call began.
 @Suite("message deadline through a black hole", .timeLimit(.minutes(1)))
 struct MessageDeadlineTests {

@@ -3,9 +3,10 @@ import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
 
-/// DESIGN §3: an idle peer never relaunches an app that went away. A killed app's link closes while the
-/// kernel is still tearing it down, and its control socket still accepts a connect then; a presence link
-/// made on that evidence is queued on its socket unit and starts it again after the user's `stop`.
+/// docs/Design.md, "Links and lifecycle": an idle peer never relaunches an app that went away. A killed app's
+/// link closes while the kernel is still tearing it down, and its control socket still accepts a connect
+/// then; a presence link made on that evidence is queued on its socket unit and starts it again after the
+/// user's `stop`.
 @Suite("an idle peer never relaunches an app that went away", .timeLimit(.minutes(1)))
 struct NoRelaunchTests {
     @Test("the phone sees the link to a killed watch close, asks, gets no answer, and launches nothing")

@@ -2,7 +2,7 @@ import Foundation
 @testable import WatchPairCore
 import Testing
 
-/// DESIGN §11: 50 complication transfers a day, the 51st still delivered as a plain userInfo, the next
+/// docs/Complications.md: 50 complication transfers a day, the 51st still delivered as a plain userInfo, the next
 /// (UTC) day resets; the count is the machine's state, which the store keeps across restarts.
 @Suite("complication budget")
 struct ComplicationBudgetTests {

@@ -1,7 +1,7 @@
 @testable import WatchPairCore
 import Testing
 
-/// Why a side opens a link, and whether that link may launch the peer app (DESIGN §3: an idle peer never
+/// Why a side opens a link, and whether that link may launch the peer app (docs/Design.md: an idle peer never
 /// relaunches an app that went away; only content owed, in either direction, launches it).
 @Suite("link reason")
 struct LinkReasonTests {

@@ -2,7 +2,7 @@
 import Testing
 import WatchPairWire
 
-/// DESIGN §3: "device off" (nothing listens) apart from "app not installed" (its record, its socket unit).
+/// docs/Lifecycle.md: "device off" (nothing listens) apart from "app not installed" (its record, its socket unit).
 @Suite("watch state")
 struct WatchStateTests {
     @Test("installed from the record and the unit file, never from enablement, listening or running", arguments: [

@@ -36,7 +36,7 @@ sx test -e /usr/local/share/bash-completion/completions/wcctl && fail "completio
 sx test -e /etc/watchpair/phoned.json || fail "--uninstall removed the config"
 sx "$src/scripts/install.sh" --bin-dir "$WP_SHARED/bin" --no-deps >/dev/null || fail "reinstall"
 [ "$(sx systemctl show -P LoadState phoned.service)" = loaded ] || fail "phoned.service not loaded after reinstall"
-# --uninstall disabled the socket units: the apps are "not installed" (DESIGN §3) until enabled again,
+# --uninstall disabled the socket units: the apps are "not installed" (docs/Lifecycle.md) until enabled again,
 # as the sandbox's install did (without --now: the next scenario starts from stopped units).
 [ "$(sx systemctl is-enabled watchd.socket)" = disabled ] || fail "watchd.socket still enabled after --uninstall"
 sx systemctl enable phoned.socket watchd.socket 2>/dev/null || fail "enable"

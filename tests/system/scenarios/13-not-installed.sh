@@ -1,4 +1,4 @@
-# `systemctl stop watchd.socket watchd.service` ("device off", DESIGN §3): the phone's userInfo queues,
+# `systemctl stop watchd.socket watchd.service` ("device off", docs/Lifecycle.md): the phone's userInfo queues,
 # its messages fail at once with 7007 and the watch app still counts as installed (nothing listens, but
 # it was not uninstalled: 42-app-not-installed is that case); starting the watch again delivers
 # everything, in order.

@@ -13,7 +13,7 @@ sx systemctl start watchd.service phoned.service
 wait_unit phoned.service active
 
 phone transfer '{"n":1}' >/dev/null || fail "transfer"
-# A message call always ends within its timeout, link set-up and handshake included (DESIGN §2): with
+# A message call always ends within its timeout, link set-up and handshake included (docs/Design.md): with
 # --timeout 2 (shorter than the 3 s handshake timeout) the outcome is 7007 by 2 s. The old engine waited
 # for a handshaking link and then for a new one, each up to the handshake timeout (6 s here); the bound
 # below leaves 2 s for starting wcctl on a loaded machine and still tells the two apart.

@@ -31,7 +31,7 @@ sx systemd-run --quiet --unit=wp-test-serve --collect -p Type=exec -p StandardOu
 # Blocks (no polling) until the serve client's handler for Ping is registered in the phone app.
 sx wcctl --side phone wait handler Ping --timeout 15 || fail "the phone app has no Ping handler: $(sx journalctl -u wp-test-serve.service --no-pager | tail -5)"
 watch connect >/dev/null || fail "watch connect exited $?"
-# The flush sent it as a live message, answered at its first attempt (WC_ATTEMPT, DESIGN §7).
+# The flush sent it as a live message, answered at its first attempt (WC_ATTEMPT, docs/WatchConnection.md).
 wait_event 20 WC_EVENT=requestSent WC_ROLE=watch WC_REQUEST_TYPE=Ping WC_REQUEST_ID="$id" WC_ATTEMPT=1
 [ -z "$(watch queue)" ] || fail "still queued: $(watch queue)"
 ran=$(sx grep -c '"type":"Ping"' "$out")

@@ -1,4 +1,4 @@
-# Files and userInfo interleaved keep each channel's order (DESIGN §2, §11): the phone queues userInfo
+# Files and userInfo interleaved keep each channel's order (docs/Design.md): the phone queues userInfo
 # {"n":1..6} and files f1..f6 alternately while the watch app is not running; the watch is launched in
 # the background to take them, and receives n = 1..6 and f1..f6 in order, each once. Then what the
 # installed apps see: a member of group watchpair (no root) reads the received files; a file the

@@ -1,4 +1,4 @@
-# Content outlives its sender (DESIGN §3): the phone transfers userInfo, a context and a file while the
+# Content outlives its sender (docs/Systemd.md): the phone transfers userInfo, a context and a file while the
 # watch is off, then its app stops; the watch starts later and receives all three, because the phone
 # announced its content (/run/watchpair/phoned.sock.pending) and the starting watch launched phoned in
 # the background to deliver. Then the announcement is withdrawn and phoned exits by itself.

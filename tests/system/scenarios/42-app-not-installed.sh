@@ -1,4 +1,4 @@
-# "App not installed" (DESIGN §3), apart from "device off" (13-not-installed): `wcctl --side watch
+# "App not installed" (docs/Lifecycle.md), apart from "device off" (13-not-installed): `wcctl --side watch
 # uninstall` and a masked watchd.socket each make the watch app not installed: the phone's transfer,
 # context and message fail at once with 7006 and nothing queues, also while watchd is stopped (the
 # record is in watchd's state directory, the mask in /etc). Installed again (`wcctl install`, unmask),
@@ -89,7 +89,7 @@ wait_unit watchd.service active
 got=$(received_ns watch | tr '\n' ' ')
 [ "$got" = "1 2 3 " ] || fail "watch received: $got"
 
-# 4. Complications (DESIGN §11): refused while the watch app's complication is disabled; enabled in
+# 4. Complications (docs/Complications.md): refused while the watch app's complication is disabled; enabled in
 # watchd's record, the phone sends one out of its daily budget.
 remaining() { [ "$(phone --json status | json_get complicationTransfersRemaining)" = "$1" ]; }
 expect_status 101 phone complication '{"c":0}'

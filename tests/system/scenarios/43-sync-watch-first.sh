@@ -1,4 +1,4 @@
-# Keyed sync, watch first (DESIGN §10): the watch app runs alone and registers its key with a default;
+# Keyed sync, watch first (docs/KeyedSync.md): the watch app runs alone and registers its key with a default;
 # the phone app starts later and sets its values. The watch's handshake (it asks for the phone's
 # snapshot once the phone is reachable) is answered, and the watch ends with the phone's values.
 # timeout: 60

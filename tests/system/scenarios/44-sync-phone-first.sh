@@ -1,4 +1,4 @@
-# Keyed sync, phone first (DESIGN §10): the phone app sets its keys while the watch is off
+# Keyed sync, phone first (docs/KeyedSync.md): the phone app sets its keys while the watch is off
 # (`systemctl stop watchd.socket`: device off, the app still installed); they stay needSync. Starting
 # the watch later delivers them, and the phone sees its keys confirmed.
 # timeout: 60

@@ -1,4 +1,4 @@
-# Keyed sync across lifetimes that never overlap (DESIGN §3 "content outlives its sender", §10): the
+# Keyed sync across lifetimes that never overlap (docs/KeyedSync.md; content outlives its sender): the
 # phone app sets its keys and stops before the watch app ever runs; the watch starts later, launches
 # the phone in the background to deliver what it announced, and ends with the phone's values.
 # timeout: 60

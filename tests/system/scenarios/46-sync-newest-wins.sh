@@ -1,4 +1,4 @@
-# Keyed sync, a key changed many times while the watch is off (DESIGN §10): only the newest lands
+# Keyed sync, a key changed many times while the watch is off (docs/KeyedSync.md): only the newest lands
 # (one syncReceived, at the last revision). Then an older revision queued by userInfo arrives late
 # (an old snapshot, in the layer's wire form: docs/WatchConnection.md "Wire form") and is ignored:
 # syncIgnored in journald, and the watch still holds the newest.

@@ -1,4 +1,4 @@
-# Keyed sync, a key set back to an earlier value (DESIGN §10): dark, light, dark again. The last
+# Keyed sync, a key set back to an earlier value (docs/KeyedSync.md): dark, light, dark again. The last
 # snapshot is the same value as the first, but every change raises the revision, so the context
 # differs and the identical-context rule does not swallow it: the watch ends at dark, revision 3.
 # The middle step happens while the watch app is stopped (installed: the context launches it).

@@ -1,4 +1,4 @@
-# An idle peer never relaunches an app that went away (DESIGN §3): with both apps running and idle (the
+# An idle peer never relaunches an app that went away (docs/Design.md): with both apps running and idle (the
 # phone holds a presence link to the watch), `systemctl kill -s KILL watchd.service` followed at once by
 # `systemctl stop watchd.service` leaves watchd stopped. Repeated 10 times: the phone's link to the killed
 # app closes while systemd still processes the kill, and a reconnect then would be queued on watchd.socket

@@ -1,4 +1,4 @@
-# Opening an app (DESIGN §3): `wcctl open` and `systemctl reload` bring a background launch to the
+# Opening an app (docs/Systemd.md): `wcctl open` and `systemctl reload` bring a background launch to the
 # foreground (reachable for the phone's messages, no idle exit), and `wcctl open` starts a stopped app in
 # the foreground. `systemctl start` of the active unit would do nothing.
 # timeout: 120

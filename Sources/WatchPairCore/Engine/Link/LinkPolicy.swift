@@ -41,7 +41,7 @@ enum LinkPolicy {
         return candidate.initiator == .phone
     }
 
-    /// `isReachable` (DESIGN.md §3): the phone needs a handshaken link to a foreground watch app; the
+    /// `isReachable` (docs/Lifecycle.md): the phone needs a handshaken link to a foreground watch app; the
     /// watch needs the phone app listening (its link can be made, launching it if needed). Never when the
     /// peer app is not installed (``WatchState``).
     static func isReachable(role: Role, linkedPeerLaunch: LaunchMode?, linked: Bool, presence: PeerPresence) -> Bool {
@@ -60,10 +60,10 @@ enum LinkPolicy {
         role == .phone && launch == .foreground && presence.running && presence.watchState.installed && !refusingForSpace
     }
 
-    /// Content outlives its sender (DESIGN §3): a peer app that is installed but not running and
-    /// announced content for this side is linked to, which launches it in the background, so it delivers.
-    /// Either side, any launch mode. Not when it runs (it links by itself: a second link would only
-    /// race it), not while this side refuses the peer's transfers for room (the link would bring them
+    /// Content outlives its sender (docs/Design.md, "Links and lifecycle"): a peer app that is installed but
+    /// not running and announced content for this side is linked to, which launches it in the background, so
+    /// it delivers. Either side, any launch mode. Not when it runs (it links by itself: a second link would
+    /// only race it), not while this side refuses the peer's transfers for room (the link would bring them
     /// again), not when nothing listens (device off: the content waits), and not when the peer app is not
     /// installed (an uninstalled app is never launched).
     static func wantsDeliveryLink(presence: PeerPresence, refusingForSpace: Bool) -> Bool {

@@ -1,4 +1,4 @@
-/// The installation record an app keeps for its peer to read (DESIGN §3, "app not installed"; §11): what
+/// The installation record an app keeps for its peer to read (docs/Lifecycle.md): what
 /// `wcctl uninstall` / `install` and `wcctl complication enable` / `disable` set. It lives outside the
 /// app's process, in its state directory, so the peer reads it while the app is not running, and it
 /// survives reboots.

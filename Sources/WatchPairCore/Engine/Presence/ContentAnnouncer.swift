@@ -1,4 +1,4 @@
-/// Keeps the peer's view of this side's waiting content current (DESIGN §3: content outlives its sender).
+/// Keeps the peer's view of this side's waiting content current (content outlives its sender: docs/Design.md).
 ///
 /// The engine notes every change of "content waits for the peer" where it happens (accepted, finished,
 /// cancelled); the announcer writes each change through the transport from one task, so announcements

@@ -1,6 +1,6 @@
 import WatchPairWire
 
-/// Installation state's executor (DESIGN §3, "app not installed"): this app's installation record, which
+/// Installation state's executor ("app not installed", docs/Lifecycle.md): this app's installation record, which
 /// it publishes for the peer, and the peer's ``WatchState``, followed by a ``WatchStateMachine``.
 ///
 /// Owned by one ``PairEngine`` and touched only on its actor: every method that reads the engine takes
@@ -54,7 +54,7 @@ final class InstallationTracker {
         return true
     }
 
-    /// Fails content for a peer app that is not installed, at once (DESIGN §3): 7006 on the phone,
+    /// Fails content for a peer app that is not installed, at once (docs/Lifecycle.md): 7006 on the phone,
     /// 7018 on the watch, with a `contentRefused` event; nothing is queued. Called after the local
     /// checks (7008, 7009, 7010), like reachability.
     func refuseIfPeerNotInstalled(_ what: String, channel: DiagnosticEvent.Channel, _ engine: isolated PairEngine) throws(WCFailure) {

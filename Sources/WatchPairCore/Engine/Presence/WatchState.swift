@@ -1,7 +1,7 @@
 import WatchPairWire
 
 /// Whether the peer app counts as installed, from everything that can say so without it running
-/// (DESIGN §3): its installation record and its socket unit file. Whether it listens or runs does not count: a
+/// (docs/Lifecycle.md): its installation record and its socket unit file. Whether it listens or runs does not count: a
 /// device that is off (nothing listens) still has the app installed, and so does a socket unit started
 /// without being enabled (its socket launches the app).
 public struct WatchState: Sendable, Hashable {

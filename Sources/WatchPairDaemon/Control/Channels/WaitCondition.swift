@@ -1,11 +1,11 @@
-/// What a `wait` request blocks for (DESIGN.md §6, `wcctl wait`).
+/// What a `wait` request blocks for (`wcctl wait`, docs/ControlProtocol.md).
 ///
 /// The daemon checks the condition against its own state each time that state changes, and answers
 /// as soon as it holds or the request's timeout passes (docs/ControlProtocol.md, `wait`).
 enum WaitCondition: String, Sendable, Hashable, CaseIterable {
     /// The local app is up: its session is activated and its control socket answers.
     case ready
-    /// The peer app is reachable (`isReachable`, DESIGN.md §3).
+    /// The peer app is reachable (`isReachable`, docs/Lifecycle.md).
     case reachable
     /// Nothing outstanding: no userInfo transfer waits for the peer, and the peer holds the newest
     /// context sent.

@@ -1,9 +1,9 @@
 import Foundation
 import WatchPairWire
 
-/// The complication budget's executor (DESIGN §11): it owns the day's ``ComplicationBudget`` as the store
-/// last saved it, reads the day from the engine's injected clock, and queues complication transfers as
-/// flagged userInfo through the userInfo channel.
+/// The complication budget's executor (docs/Complications.md): it owns the day's ``ComplicationBudget`` as
+/// the store last saved it, reads the day from the engine's injected clock, and queues complication transfers
+/// as flagged userInfo through the userInfo channel.
 ///
 /// Owned by one ``PairEngine`` and touched only on its actor: every method that reads the engine takes
 /// it as its `isolated` parameter, so the count and the outbox it guards stay in one isolation domain.

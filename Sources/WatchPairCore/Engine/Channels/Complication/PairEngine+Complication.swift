@@ -1,7 +1,7 @@
 import WatchPairWire
 
 extension PairEngine {
-    /// Accepts a complication transfer (`transferCurrentComplicationUserInfo`, DESIGN §11): a userInfo
+    /// Accepts a complication transfer (`transferCurrentComplicationUserInfo`, docs/Complications.md): a userInfo
     /// flagged as the current complication info, durable when this returns, delivered to the watch app in
     /// order with the other userInfo transfers.
     ///

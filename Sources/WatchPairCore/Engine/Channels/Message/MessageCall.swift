@@ -6,7 +6,7 @@ import WatchPairWire
 /// that ends the call (an answer, the deadline, the link's loss, a failure to link) moves to `finished`
 /// and returns `.complete`; in `finished` every event is ignored, so a call has exactly one outcome.
 ///
-/// DESIGN.md §2: one deadline from the call's start bounds link set-up, handshake and reply. Link
+/// docs/Design.md, "Messages": one deadline from the call's start bounds link set-up, handshake and reply. Link
 /// set-up gets `Deadlines.link`, the shorter of the handshake timeout and the message timeout; the
 /// whole call gets `Deadlines.reply`. A deadline while linking is 7007 (the peer is not reachable);
 /// a deadline after sending is 7012 (no reply in time).

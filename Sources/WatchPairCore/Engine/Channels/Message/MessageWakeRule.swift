@@ -1,6 +1,6 @@
 import WatchPairWire
 
-/// Apple's wake rules for live messages (DESIGN.md §3), as pure decisions: a message from the watch
+/// Apple's wake rules for live messages (docs/Lifecycle.md), as pure decisions: a message from the watch
 /// may launch the phone app (in the background, which then is reachable); a message from the phone
 /// never launches the watch app, and needs it running in the foreground.
 enum MessageWakeRule {
