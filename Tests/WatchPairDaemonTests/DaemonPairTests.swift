@@ -257,7 +257,8 @@ struct DaemonPairTests {
                 try await ControlTestClient.with(pair.watchControl) { watchApp in
                     _ = try await watchApp.call(["id": 1, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
                     await waitUntil(pair.phone.engine) { $0.reachable }
-                    try await phoneApp.send(["id": 2, "op": "send", "message": ["q": 1]])
+                    // A reply timeout far beyond the test, so only the handler's leaving can fail the message.
+                    try await phoneApp.send(["id": 2, "op": "send", "message": ["q": 1], "timeout": 3600])
                     _ = try await watchApp.event("message")
                 }
                 // The watch app's connection is closed without answering.

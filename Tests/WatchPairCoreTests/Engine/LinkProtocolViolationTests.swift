@@ -18,7 +18,12 @@ struct LinkProtocolViolationTests {
     /// A watch engine with 20 queued transfers and a context, and the first connection it opened.
     static func watchWithContent() async throws -> (SoloEngine, ScriptedPeerTransport, InMemoryConnection) {
         let peer = ScriptedPeerTransport()
-        let solo = try await SoloEngine.start(.watch, transport: peer)
+        // A busy machine may take seconds before the test writes its forged frame: the link must not time
+        // out first (the engine would close it, and the write would fail instead of being refused).
+        let solo = try await SoloEngine.start(.watch, transport: peer) {
+            $0.finalWriteTimeout = .seconds(30)
+            $0.handshakeTimeout = .seconds(60)
+        }
         for n in 0..<20 { _ = try await solo.engine.transferUserInfo(["n": .integer(Int64(n))]) }
         try await solo.engine.updateApplicationContext(["v": .integer(1)])
         var connections = peer.connections.makeAsyncIterator()
