@@ -147,6 +147,9 @@ let package = Package(
         // Events of both apps merged, selected and drawn as a sequence diagram (pure; wcctl's
         // `events` and `timeline`).
         .target(name: "WatchPairTimeline", dependencies: ["WatchPairWire"]),
+        // The control-socket client of wcctl, wcbench and the tests: connect, line framing, response
+        // matching; a blocking, poll-driven connection and an async face on a thread of its own (no NIO).
+        .target(name: "WatchPairControlClient", dependencies: ["WatchPairWire"]),
         // wcctl's commands, control-socket client and output (testable; the executable only calls it).
         .target(
             name: "WatchPairCLI",
@@ -221,6 +224,7 @@ let package = Package(
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
         .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
+        .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",
