@@ -150,13 +150,14 @@ let package = Package(
         // The control-socket client of wcctl, wcbench and the tests: connect, line framing, response
         // matching; a blocking, poll-driven connection and an async face on a thread of its own (no NIO).
         .target(name: "WatchPairControlClient", dependencies: ["WatchPairWire"]),
-        // wcctl's commands, control-socket client and output (testable; the executable only calls it).
+        // wcctl's commands, its face of the control client and output (testable; the executable only calls it).
         .target(
             name: "WatchPairCLI",
             dependencies: [
                 "WatchPairVersion",
                 "WatchConnection",
                 "WatchPairWire",
+                "WatchPairControlClient",
                 "WatchPairTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -223,7 +224,7 @@ let package = Package(
         ),
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
         .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
-        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
+        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(
