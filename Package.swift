@@ -169,6 +169,7 @@ let package = Package(
             dependencies: [
                 "WatchPairVersion",
                 "WatchPairWire",
+                "WatchPairControlClient",
                 "WatchPairCLI",
                 // The layer section's two apps (`wcbench _layer-app`) are WatchConnectivity apps.
                 "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
