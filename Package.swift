@@ -232,10 +232,8 @@ let package = Package(
             name: "WatchPairDaemonTests",
             dependencies: [
                 "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
-                "WatchConnection",
+                "WatchConnection", "WatchPairControlClient",
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
