@@ -1,6 +1,6 @@
 import WatchPairWire
 
-/// What an ``AsyncControlConnection``'s tasks and its thread share, under one lock: the lines read and
+/// What an ``AsyncControlClientConnection``'s tasks and its thread share, under one lock: the lines read and
 /// not yet taken, the tasks waiting for lines, the writes waiting for the socket, and how it ended.
 ///
 /// Bounds: at most `maxUnreadLines` unread lines (plus one read's worth); at that point the connection
@@ -81,7 +81,9 @@ struct AsyncConnectionState {
     }
 
     /// Marks the thread finished: what waits for lines, writes or the close is handed back to resume.
-    mutating func finish() -> (readers: [CheckedContinuation<Void, Never>], writes: [Write], closers: [CheckedContinuation<Void, Never>]) {
+    mutating func finish() -> (
+        readers: [CheckedContinuation<Void, Never>], writes: [Write], closers: [CheckedContinuation<Void, Never>]
+    ) {
         finished = true
         let readers = deliver([], end: .closed)
         defer {

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import WatchPairWire
 
-/// The thread of one ``AsyncControlConnection``: it owns the socket (a ``ControlConnection``) and makes
+/// The thread of one ``AsyncControlClientConnection``: it owns the socket (a ``ControlClientConnection``) and makes
 /// every system call of the connection, so no task ever waits in one.
 ///
 /// It polls the socket and the read end of a wake-up socket pair; a task that queues a write or closes
@@ -29,7 +29,7 @@ final class AsyncConnectionThread: Sendable {
     func start(path: String, connected: CheckedContinuation<Void, any Error>) {
         Thread { [self] in
             do {
-                let connection = try ControlConnection.connect(to: path)
+                let connection = try ControlClientConnection.connect(to: path)
                 connected.resume()
                 serve(connection)
             } catch {
@@ -54,7 +54,7 @@ final class AsyncConnectionThread: Sendable {
         wake()
     }
 
-    private func serve(_ connection: ControlConnection) {
+    private func serve(_ connection: ControlClientConnection) {
         var fds = [pollfd(), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         while true {
             let (stopping, reading, write) = state.withLock { state in
@@ -66,18 +66,21 @@ final class AsyncConnectionThread: Sendable {
             fds[1].revents = 0
             if poll(&fds, 2, -1) < 0 {
                 if errno == EINTR { continue }
-                for reader in state.withLock({ $0.deliver([], end: .system(operation: "poll", errno: errno)) }) { reader.resume() }
+                let failure = ControlClientError.system(operation: "poll", errno: errno)
+                for reader in state.withLock({ $0.deliver([], end: failure) }) { reader.resume() }
                 return
             }
             if fds[1].revents != 0 { drainWakeUps() }
             let socket = fds[0].revents
-            if let write, socket & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { sendQueued(write.bytes, from: write.from, on: connection) }
+            if let write, socket & Int16(POLLOUT | POLLERR | POLLHUP) != 0 {
+                sendQueued(write.bytes, from: write.from, on: connection)
+            }
             if reading, socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 { receive(from: connection) }
         }
     }
 
     /// Sends what the socket takes of the first queued write; resumes its task once all is sent.
-    private func sendQueued(_ bytes: [UInt8], from offset: Int, on connection: ControlConnection) {
+    private func sendQueued(_ bytes: [UInt8], from offset: Int, on connection: ControlClientConnection) {
         let done: Result<CheckedContinuation<Void, any Error>?, ControlClientError>
         do {
             let sent = try UnixStreamSocket.send(connection.descriptor, bytes, from: offset, waiting: false)
@@ -102,7 +105,7 @@ final class AsyncConnectionThread: Sendable {
     }
 
     /// Reads one chunk and hands its lines (and the end of the stream) to the waiting tasks.
-    private func receive(from connection: ControlConnection) {
+    private func receive(from connection: ControlClientConnection) {
         var lines: [ControlResponse] = []
         var end: ControlClientError?
         do {
@@ -120,7 +123,7 @@ final class AsyncConnectionThread: Sendable {
         while bytes.withUnsafeMutableBytes({ recv(wakeRead, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
     }
 
-    /// Ends the connection for every task: the socket is closed by now (the ``ControlConnection`` was
+    /// Ends the connection for every task: the socket is closed by now (the ``ControlClientConnection`` was
     /// released), and the wake-up pair is closed under the lock so ``wake()`` never writes to it after.
     private func finish() {
         let (readers, writes, closers) = state.withLock { state in

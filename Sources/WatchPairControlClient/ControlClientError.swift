@@ -19,7 +19,7 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
     /// A request of `bytes` bytes (newline included) is over the daemon's limit of `limit` per line;
     /// nothing was sent.
     case requestTooLong(bytes: Int, limit: Int)
-    /// An ``AsyncControlConnection`` holds `limit` lines nobody has taken: it stops reading.
+    /// An ``AsyncControlClientConnection`` holds `limit` lines nobody has taken: it stops reading.
     case tooManyUnreadLines(limit: Int)
 
     /// The `errno` of a failed system call.

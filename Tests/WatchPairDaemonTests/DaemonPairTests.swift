@@ -66,8 +66,8 @@ struct DaemonPairTests {
 
     @Test func statusTransferReceiveContextAndMessages() async throws {
         try await withDaemonPair { pair in
-            try await AsyncControlConnection.withConnection(to: pair.watchControl) { watchApp in
-                try await AsyncControlConnection.withConnection(to: pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
+                try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                     // status
                     let status = try await phoneApp.call(["id": 1, "op": "status"])
                     #expect(status["ok"] == .bool(true))
@@ -141,7 +141,7 @@ struct DaemonPairTests {
     @Test func aFollowingStreamShowsEveryDidFinishOnceBeyondAPage() async throws {
         let total = ReceiveOperations.receivePageSize + 44
         try await withDaemonPair { pair in
-            try await AsyncControlConnection.withConnection(to: pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                 let follow = try await phoneApp.call(["id": 1, "op": "receive", "follow": true, "channels": ["didFinish"]])
                 #expect(follow["ok"] == .bool(true))
                 var sent: [JSONValue] = []
@@ -170,11 +170,11 @@ struct DaemonPairTests {
     /// handled, never 7014 (so clients need no retry). Repeated on fresh connections.
     @Test func aMessageRightAfterTheFollowSuccessFindsTheHandler() async throws {
         try await withDaemonPair { pair in
-            try await AsyncControlConnection.withConnection(to: pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                 await waitUntil(pair.phone.engine) { $0.reachable }
                 for round in 1...25 {
                     let id = Int64(round * 10)
-                    try await AsyncControlConnection.withConnection(to: pair.watchControl) { watchApp in
+                    try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
                         // Pipelined: the send goes out as soon as the follow's success is read.
                         let follow = try await watchApp.call(["id": .integer(id), "op": "receive", "follow": true, "channels": ["message"], "handle": ["dictionary"]])
                         #expect(follow["ok"] == .bool(true))
@@ -240,8 +240,8 @@ struct DaemonPairTests {
 
     @Test func aHandlerThatLeavesFailsItsMessagesWith7014() async throws {
         try await withDaemonPair { pair in
-            try await AsyncControlConnection.withConnection(to: pair.phoneControl) { phoneApp in
-                try await AsyncControlConnection.withConnection(to: pair.watchControl) { watchApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
+                try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
                     _ = try await watchApp.call(["id": 1, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
                     await waitUntil(pair.phone.engine) { $0.reachable }
                     try await phoneApp.send(["id": 2, "op": "send", "message": ["q": 1]])
@@ -256,8 +256,8 @@ struct DaemonPairTests {
 
     @Test func aBadClientDoesNotHarmOthers() async throws {
         try await withDaemonPair { pair in
-            try await AsyncControlConnection.withConnection(to: pair.phoneControl) { good in
-                try await AsyncControlConnection.withConnection(to: pair.phoneControl) { bad in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { good in
+                try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { bad in
                     try await bad.write("this is not json\n")
                     let garbage = try await bad.anonymousResponse()
                     #expect(garbage["error"]?["code"] == .integer(7008))
@@ -311,7 +311,7 @@ struct DaemonPairTests {
             #expect(error?.kind == .listen)
             #expect(error?.message.contains("another process listens") == true)
             // The running daemon is untouched.
-            try await AsyncControlConnection.withConnection(to: pair.phoneControl) { client in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { client in
                 let status = try await client.call(["id": 1, "op": "status"])
                 #expect(status["ok"] == .bool(true))
             }

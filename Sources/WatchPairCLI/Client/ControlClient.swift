@@ -20,7 +20,7 @@ public struct ControlTarget: Sendable, Hashable {
 }
 
 /// wcctl's face of a daemon's control connection (docs/ControlProtocol.md): blocking calls with wcctl's
-/// errors, on the shared client core (``ControlConnection``: connect, line framing, response matching).
+/// errors, on the shared client core (``ControlClientConnection``: connect, line framing, response matching).
 ///
 /// Requests get increasing ids from 1. Lines the client sends are at most `maxRequestLineBytes` (the
 /// daemon's limit); lines it reads are at most `maxResponseLineBytes`, the bound of its read buffer.
@@ -28,18 +28,18 @@ public struct ControlTarget: Sendable, Hashable {
 /// connection is `.notRunning` (exit 3), an `ok: false` response is the WCError it carries.
 public final class ControlClient {
     /// The daemon's limit on one request line (1 MiB).
-    public static let maxRequestLineBytes = ControlConnection.maxRequestLineBytes
+    public static let maxRequestLineBytes = ControlClientConnection.maxRequestLineBytes
     /// The longest response line read (16 MiB): larger than the request limit because a `transfers`
     /// listing carries many payloads. A longer line fails the command (exit 1).
-    public static let maxResponseLineBytes = ControlConnection.maxResponseLineBytes
+    public static let maxResponseLineBytes = ControlClientConnection.maxResponseLineBytes
 
     /// The daemon this client is connected to.
     public let target: ControlTarget
     /// The connection, for a caller that waits on several daemons with one `poll(2)`.
-    let connection: ControlConnection
+    let connection: ControlClientConnection
     private var nextId: Int64 = 1
 
-    private init(target: ControlTarget, connection: ControlConnection) {
+    private init(target: ControlTarget, connection: ControlClientConnection) {
         self.target = target
         self.connection = connection
     }
@@ -53,7 +53,7 @@ public final class ControlClient {
         to target: ControlTarget, maxResponseLineBytes: Int = maxResponseLineBytes
     ) throws(CLIError) -> ControlClient {
         do {
-            let connection = try ControlConnection.connect(to: target.path, maxResponseLineBytes: maxResponseLineBytes)
+            let connection = try ControlClientConnection.connect(to: target.path, maxResponseLineBytes: maxResponseLineBytes)
             return ControlClient(target: target, connection: connection)
         } catch {
             throw connectError(error, target: target)
@@ -126,7 +126,8 @@ public final class ControlClient {
         try send(request)
         let response: ControlResponse?
         do {
-            response = try connection.response(to: request.id, soleRequest: true, until: ContinuousClock.now.advanced(by: wait))
+            let deadline = ContinuousClock.now.advanced(by: wait)
+            response = try connection.response(to: request.id, soleRequest: true, until: deadline)
         } catch {
             throw cliError(error)
         }

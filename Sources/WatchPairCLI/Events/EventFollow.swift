@@ -77,7 +77,8 @@ struct EventFollow {
     private func waitForInput(_ interrupt: Int32) throws(CLIError) -> Bool {
         do {
             let connections = streams.lazy.map { $0.client.connection }
-            return try ControlConnection.readable(connections, interrupt: interrupt, until: .never).last != streams.count
+            let ready = try ControlClientConnection.readable(connections, interrupt: interrupt, until: .never)
+            return ready.last != streams.count
         } catch {
             throw CLIError.system("cannot wait for the daemons' events", errno: error.errno ?? 0)
         }

@@ -3,7 +3,7 @@ import WatchPairControlClient
 import WatchPairWire
 
 /// wcbench's face of a control connection (docs/ControlProtocol.md) for the timed loops, on the shared
-/// client core (``ControlConnection``: connect, line framing, response matching).
+/// client core (``ControlClientConnection``: connect, line framing, response matching).
 ///
 /// Each request is written with one `send(2)`; many may be in flight (the daemon runs up to 64 per
 /// connection and matches responses by id). Reads are non-blocking into a buffer that is reused and holds
@@ -13,10 +13,10 @@ final class BenchConnection {
     private static let chunkBytes = 256 << 10
 
     /// The shared core.
-    let core: ControlConnection
+    let core: ControlClientConnection
     private var nextId: Int64 = 1
 
-    private init(core: ControlConnection) {
+    private init(core: ControlClientConnection) {
         self.core = core
     }
 
@@ -30,7 +30,7 @@ final class BenchConnection {
     /// Connects to the control socket at `path`.
     static func connect(_ path: String) throws(BenchError) -> BenchConnection {
         do {
-            return BenchConnection(core: try ControlConnection.connect(to: path, readChunkBytes: chunkBytes))
+            return BenchConnection(core: try ControlClientConnection.connect(to: path, readChunkBytes: chunkBytes))
         } catch {
             throw BenchError(error, path: path)
         }

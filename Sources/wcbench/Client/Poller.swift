@@ -1,6 +1,6 @@
 import WatchPairControlClient
 
-/// `poll(2)` over a few control connections, with wcbench's deadlines (``ControlConnection/readable(_:interrupt:until:)``).
+/// `poll(2)` over a few control connections, with wcbench's deadlines (``ControlClientConnection/readable(_:interrupt:until:)``).
 enum Poller {
     /// Waits until one of `connections` has something to read (or was closed), at most until `deadline`.
     /// Returns false when the deadline passed first.
@@ -13,7 +13,7 @@ enum Poller {
     /// see it (a cold launch's first transfer, delivered with the stream's `ok`, waited for the deadline).
     static func readable(_ connections: [BenchConnection], deadline: UInt64) throws(BenchError) -> [Int] {
         do {
-            return try ControlConnection.readable(connections.lazy.map(\.core), until: MonotonicDeadline(deadline))
+            return try ControlClientConnection.readable(connections.lazy.map(\.core), until: MonotonicDeadline(deadline))
         } catch {
             throw BenchError(error, path: "")
         }

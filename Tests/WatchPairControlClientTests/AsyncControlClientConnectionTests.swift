@@ -16,7 +16,7 @@ struct AsyncControlConnectionTests {
             }
             _ = side.readLine()
         }) { server in
-            try await AsyncControlConnection.withConnection(to: server.path) { connection async throws in
+            try await AsyncControlClientConnection.withConnection(to: server.path) { connection async throws in
                 #expect(try await connection.call(ControlResponse.success(1), id: 1) == .success(1))
                 #expect(try await connection.next { $0.event == "b" }.event == "b")
                 #expect(try await connection.next { _ in true }.event == "a")
@@ -34,7 +34,7 @@ struct AsyncControlConnectionTests {
             side.write(ControlResponse.success(line?.utf8.count == 4 << 20 ? 2 : 3).line + "\n")
             _ = side.readLine()
         }) { server in
-            try await AsyncControlConnection.withConnection(to: server.path) { connection async throws in
+            try await AsyncControlClientConnection.withConnection(to: server.path) { connection async throws in
                 async let written: Void = connection.write(big)
                 #expect(try await connection.response(to: 1) == .success(1))
                 try await written
@@ -45,7 +45,7 @@ struct AsyncControlConnectionTests {
 
     @Test func aCancelledWaitEnds() async throws {
         try await withServer({ _, side in _ = side.readLine() }) { server in
-            let connection = try await AsyncControlConnection.connect(to: server.path)
+            let connection = try await AsyncControlClientConnection.connect(to: server.path)
             let waiting = Task { try await connection.next { _ in true } }
             waiting.cancel()
             await #expect(throws: CancellationError.self) { try await waiting.value }
@@ -58,7 +58,7 @@ struct AsyncControlConnectionTests {
         try await withServer({ _, side in
             side.write(ControlResponse.success(1).line + "\n" + ControlResponse.success(2).line + "\n")
         }) { server in
-            try await AsyncControlConnection.withConnection(to: server.path) { connection async throws in
+            try await AsyncControlClientConnection.withConnection(to: server.path) { connection async throws in
                 #expect(try await connection.readToEnd() == [.success(1), .success(2)])
                 await #expect(throws: ControlClientError.closed) { try await connection.next { _ in true } }
             }
@@ -67,7 +67,7 @@ struct AsyncControlConnectionTests {
 
     @Test func aMissingSocketFailsTheConnect() async {
         await #expect(throws: ControlClientError.system(operation: "connect", errno: ENOENT)) {
-            try await AsyncControlConnection.connect(to: "/nonexistent/wpcc/ctl")
+            try await AsyncControlClientConnection.connect(to: "/nonexistent/wpcc/ctl")
         }
     }
 
@@ -86,11 +86,11 @@ struct AsyncControlConnectionTests {
             }
             _ = side.readLine()
         }) { server in
-            var connections: [AsyncControlConnection] = []
-            for _ in 0..<waiters { connections.append(try await AsyncControlConnection.connect(to: server.path)) }
+            var connections: [AsyncControlClientConnection] = []
+            for _ in 0..<waiters { connections.append(try await AsyncControlClientConnection.connect(to: server.path)) }
             try await withThrowingTaskGroup(of: Int64?.self) { group in
                 for connection in connections { group.addTask { try await connection.next { _ in true }.id } }
-                try await AsyncControlConnection.withConnection(to: server.path) { starter in
+                try await AsyncControlClientConnection.withConnection(to: server.path) { starter in
                     try await starter.write(Array("go\n".utf8))
                 }
                 var answered: [Int64?] = []

@@ -1,6 +1,6 @@
 import Glibc
 
-extension ControlConnection {
+extension ControlClientConnection {
     /// Waits with one `poll(2)` until one of `connections` has something to read (bytes, or the end of
     /// the stream) or `interrupt` is readable, at most until `deadline`.
     ///
@@ -11,7 +11,7 @@ extension ControlConnection {
     /// - Throws: `.system(operation: "poll", …)`.
     @inlinable  // Specialized in wcbench's loops, which pass a lazy map of their own connections.
     public static func readable(
-        _ connections: some Collection<ControlConnection>, interrupt: Int32? = nil, until deadline: some PollDeadline
+        _ connections: some Collection<ControlClientConnection>, interrupt: Int32? = nil, until deadline: some PollDeadline
     ) throws(ControlClientError) -> [Int] {
         var buffered: [Int] = []
         for (position, connection) in connections.enumerated() where connection.hasBufferedLine { buffered.append(position) }

@@ -7,14 +7,14 @@ import WatchPairWire
 /// under test in the same process needs them to answer, so a blocking client can deadlock it.
 /// Non-blocking sockets alone would still need an event loop to wait on, and the package's one is NIO's,
 /// which only WatchPairTransport imports. So each connection's socket is owned by a thread of its own
-/// running the same core as wcctl and wcbench (``ControlConnection``); tasks only take a lock and await
+/// running the same core as wcctl and wcbench (``ControlClientConnection``); tasks only take a lock and await
 /// a continuation (``AsyncConnectionThread``).
 ///
 /// Lines are kept in arrival order until taken: ``next(where:)`` hands out the first that matches and
 /// leaves the others for later calls, at most ``maxUnreadLines`` of them (then the connection ends with
 /// `.tooManyUnreadLines`). A wait ends with `CancellationError` when its task is cancelled; other
 /// failures are ``ControlClientError``s. The connection closes on ``close()`` or when released.
-public final class AsyncControlConnection: Sendable {
+public final class AsyncControlClientConnection: Sendable {
     /// The most lines kept read and not taken.
     public static let maxUnreadLines = 1 << 16
 
@@ -32,15 +32,15 @@ public final class AsyncControlConnection: Sendable {
     /// Connects to the control socket at `path` (on the connection's own thread).
     ///
     /// - Throws: `.system` (``UnixStreamSocket/connect(path:)``).
-    public static func connect(to path: String) async throws -> AsyncControlConnection {
+    public static func connect(to path: String) async throws -> AsyncControlClientConnection {
         let thread = try AsyncConnectionThread(maxUnreadLines: maxUnreadLines)
         try await withCheckedThrowingContinuation { thread.start(path: path, connected: $0) }
-        return AsyncControlConnection(path: path, thread: thread)
+        return AsyncControlClientConnection(path: path, thread: thread)
     }
 
     /// Connects to `path`, runs `body`, then closes the connection (also when `body` throws).
     public static func withConnection<Result>(
-        to path: String, _ body: (AsyncControlConnection) async throws -> Result
+        to path: String, _ body: (AsyncControlClientConnection) async throws -> Result
     ) async throws -> Result {
         let connection = try await connect(to: path)
         do {
@@ -84,7 +84,7 @@ public final class AsyncControlConnection: Sendable {
     ///
     /// - Throws: `.requestTooLong` over the daemon's limit (nothing is sent), else as ``write(_:)``.
     public func send(_ request: some ControlLine) async throws {
-        try await write(ControlConnection.requestLine(request))
+        try await write(ControlClientConnection.requestLine(request))
     }
 
     /// Sends `request` and waits for its response (``response(to:)``); `id` is the request's.

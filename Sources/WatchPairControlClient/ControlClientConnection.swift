@@ -2,7 +2,7 @@ import Glibc
 import WatchPairWire
 
 /// A connection to a daemon's control socket (docs/ControlProtocol.md): the one core under wcctl's
-/// client, wcbench's connections and ``AsyncControlConnection``.
+/// client, wcbench's connections and ``AsyncControlClientConnection``.
 ///
 /// It writes each request line with one `send(2)` (many may be in flight: the daemon matches responses
 /// by id), reads without blocking into a ``LineBuffer`` whose storage and read chunk are reused, decodes
@@ -12,7 +12,7 @@ import WatchPairWire
 ///
 /// The buffer holds at most one unfinished line of `maxResponseLineBytes` plus one read chunk. Not
 /// thread-safe: one owner at a time. The descriptor is closed on `deinit`.
-public final class ControlConnection {
+public final class ControlClientConnection {
     /// The daemon's limit on one request line (1 MiB).
     public static let maxRequestLineBytes = 1 << 20
     /// The longest response line read by default (16 MiB): larger than the request limit because a
@@ -44,9 +44,9 @@ public final class ControlConnection {
     /// - Throws: `.system` (``UnixStreamSocket/connect(path:)``).
     public static func connect(
         to path: String, maxResponseLineBytes: Int = maxResponseLineBytes, readChunkBytes: Int = defaultReadChunkBytes
-    ) throws(ControlClientError) -> ControlConnection {
+    ) throws(ControlClientError) -> ControlClientConnection {
         let fd = try UnixStreamSocket.connect(path: path)
-        return ControlConnection(
+        return ControlClientConnection(
             descriptor: fd, path: path, maxResponseLineBytes: maxResponseLineBytes, readChunkBytes: readChunkBytes)
     }
 

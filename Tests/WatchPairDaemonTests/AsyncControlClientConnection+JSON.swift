@@ -4,7 +4,7 @@ import WatchPairWire
 
 /// The tests write their requests as JSON literals (`["id": 1, "op": "status"]`), sent as they are, and
 /// look at what comes back as JSON: these adapt the control client's async connection to that.
-extension AsyncControlConnection {
+extension AsyncControlClientConnection {
     /// Writes raw text (a newline is not added).
     func write(_ text: String) async throws {
         try await write(Array(text.utf8))
