@@ -149,13 +149,17 @@ let package = Package(
         // Events of both apps merged, selected and drawn as a sequence diagram (pure; wcctl's
         // `events` and `timeline`).
         .target(name: "WatchPairTimeline", dependencies: ["WatchPairWire"]),
-        // wcctl's commands, control-socket client and output (testable; the executable only calls it).
+        // The control-socket client of wcctl, wcbench and the tests: connect, line framing, response
+        // matching; a blocking, poll-driven connection and an async face on a thread of its own (no NIO).
+        .target(name: "WatchPairControlClient", dependencies: ["WatchPairWire"]),
+        // wcctl's commands, its face of the control client and output (testable; the executable only calls it).
         .target(
             name: "WatchPairCLI",
             dependencies: [
                 "WatchPairVersion",
                 "WatchConnection",
                 "WatchPairWire",
+                "WatchPairControlClient",
                 "WatchPairTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -167,6 +171,7 @@ let package = Package(
             dependencies: [
                 "WatchPairVersion",
                 "WatchPairWire",
+                "WatchPairControlClient",
                 "WatchPairCLI",
                 // The layer section's two apps (`wcbench _layer-app`) are WatchConnectivity apps.
                 "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
@@ -222,16 +227,15 @@ let package = Package(
         ),
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
         .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
-        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairWire"]),
+        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire"]),
+        .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",
             dependencies: [
                 "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
-                "WatchConnection",
+                "WatchConnection", "WatchPairControlClient",
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

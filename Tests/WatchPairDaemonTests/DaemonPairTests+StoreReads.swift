@@ -1,4 +1,5 @@
 import Testing
+import WatchPairControlClient
 import WatchPairWire
 
 @testable import WatchPairDaemon
@@ -13,8 +14,8 @@ extension DaemonPairTests {
     @Test func aTransferCostsNoStoreRead() async throws {
         let count = 20
         try await withDaemonPair { pair in
-            try await ControlTestClient.with(pair.watchControl) { watchApp in
-                try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
+                try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                     // Every channel on the watch, didFinish on the phone: what the apps of wcbench follow.
                     #expect(try await watchApp.call(["id": 1, "op": "receive", "follow": true])["ok"] == .bool(true))
                     #expect(try await phoneApp.call(["id": 1, "op": "receive", "follow": true, "channels": ["didFinish"]])["ok"] == .bool(true))
@@ -39,7 +40,7 @@ extension DaemonPairTests {
     }
 
     /// `status.storeReads` of the daemon behind `app`.
-    private func storeReads(_ app: ControlTestClient) async throws -> Int {
+    private func storeReads(_ app: AsyncControlClientConnection) async throws -> Int {
         let status = try await app.call(["id": 99, "op": "status"])
         return Int(try #require(status["result"]?["storeReads"]?.integerValue))
     }

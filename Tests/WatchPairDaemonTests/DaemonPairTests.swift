@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Systemd
 import Testing
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
@@ -65,8 +66,8 @@ struct DaemonPairTests {
 
     @Test func statusTransferReceiveContextAndMessages() async throws {
         try await withDaemonPair { pair in
-            try await ControlTestClient.with(pair.watchControl) { watchApp in
-                try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
+                try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                     // status
                     let status = try await phoneApp.call(["id": 1, "op": "status"])
                     #expect(status["ok"] == .bool(true))
@@ -89,7 +90,7 @@ struct DaemonPairTests {
                     let token = try #require(message["data"]?["token"])
                     let answered = try await watchApp.call(["id": 11, "op": "answer", "token": token, "reply": ["a": "pong"]])
                     #expect(answered["ok"] == .bool(true))
-                    let reply = try await phoneApp.next { $0["id"] == .integer(2) }
+                    let reply = try await phoneApp.response(to: 2).json
                     #expect(reply["result"]?["reply"] == .object(["a": .string("pong")]))
 
                     // A variant nobody handles: 7014 for the sender.
@@ -140,7 +141,7 @@ struct DaemonPairTests {
     @Test func aFollowingStreamShowsEveryDidFinishOnceBeyondAPage() async throws {
         let total = ReceiveOperations.receivePageSize + 44
         try await withDaemonPair { pair in
-            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                 let follow = try await phoneApp.call(["id": 1, "op": "receive", "follow": true, "channels": ["didFinish"]])
                 #expect(follow["ok"] == .bool(true))
                 var sent: [JSONValue] = []
@@ -169,11 +170,11 @@ struct DaemonPairTests {
     /// handled, never 7014 (so clients need no retry). Repeated on fresh connections.
     @Test func aMessageRightAfterTheFollowSuccessFindsTheHandler() async throws {
         try await withDaemonPair { pair in
-            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
                 await waitUntil(pair.phone.engine) { $0.reachable }
                 for round in 1...25 {
                     let id = Int64(round * 10)
-                    try await ControlTestClient.with(pair.watchControl) { watchApp in
+                    try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
                         // Pipelined: the send goes out as soon as the follow's success is read.
                         let follow = try await watchApp.call(["id": .integer(id), "op": "receive", "follow": true, "channels": ["message"], "handle": ["dictionary"]])
                         #expect(follow["ok"] == .bool(true))
@@ -253,8 +254,8 @@ struct DaemonPairTests {
 
     @Test func aHandlerThatLeavesFailsItsMessagesWith7014() async throws {
         try await withDaemonPair { pair in
-            try await ControlTestClient.with(pair.phoneControl) { phoneApp in
-                try await ControlTestClient.with(pair.watchControl) { watchApp in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { phoneApp in
+                try await AsyncControlClientConnection.withConnection(to: pair.watchControl) { watchApp in
                     _ = try await watchApp.call(["id": 1, "op": "receive", "follow": true, "handle": ["dictionaryWithReply"]])
                     await waitUntil(pair.phone.engine) { $0.reachable }
                     // A reply timeout far beyond the test, so only the handler's leaving can fail the message.
@@ -262,7 +263,7 @@ struct DaemonPairTests {
                     _ = try await watchApp.event("message")
                 }
                 // The watch app's connection is closed without answering.
-                let failed = try await phoneApp.next { $0["id"] == .integer(2) }
+                let failed = try await phoneApp.response(to: 2).json
                 #expect(failed["error"]?["code"] == .integer(7014))
             }
         }
@@ -270,8 +271,8 @@ struct DaemonPairTests {
 
     @Test func aBadClientDoesNotHarmOthers() async throws {
         try await withDaemonPair { pair in
-            try await ControlTestClient.with(pair.phoneControl) { good in
-                try await ControlTestClient.with(pair.phoneControl) { bad in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { good in
+                try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { bad in
                     try await bad.write("this is not json\n")
                     let garbage = try await bad.anonymousResponse()
                     #expect(garbage["error"]?["code"] == .integer(7008))
@@ -282,7 +283,7 @@ struct DaemonPairTests {
                     try await bad.write(String(repeating: "x", count: ControlEnvelope.lineLimit + 10))
                     let oversize = try await bad.anonymousResponse()
                     #expect(oversize["error"]?["message"]?.canonicalText.contains("longer than") == true)
-                    #expect(try await bad.readsEndOfStream())
+                    _ = try await bad.readToEnd()  // Returns once the daemon has closed the connection.
                 }
                 #expect(try await good.call(["id": 2, "op": "events"])["ok"] == .bool(true))
             }
@@ -325,7 +326,7 @@ struct DaemonPairTests {
             #expect(error?.kind == .listen)
             #expect(error?.message.contains("another process listens") == true)
             // The running daemon is untouched.
-            try await ControlTestClient.with(pair.phoneControl) { client in
+            try await AsyncControlClientConnection.withConnection(to: pair.phoneControl) { client in
                 let status = try await client.call(["id": 1, "op": "status"])
                 #expect(status["ok"] == .bool(true))
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Systemd
 import Testing
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairTesting
 
@@ -34,7 +35,7 @@ struct IdleExitTests {
         let (watch, configuration, clock, events) = try await Self.backgroundWatch(in: directory)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await watch.run(handlingSignals: false) }
-            try await ControlTestClient.with(configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: configuration.paths.control) { client in
                 #expect(try await client.call(["id": 1, "op": "status"])["ok"] == .bool(true))
                 // Far past the idle timeout while attached: still up, and no idleExit.
                 clock.advance(by: .seconds(60))
@@ -57,7 +58,7 @@ struct IdleExitTests {
         let (watch, configuration, clock, events) = try await Self.backgroundWatch(in: directory)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await watch.run(handlingSignals: false) }
-            try await ControlTestClient.with(configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: configuration.paths.control) { client in
                 let opened = try await client.call(["id": 1, "op": "open"])
                 #expect(opened["result"] == .object(["launch": .string("foreground"), "opened": .bool(true)]))
                 let again = try await client.call(["id": 2, "op": "open"])
@@ -65,7 +66,7 @@ struct IdleExitTests {
             }
             // The client left: a background launch would now start its idle timer. Far past it, still up.
             clock.advance(by: .seconds(60))
-            try await ControlTestClient.with(configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: configuration.paths.control) { client in
                 let status = try await client.call(["id": 3, "op": "status"])
                 #expect(status["result"]?["launch"] == .string("foreground"))
             }

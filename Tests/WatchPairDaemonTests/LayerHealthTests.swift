@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WatchConnection
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
@@ -22,7 +23,7 @@ struct LayerHealthTests {
             let layer = try #require(watch.faceService as? AppConnection)
             // The layer has seen the engine activated (else the first request fails 7004, not 7007).
             try await layer.connection().waitForActivation(timeout: .seconds(30))
-            try await ControlTestClient.with(watch.configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: watch.configuration.paths.control) { client in
                 for id in 1...4 {
                     let response = try await client.call([
                         "id": .integer(Int64(id)), "op": "request", "requestType": "T", "body": [:], "mode": "immediate", "retry": "none",
@@ -47,7 +48,7 @@ struct LayerHealthTests {
         let clock = ManualClock()
         let events = EventCollector()
         try await withRunningDaemon(configuration, clock: clock, events: events) { watch in
-            try await ControlTestClient.with(watch.configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: watch.configuration.paths.control) { client in
                 // The phone is off: the request waits in the queue until it expires.
                 try await client.send(["id": 1, "op": "request", "requestType": "T", "body": [:], "strategy": "messageOnly"])
                 await events.wait(for: .requestQueued)
@@ -56,7 +57,7 @@ struct LayerHealthTests {
                 clock.advance(by: .milliseconds(1_999))
                 #expect(!events.all.contains { $0.kind == .requestExpired })
                 clock.advance(by: .milliseconds(1))
-                let response = try await client.next { $0["id"] == .integer(1) }
+                let response = try await client.response(to: 1).json
                 #expect(response["error"]?["code"] == .integer(7001), "\(response)")
                 #expect(response["error"]?["message"]?.stringValue?.contains("expired") == true, "\(response)")
             }

@@ -2,6 +2,7 @@ import Foundation
 import Systemd
 import Testing
 import WatchConnection
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairWire
 
@@ -23,8 +24,8 @@ struct LayerLifetimeTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await watch.run(handlingSignals: false) }
             let connection = await layer.connection()
-            try await ControlTestClient.with(watch.configuration.paths.control) { sender in
-                try await ControlTestClient.with(watch.configuration.paths.control) { server in
+            try await AsyncControlClientConnection.withConnection(to: watch.configuration.paths.control) { sender in
+                try await AsyncControlClientConnection.withConnection(to: watch.configuration.paths.control) { server in
                     // The phone is off: the request waits in the queue (its sender and its 1 h expiry
                     // timer are running), and a serve client is the handler of another type.
                     try await sender.send(["id": 1, "op": "request", "requestType": "Ping", "body": [:], "strategy": "messageOnly"])

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Systemd
 import Testing
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
@@ -71,7 +72,7 @@ struct SystemdNotificationTests {
             #expect(status.hasPrefix("link disconnected, 0 outstanding transfers"))
             #expect(ready.controlExists)
             // The control socket answers as soon as READY=1 is out.
-            try await ControlTestClient.with(configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: configuration.paths.control) { client in
                 let status = try await client.call(["id": 1, "op": "status"])
                 #expect(status["ok"] == .bool(true))
             }
@@ -116,7 +117,7 @@ struct SystemdNotificationTests {
             group.addTask { try await phone.run(handlingSignals: false) }
             await recorder.wait { if case .ready = $0 { true } else { false } }
             // One at a time, each in the watch's inbox (no watch app runs) before the next: five changes.
-            try await ControlTestClient.with(phone.configuration.paths.control) { client in
+            try await AsyncControlClientConnection.withConnection(to: phone.configuration.paths.control) { client in
                 for index in 1...5 {
                     let response = try await client.call(["id": .integer(Int64(index)), "op": "transfer", "userInfo": ["n": .integer(Int64(index))]])
                     #expect(response["ok"] == .bool(true))

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import WatchPairControlClient
 import WatchPairWire
 
 @testable import WatchPairCLI
@@ -44,7 +45,7 @@ struct ExitStatusTests {
     ])
     func connectFailures(errno code: Int32, status: Int32, message: String) {
         let target = ControlTarget(role: .phone, path: "/x/phoned.ctl")
-        let error = ControlClient.connectError(SocketError(operation: "connect", path: target.path, errno: code), target: target)
+        let error = ControlClient.connectError(.system(operation: "connect", errno: code), target: target)
         #expect(error.exitStatus == status)
         #expect(error.message == message)
         #expect(error.errno == code)

@@ -1,4 +1,5 @@
 import Glibc
+import WatchPairControlClient
 import WatchPairWire
 
 /// Which daemon `wcctl` talks to and where its control socket is.
@@ -18,7 +19,8 @@ public struct ControlTarget: Sendable, Hashable {
     public var daemonName: String { role.daemonName }
 }
 
-/// A blocking client of one daemon's control socket (docs/ControlProtocol.md).
+/// wcctl's face of a daemon's control connection (docs/ControlProtocol.md): blocking calls with wcctl's
+/// errors, on the shared client core (``ControlClientConnection``: connect, line framing, response matching).
 ///
 /// Requests get increasing ids from 1. Lines the client sends are at most `maxRequestLineBytes` (the
 /// daemon's limit); lines it reads are at most `maxResponseLineBytes`, the bound of its read buffer.
@@ -26,23 +28,20 @@ public struct ControlTarget: Sendable, Hashable {
 /// connection is `.notRunning` (exit 3), an `ok: false` response is the WCError it carries.
 public final class ControlClient {
     /// The daemon's limit on one request line (1 MiB).
-    public static let maxRequestLineBytes = 1 << 20
+    public static let maxRequestLineBytes = ControlClientConnection.maxRequestLineBytes
     /// The longest response line read (16 MiB): larger than the request limit because a `transfers`
     /// listing carries many payloads. A longer line fails the command (exit 1).
-    public static let maxResponseLineBytes = 16 << 20
-    /// Bytes asked of one `read(2)`.
-    static let readChunkBytes = 1 << 16
+    public static let maxResponseLineBytes = ControlClientConnection.maxResponseLineBytes
 
     /// The daemon this client is connected to.
     public let target: ControlTarget
-    private let socket: UnixSocket
-    private var buffer: LineBuffer
+    /// The connection, for a caller that waits on several daemons with one `poll(2)`.
+    let connection: ControlClientConnection
     private var nextId: Int64 = 1
 
-    private init(target: ControlTarget, socket: UnixSocket, maxResponseLineBytes: Int) {
+    private init(target: ControlTarget, connection: ControlClientConnection) {
         self.target = target
-        self.socket = socket
-        self.buffer = LineBuffer(maxLineBytes: maxResponseLineBytes)
+        self.connection = connection
     }
 
     /// Connects to `target`'s control socket.
@@ -54,39 +53,35 @@ public final class ControlClient {
         to target: ControlTarget, maxResponseLineBytes: Int = maxResponseLineBytes
     ) throws(CLIError) -> ControlClient {
         do {
-            let socket = try UnixSocket.connect(path: target.path)
-            return ControlClient(target: target, socket: socket, maxResponseLineBytes: maxResponseLineBytes)
+            let connection = try ControlClientConnection.connect(to: target.path, maxResponseLineBytes: maxResponseLineBytes)
+            return ControlClient(target: target, connection: connection)
         } catch {
             throw connectError(error, target: target)
         }
     }
 
     /// The `CLIError` for a failed connect.
-    static func connectError(_ error: SocketError, target: ControlTarget) -> CLIError {
+    static func connectError(_ error: ControlClientError, target: ControlTarget) -> CLIError {
         let name = target.daemonName
-        switch error.errno {
+        let code = error.errno ?? 0
+        switch code {
         case ENOENT, ENOTDIR:
-            return CLIError(.notRunning, "\(name) is not running (no control socket at \(target.path))", errno: error.errno)
+            return CLIError(.notRunning, "\(name) is not running (no control socket at \(target.path))", errno: code)
         case ECONNREFUSED:
             return CLIError(
-                .notRunning, "\(name) is not running (control socket \(target.path) refuses connections)",
-                errno: error.errno)
+                .notRunning, "\(name) is not running (control socket \(target.path) refuses connections)", errno: code)
         case ENAMETOOLONG:
             return CLIError(
-                .usage, "control socket path is longer than \(UnixSocket.maxPathBytes) bytes: \(target.path)",
-                errno: error.errno)
+                .usage, "control socket path is longer than \(UnixSocketAddress.maxPathBytes) bytes: \(target.path)", errno: code)
         case EACCES, EPERM:
             return CLIError(
                 .failure,
                 "permission denied on \(name)'s control socket \(target.path) (join its group: sudo usermod -aG watchpair $USER, then log in again)",
-                errno: error.errno)
+                errno: code)
         default:
-            return CLIError(.failure, "cannot connect to \(name) at \(target.path): \(CLIError.errorString(error.errno))", errno: error.errno)
+            return CLIError(.failure, "cannot connect to \(name) at \(target.path): \(CLIError.errorString(code))", errno: code)
         }
     }
-
-    /// The socket's descriptor, for a caller that waits on several daemons with one `poll(2)`.
-    var descriptor: Int32 { socket.descriptor }
 
     /// A request with a fresh id.
     public func makeRequest(_ op: String) -> ControlRequest {
@@ -99,17 +94,10 @@ public final class ControlClient {
     /// - Throws: `.wcError(7009)` when the line is over the daemon's 1 MiB limit (nothing is sent);
     ///   `.notRunning` when the daemon has closed the connection.
     public func send(_ request: ControlRequest) throws(CLIError) {
-        let line = request.lineBytes
-        guard line.count <= Self.maxRequestLineBytes + 1 else {
-            throw CLIError(WCFailure(
-                .payloadTooLarge,
-                "The request is \(line.count) bytes, over the control socket's limit of \(Self.maxRequestLineBytes) bytes per line."))
-        }
         do {
-            try socket.writeAll(line)
+            try connection.send(request)
         } catch {
-            if error.errno == EPIPE || error.errno == ECONNRESET { throw lastWords() }
-            throw CLIError.system("cannot write to \(target.daemonName)'s control socket", errno: error.errno)
+            throw cliError(error)
         }
     }
 
@@ -136,16 +124,17 @@ public final class ControlClient {
     ///   `.failure` when it does not answer within `wait` or sends something that is not a response.
     public func call(_ request: ControlRequest, wait: Duration) throws(CLIError) -> JSONValue {
         try send(request)
-        let deadline = ContinuousClock.now.advanced(by: wait)
-        while true {
-            guard let response = try next(deadline: deadline, interruptDescriptor: nil) else {
-                throw CLIError(.failure, "\(target.daemonName) did not answer within \(wait.formattedSeconds)")
-            }
-            // `id: null` is the daemon rejecting a line it could not read: ours, as only one is in flight.
-            let isOurs = response.id == request.id || (response.id == nil && response.ok == false)
-            guard isOurs, response.event == nil else { continue }
-            return try Self.result(of: response)
+        let response: ControlResponse?
+        do {
+            let deadline = ContinuousClock.now.advanced(by: wait)
+            response = try connection.response(to: request.id, soleRequest: true, until: deadline)
+        } catch {
+            throw cliError(error)
         }
+        guard let response else {
+            throw CLIError(.failure, "\(target.daemonName) did not answer within \(wait.formattedSeconds)")
+        }
+        return try Self.result(of: response)
     }
 
     /// The result of a response, or its error as a `CLIError`.
@@ -164,33 +153,33 @@ public final class ControlClient {
     public func next(
         deadline: ContinuousClock.Instant?, interruptDescriptor: Int32?
     ) throws(CLIError) -> ControlResponse? {
-        while true {
-            let line: [UInt8]?
-            do {
-                line = try buffer.nextLine()
-            } catch {
-                throw CLIError(.failure, "\(target.daemonName) sent a line over \(error.limit) bytes")
-            }
-            if let line {
-                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-                do {
-                    return try ControlResponse(line: line)
-                } catch {
-                    throw CLIError(.failure, "\(target.daemonName) sent an invalid line: \(error.problem)")
-                }
-            }
-            let outcome: UnixSocket.ReadOutcome
-            do {
-                outcome = try socket.read(
-                    maxBytes: Self.readChunkBytes, deadline: deadline, interruptDescriptor: interruptDescriptor)
-            } catch {
-                throw CLIError.system("cannot read from \(target.daemonName)'s control socket", errno: error.errno)
-            }
-            switch outcome {
-            case .bytes(let bytes): buffer.append(bytes)
-            case .endOfStream: throw closedError()
-            case .interrupted, .timedOut: return nil
-            }
+        do {
+            return try connection.read(until: deadline, interrupt: interruptDescriptor)
+        } catch {
+            throw cliError(error)
+        }
+    }
+
+    /// wcctl's words for a failure of the connection.
+    func cliError(_ error: ControlClientError) -> CLIError {
+        let name = target.daemonName
+        switch error {
+        case .system(operation: "send", let code):
+            if code == EPIPE || code == ECONNRESET { return lastWords() }
+            return CLIError.system("cannot write to \(name)'s control socket", errno: code)
+        case .system(_, let code):
+            return CLIError.system("cannot read from \(name)'s control socket", errno: code)
+        case .closed:
+            return closedError()
+        case .lineTooLong(let limit):
+            return CLIError(.failure, "\(name) sent a line over \(limit) bytes")
+        case .invalidLine(let problem, _):
+            return CLIError(.failure, "\(name) sent an invalid line: \(problem)")
+        case .requestTooLong(let bytes, let limit):
+            return CLIError(WCFailure(
+                .payloadTooLarge, "The request is \(bytes) bytes, over the control socket's limit of \(limit) bytes per line."))
+        case .tooManyUnreadLines:
+            return CLIError(.failure, "\(name): \(error)")
         }
     }
 

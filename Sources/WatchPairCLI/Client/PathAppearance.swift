@@ -1,4 +1,5 @@
 import Glibc
+import WatchPairControlClient
 
 /// Waits for a file to appear without polling: an inotify watch on the directory that should hold it
 /// (or, while that is missing, on its nearest existing ancestor), and a retry on each change there.

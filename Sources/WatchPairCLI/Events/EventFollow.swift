@@ -1,4 +1,4 @@
-import Glibc
+import WatchPairControlClient
 import WatchPairTimeline
 import WatchPairWire
 
@@ -75,11 +75,12 @@ struct EventFollow {
 
     /// Waits until an app's socket or the interrupt pipe is readable; false for the interrupt.
     private func waitForInput(_ interrupt: Int32) throws(CLIError) -> Bool {
-        var fds = streams.map { pollfd(fd: $0.client.descriptor, events: Int16(POLLIN), revents: 0) }
-        fds.append(pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0))
-        while poll(&fds, nfds_t(fds.count), -1) < 0 {
-            guard errno == EINTR else { throw CLIError.system("cannot wait for the daemons' events", errno: errno) }
+        do {
+            let connections = streams.lazy.map { $0.client.connection }
+            let ready = try ControlClientConnection.readable(connections, interrupt: interrupt, until: .never)
+            return ready.last != streams.count
+        } catch {
+            throw CLIError.system("cannot wait for the daemons' events", errno: error.errno ?? 0)
         }
-        return fds[fds.count - 1].revents == 0
     }
 }

@@ -10,6 +10,10 @@ public protocol ControlLine {
     /// The value as a JSON object.
     var json: JSONValue { get }
 
+    /// The bytes to write: ``json``'s canonical text and a newline. A requirement, so that a type's own
+    /// faster writer (``ControlResponse``'s) is also what generic code such as the control client calls.
+    var lineBytes: [UInt8] { get }
+
     /// Reads the value from its JSON.
     init(json: JSONValue) throws(DecodingError)
 
@@ -21,7 +25,7 @@ extension ControlLine {
     /// One line of canonical JSON (no trailing newline).
     public var line: String { json.canonicalText }
 
-    /// The bytes to write: one line, newline included.
+    /// The bytes to write: one line, newline included (the default, through ``json``).
     public var lineBytes: [UInt8] { json.canonicalUTF8 + [UInt8(ascii: "\n")] }
 
     /// Parses one line (without its newline): ``init(json:)`` of its JSON.

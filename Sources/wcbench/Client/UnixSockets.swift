@@ -1,24 +1,17 @@
 import Glibc
-import WatchPairWire
+import WatchPairControlClient
 
 /// The few raw Unix-socket calls wcbench needs: connect to a path, make a connected pair.
 enum UnixSockets {
-    /// Connects a blocking stream socket to `path`; the descriptor is close-on-exec.
+    /// Connects a blocking stream socket to `path` (``UnixStreamSocket/connect(path:)``); the descriptor
+    /// is close-on-exec.
     ///
     /// - Throws: `BenchError` with the `errno` of `socket`/`connect` (`ENOENT`, `ECONNREFUSED`, ...).
     static func connect(_ path: String) throws(BenchError) -> Int32 {
-        guard let address = UnixSocketAddress(path: path) else {
-            throw BenchError.system("socket path empty or too long: \(path)", errno: ENAMETOOLONG)
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BenchError.system("socket()", errno: errno) }
-        while true {
-            let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
-            if rc == 0 { return fd }
-            let error = errno
-            if error == EINTR { continue }
-            close(fd)
-            throw BenchError.system("connect \(path)", errno: error)
+        do {
+            return try UnixStreamSocket.connect(path: path)
+        } catch {
+            throw BenchError(error, path: path)
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import WatchPairControlClient
 
 /// Nanosecond timestamps from `CLOCK_MONOTONIC`, the clock every measurement uses.
 ///
@@ -38,4 +39,16 @@ enum Monotonic {
         guard deadline > current else { return 0 }
         return Int32(clamping: (deadline - current) / 1_000_000 + 1)
     }
+}
+
+/// A ``Monotonic`` timestamp as the control client's waits take a deadline.
+struct MonotonicDeadline: PollDeadline {
+    /// The deadline, in ``Monotonic/now()`` nanoseconds.
+    let nanoseconds: UInt64
+
+    init(_ nanoseconds: UInt64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    var pollTimeout: Int32 { Monotonic.pollTimeout(until: nanoseconds) }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WatchPairCLI
+@testable import WatchPairControlClient
 
 @Suite("Line framing")
 struct LineBufferTests {
@@ -59,9 +59,21 @@ struct LineBufferTests {
             // Always a partial line left behind, so the buffer is never simply emptied.
             buffer.append(Array("\nline \(n % 10)\npart".utf8))
             #expect(try buffer.nextLine() != nil)
-            #expect(try buffer.nextLine() == Array("line \(n % 10)".utf8))
+            #expect(try buffer.nextLine().map(Array.init) == Array("line \(n % 10)".utf8))
             #expect(try buffer.nextLine() == nil)
         }
         #expect(buffer.storedByteCount < 64)
+    }
+
+    @Test func anEmptiedBufferKeepsItsStorageUpToTheRetainedCapacity() throws {
+        var buffer = LineBuffer(maxLineBytes: 1 << 20, retainedCapacity: 1024)
+        buffer.append(Array(repeating: UInt8(ascii: "x"), count: 100) + [UInt8(ascii: "\n")])
+        #expect(try buffer.nextLine()?.count == 100)
+        #expect(!buffer.hasCompleteLine)
+        buffer.append(Array("a\nb".utf8))
+        #expect(buffer.storedByteCount == 3, "the consumed line was dropped on append")
+        #expect(buffer.hasCompleteLine)
+        #expect(try lines(&buffer) == ["a"])
+        #expect(!buffer.hasCompleteLine && buffer.pendingByteCount == 1)
     }
 }
