@@ -12,7 +12,7 @@ struct StreamEnded: Error, CustomStringConvertible {
 func until(
     _ what: String,
     on signal: AsyncSignal,
-    limit: Duration = .seconds(20),
+    limit: Duration = .seconds(60),
     _ condition: @escaping @Sendable () async -> Bool
 ) async throws {
     try await withTimeout(limit, what) {
