@@ -11,9 +11,9 @@ import WatchPairTesting
 ///
 /// Time moves only while the test waits through the kit: between its waits the test's own code runs,
 /// and the clock must not move under it (it may be about to inject a fault or answer a message); the
-/// kit cannot see that code, so no driver runs in the background. While
-/// any wait runs, exactly one ``IdleClockDriver`` drives the clock: the first wait to start takes the
-/// token, and when it ends another running wait takes it over.
+/// kit cannot see that code, so no driver runs in the background. While any wait runs, exactly one
+/// ``IdleClockDriver`` drives the clock: the first wait to start takes the token, and when it ends
+/// another running wait takes it over.
 final class PairWaits: SessionWaits {
     /// The sessions whose queues the driver drains, held weakly (each session holds this object).
     let sessions = SessionList()
