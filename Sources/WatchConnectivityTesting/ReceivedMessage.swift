@@ -33,6 +33,7 @@ public struct ReceivedMessage: Sendable, Equatable, CustomStringConvertible {
         replyHandler?.call(reply)
     }
 
+    /// Equal payloads, and both or neither expect a reply.
     public static func == (lhs: ReceivedMessage, rhs: ReceivedMessage) -> Bool {
         lhs.payload == rhs.payload && lhs.expectsReply == rhs.expectsReply
     }
@@ -61,6 +62,7 @@ public struct ReceivedMessageData: Sendable, Equatable, CustomStringConvertible 
         replyHandler?.call(reply)
     }
 
+    /// Equal bytes, and both or neither expect a reply.
     public static func == (lhs: ReceivedMessageData, rhs: ReceivedMessageData) -> Bool {
         lhs.data == rhs.data && lhs.expectsReply == rhs.expectsReply
     }

@@ -22,8 +22,8 @@ public final class SessionRecorder: NSObject, WCSessionDelegate, @unchecked Send
     /// The most unread events kept; later ones are dropped and the next wait throws ``EventQueueOverflow``.
     public static let bufferLimit = 10_000
 
-    /// The app's delegate that each callback is passed to, if any.
-    public let forwardedDelegate: (any WCSessionDelegate)?
+    /// The app's delegate that each callback is passed to, if any (called on the delegate queue only).
+    private let forwardedDelegate: (any WCSessionDelegate)?
     let queue = EventQueue<WCSessionEvent>(limit: SessionRecorder.bufferLimit)
     /// How this recorder's waits are bounded (its pair's, once installed by one).
     private let pairWaits = Mutex<(any SessionWaits)?>(nil)
@@ -47,41 +47,49 @@ public final class SessionRecorder: NSObject, WCSessionDelegate, @unchecked Send
 
     // MARK: - WCSessionDelegate
 
+    /// Records ``WCSessionEvent/activationCompleted(_:error:)``.
     public func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
         forwardedDelegate?.session(session, activationDidCompleteWith: activationState, error: error)
         record(.activationCompleted(activationState, error: WCError(reported: error)))
     }
 
+    /// Records ``WCSessionEvent/becameInactive``.
     public func sessionDidBecomeInactive(_ session: WCSession) {
         forwardedDelegate?.sessionDidBecomeInactive(session)
         record(.becameInactive)
     }
 
+    /// Records ``WCSessionEvent/deactivated``.
     public func sessionDidDeactivate(_ session: WCSession) {
         forwardedDelegate?.sessionDidDeactivate(session)
         record(.deactivated)
     }
 
+    /// Records ``WCSessionEvent/watchStateChanged(_:)`` with the state now.
     public func sessionWatchStateDidChange(_ session: WCSession) {
         forwardedDelegate?.sessionWatchStateDidChange(session)
         record(.watchStateChanged(WatchStateSnapshot(of: session)))
     }
 
+    /// Records ``WCSessionEvent/companionAppInstalledChanged(_:)`` with `isCompanionAppInstalled` now.
     public func sessionCompanionAppInstalledDidChange(_ session: WCSession) {
         forwardedDelegate?.sessionCompanionAppInstalledDidChange(session)
         record(.companionAppInstalledChanged(session.isCompanionAppInstalled))
     }
 
+    /// Records ``WCSessionEvent/reachabilityChanged(_:)`` with `isReachable` now.
     public func sessionReachabilityDidChange(_ session: WCSession) {
         forwardedDelegate?.sessionReachabilityDidChange(session)
         record(.reachabilityChanged(session.isReachable))
     }
 
+    /// Records ``WCSessionEvent/receivedMessage(_:)``, expecting no reply.
     public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
         forwardedDelegate?.session(session, didReceiveMessage: message)
         record(.receivedMessage(ReceivedMessage(Self.payload(message), replyHandler: nil)))
     }
 
+    /// Records ``WCSessionEvent/receivedMessage(_:)`` with its reply handler.
     public func session(
         _ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void
     ) {
@@ -89,26 +97,31 @@ public final class SessionRecorder: NSObject, WCSessionDelegate, @unchecked Send
         record(.receivedMessage(ReceivedMessage(Self.payload(message), replyHandler: replyHandler)))
     }
 
+    /// Records ``WCSessionEvent/receivedMessageData(_:)``, expecting no reply.
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data) {
         forwardedDelegate?.session(session, didReceiveMessageData: messageData)
         record(.receivedMessageData(ReceivedMessageData(messageData, replyHandler: nil)))
     }
 
+    /// Records ``WCSessionEvent/receivedMessageData(_:)`` with its reply handler.
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
         forwardedDelegate?.session(session, didReceiveMessageData: messageData, replyHandler: replyHandler)
         record(.receivedMessageData(ReceivedMessageData(messageData, replyHandler: replyHandler)))
     }
 
+    /// Records ``WCSessionEvent/receivedApplicationContext(_:)``.
     public func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
         forwardedDelegate?.session(session, didReceiveApplicationContext: applicationContext)
         record(.receivedApplicationContext(Self.payload(applicationContext)))
     }
 
+    /// Records ``WCSessionEvent/receivedUserInfo(_:)``.
     public func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         forwardedDelegate?.session(session, didReceiveUserInfo: userInfo)
         record(.receivedUserInfo(Self.payload(userInfo)))
     }
 
+    /// Records ``WCSessionEvent/finishedUserInfoTransfer(_:)``.
     public func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
         forwardedDelegate?.session(session, didFinish: userInfoTransfer, error: error)
         let result = UserInfoTransferResult(
@@ -116,6 +129,7 @@ public final class SessionRecorder: NSObject, WCSessionDelegate, @unchecked Send
         record(.finishedUserInfoTransfer(result))
     }
 
+    /// Records ``WCSessionEvent/receivedFile(_:)``, with the file's bytes read before the forwarded delegate runs.
     public func session(_ session: WCSession, didReceive file: WCSessionFile) {
         // Read first: the forwarded delegate may move the file, and the session removes it afterwards.
         let arrived = ArrivedFile(
@@ -125,6 +139,7 @@ public final class SessionRecorder: NSObject, WCSessionDelegate, @unchecked Send
         record(.receivedFile(arrived))
     }
 
+    /// Records ``WCSessionEvent/finishedFileTransfer(_:)``.
     public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
         forwardedDelegate?.session(session, didFinish: fileTransfer, error: error)
         record(.finishedFileTransfer(FileTransferResult(transfer: fileTransfer, error: WCError(reported: error))))
