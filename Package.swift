@@ -185,9 +185,17 @@ let package = Package(
         // Test kit of WCSession apps: both apps' sessions in one process, in memory or over sockets.
         .target(
             name: "WatchConnectivityTesting",
-            dependencies: ["WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire"]
+            dependencies: [
+                "WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
-        .testTarget(name: "WatchConnectivityTestingTests", dependencies: ["WatchConnectivityTesting", "WatchConnectivity"]),
+        .testTarget(
+            name: "WatchConnectivityTestingTests",
+            dependencies: [
+                "WatchConnectivityTesting", "WatchConnectivity", "WatchPairTesting", "WatchPairWire",
+                .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire", "WatchPairTesting"]),
         .testTarget(
             name: "WatchConnectionTests",

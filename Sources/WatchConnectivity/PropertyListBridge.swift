@@ -14,9 +14,9 @@ import WatchPairWire
 /// Incoming values are handed to the app as Foundation hands them out on Apple's platforms: numbers and
 /// booleans as `NSNumber` (so `as? Int`, `as? Double` and `as? Bool` all work), strings as `String`,
 /// `Date`, `Data`, `[Any]` and `[String: Any]`.
-enum PropertyListBridge {
+package enum PropertyListBridge {
     /// Converts an app's dictionary, or throws 7010 naming the first value that is not a property list.
-    static func plist(from dictionary: [String: Any]) throws(WCError) -> PlistDictionary {
+    package static func plist(from dictionary: [String: Any]) throws(WCError) -> PlistDictionary {
         var result: PlistDictionary = [:]
         result.reserveCapacity(dictionary.count)
         for (key, value) in dictionary {
@@ -115,7 +115,7 @@ enum PropertyListBridge {
     // MARK: Incoming
 
     /// The app's view of a received dictionary.
-    static func object(from dictionary: PlistDictionary) -> [String: Any] {
+    package static func object(from dictionary: PlistDictionary) -> [String: Any] {
         var result: [String: Any] = [:]
         result.reserveCapacity(dictionary.count)
         for (key, value) in dictionary { result[key] = object(from: value) }
@@ -123,7 +123,7 @@ enum PropertyListBridge {
     }
 
     /// The app's view of one received value.
-    static func object(from value: PlistValue) -> Any {
+    package static func object(from value: PlistValue) -> Any {
         switch value {
         case .string(let string): string
         case .integer(let integer): NSNumber(value: integer)

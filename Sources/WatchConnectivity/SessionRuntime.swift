@@ -54,15 +54,28 @@ package struct SessionOverrides: Sendable {
     package var beforeActivationCompletes: (@Sendable (PairHost) async -> Void)?
     /// The session's logger.
     package var logger: Logger?
+    /// How the test kit waits on the session's behalf (its pair's self-driving clock).
+    package var waits: (any SessionWaits)?
 
     package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,
-        beforeActivationCompletes: (@Sendable (PairHost) async -> Void)? = nil, logger: Logger? = nil
+        beforeActivationCompletes: (@Sendable (PairHost) async -> Void)? = nil, logger: Logger? = nil,
+        waits: (any SessionWaits)? = nil
     ) {
         self.transport = transport
         self.clock = clock
         self.keepAlive = keepAlive
         self.beforeActivationCompletes = beforeActivationCompletes
         self.logger = logger
+        self.waits = waits
     }
+}
+
+/// How a test kit awaits something for a session: bounded, and driving the session's clock meanwhile
+/// if the kit's pair has a self-driving one. Apps never see it.
+package protocol SessionWaits: Sendable {
+    /// Returns what `operation` returns, or throws its error, or a time-out error once `limit` passed.
+    func wait<Value: Sendable>(
+        _ what: String, within limit: Duration, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value
 }

@@ -214,6 +214,18 @@ public final class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
+    /// How the test kit waits for this session (set by its pair); nil for an app's session.
+    package var waits: (any SessionWaits)? { overrides.waits }
+
+    /// Returns once the work queued before the call has run on the engine's thread, then on the delegate
+    /// queue, then on the engine's thread again (what a delegate callback queued there). For the test
+    /// kit's self-driving clock, which calls this between looks at the clock and the network.
+    package func drainQueues() async {
+        await EngineExecutor.shared.spawn {}.value
+        await onDelegateQueue { _ in }
+        await EngineExecutor.shared.spawn {}.value
+    }
+
     /// Returns once `isReachable` is `reachable` (for tests; Apple's apps use `sessionReachabilityDidChange`).
     package func waitForReachability(_ reachable: Bool = true) async {
         while !Task.isCancelled {

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Synchronization
 import WatchConnectivity
 import WatchPairCore
 import WatchPairTesting
@@ -11,22 +13,27 @@ import WatchPairWire
 /// @Test(arguments: WCSessionTestMode.allCases)
 /// func syncsTheList(_ mode: WCSessionTestMode) async throws {
 ///     let pair = try WCSessionPair(mode)
-///     pair.phone.delegate = phoneManager
-///     pair.watch.delegate = watchManager
-///     pair.phone.activate(); pair.watch.activate()
-///     await pair.waitUntilReachable()
-///     …
+///     let (phone, watch) = try await pair.activate()
+///     try pair.phone.updateApplicationContext(["list": "milk"])
+///     #expect(try await watch.first(\.applicationContext)["list"] as? String == "milk")
 ///     await pair.shutdown()
 /// }
 /// ```
 ///
-/// In memory, both engines run on ``clock`` (a `ManualClock`: timeouts and retry delays pass only when
-/// the test advances it) and the watch's link goes through ``faults`` (inject drops, delays, corrupt
-/// bytes). Over sockets, the real clock runs and both are nil. Each session is built with
-/// `WCSession(configuration:link:clock:)`, as an app's own test may do.
+/// ``activate(phone:watch:within:)`` installs a ``SessionRecorder`` on each side (passing every callback on
+/// to the app's own delegate, if given) and returns them; each reports the callbacks as events to await.
+/// ``WCSession/sendMessageAwaitingReply(_:within:)`` awaits a reply as a `Sendable` ``WCPayload``.
+///
+/// In memory, both engines run on ``clock`` (a `ManualClock`) and the watch's link goes through
+/// ``faults`` (inject drops, delays, corrupt bytes). The clock moves only when the test steps it
+/// (``ClockMode/manual``, the default), or by itself while the test awaits through the kit
+/// (``ClockMode/automatic``). Over sockets, the real clock runs and these three are nil. Sessions log
+/// through the pair's `Logger` (quiet by default: warnings and above; ``defaultLogger()``).
 public final class WCSessionPair: Sendable {
     /// How the sessions are linked.
     public let mode: WCSessionTestMode
+    /// How the in-memory clock moves (always ``ClockMode/manual`` over sockets, where the real clock runs).
+    public let clockMode: ClockMode
     /// The iPhone app's session.
     public let phone: WCSession
     /// The Apple Watch app's session.
@@ -39,14 +46,27 @@ public final class WCSessionPair: Sendable {
     public let faults: FaultInjectingTransport?
     /// The directory of both stores (and of the sockets over sockets); removed by ``shutdown()``.
     public let directory: String
+    /// How the kit's waits are bounded and the clock driven.
+    let waits: PairWaits
+    /// The recorders ``activate(_:forwardingTo:within:)`` installed, kept alive (delegates are weak).
+    let recorders = Mutex<[Role: SessionRecorder]>([:])
 
-    /// Two sessions, not yet activated: set their delegates, then `activate()` each.
+    /// Two sessions, not yet activated: ``activate(phone:watch:within:)`` them (or set their delegates
+    /// and `activate()` each, as an app does).
     ///
     /// - Parameters:
     ///   - mode: In memory or over Unix sockets.
+    ///   - clock: In memory, whether the test steps the clock (``ClockMode/manual``, the default) or it
+    ///     advances by itself while the test awaits through the kit (``ClockMode/automatic``; the engines'
+    ///     keep-alives are off then). Ignored over sockets.
     ///   - replyTimeout: Both sessions' message reply timeout. Default: the configuration's (10 s).
+    ///   - logger: Where both sessions log (with `role` metadata). Default: ``defaultLogger()``, warnings
+    ///     and above unless `WATCHPAIR_TEST_LOG` asks for more.
     /// - Throws: `POSIXError` when the temporary directory cannot be made.
-    public init(_ mode: WCSessionTestMode, replyTimeout: Duration = WCSessionConfiguration(role: .phone).replyTimeout) throws {
+    public init(
+        _ mode: WCSessionTestMode, clock: ClockMode = .manual,
+        replyTimeout: Duration = WCSessionConfiguration(role: .phone).replyTimeout, logger: Logger = WCSessionPair.defaultLogger()
+    ) throws {
         var template = Array("/tmp/wcpair-XXXXXX".utf8CString)  // short: sun_path holds 108 bytes
         guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
         let directory = String(cString: made)
@@ -62,20 +82,35 @@ public final class WCSessionPair: Sendable {
         switch mode {
         case .inMemory:
             let network = InMemoryNetwork()
-            let clock = ManualClock()
-            let faults = FaultInjectingTransport(wrapping: network.transport(for: .watch), clock: clock)
+            let manualClock = ManualClock()
+            let holding = HoldingClock(manualClock)
+            let faults = FaultInjectingTransport(wrapping: network.transport(for: .watch), clock: holding)
             self.network = network
-            self.clock = clock
+            self.clock = manualClock
             self.faults = faults
-            phone = WCSession(configuration: configuration(.phone), link: network.transport(for: .phone), clock: clock)
-            watch = WCSession(configuration: configuration(.watch), link: faults, clock: clock)
+            clockMode = clock
+            let waits = clock == .automatic ? PairWaits(driving: manualClock, network: network, holding: holding) : PairWaits()
+            self.waits = waits
+            // Self-driving, idle time passes in jumps: keep-alives would only add pings to every jump,
+            // and in memory a dropped link is seen at once without them.
+            let keepAlive = clock == .automatic ? KeepAlivePolicy(interval: nil) : nil
+            func overrides(_ link: any Transport) -> SessionOverrides {
+                SessionOverrides(transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits)
+            }
+            phone = WCSession(configuration: configuration(.phone), overrides: overrides(network.transport(for: .phone)))
+            watch = WCSession(configuration: configuration(.watch), overrides: overrides(faults))
         case .unixSockets:
             network = nil
-            clock = nil
+            self.clock = nil
             faults = nil
-            phone = WCSession(configuration: configuration(.phone))
-            watch = WCSession(configuration: configuration(.watch))
+            clockMode = .manual
+            let waits = PairWaits()
+            self.waits = waits
+            phone = WCSession(configuration: configuration(.phone), overrides: SessionOverrides(logger: logger, waits: waits))
+            watch = WCSession(configuration: configuration(.watch), overrides: SessionOverrides(logger: logger, waits: waits))
         }
+        waits.sessions.add(phone)
+        waits.sessions.add(watch)
     }
 
     /// Returns once both sessions see each other as reachable (or not, with `false`).
@@ -89,6 +124,11 @@ public final class WCSessionPair: Sendable {
         await phone.shutdown()
         await watch.shutdown()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// `role`'s session.
+    public func session(_ role: Role) -> WCSession {
+        role == .phone ? phone : watch
     }
 }
 

@@ -11,6 +11,9 @@ import WatchPairCore
 /// Closing: the sending side's close (`closeWriting`) lets the reader drain what is queued and then
 /// see end of stream; the receiving side's close (`closeReading`) discards what is queued and makes
 /// every write fail. Either close fails the writes still suspended.
+///
+/// Every change (a write queued, a chunk read, the reader parking, a close) fires `activity`, so the
+/// self-driving clock sees bytes move; ``isQuiet`` tells it when nothing is left for the reader.
 final class BytePipe: Sendable {
     private struct PendingWrite {
         var id: UInt64
@@ -85,10 +88,21 @@ final class BytePipe: Sendable {
     private let limit: Int
     /// Names the direction in error details, e.g. `in-memory phone→watch #1`.
     private let name: String
+    /// Fired after every change (the network's, for the self-driving clock).
+    private let activity: AsyncSignal?
 
-    init(limit: Int, name: String) {
+    init(limit: Int, name: String, activity: AsyncSignal? = nil) {
         self.limit = limit
         self.name = name
+        self.activity = activity
+    }
+
+    /// Nothing left for the reader to do: no bytes unread, no write suspended, and the reader is parked
+    /// in `read()` (it has finished with the last chunk) or this direction is closed.
+    var isQuiet: Bool {
+        state.withLock { state in
+            state.unreadBytes == 0 && state.pendingWrites.isEmpty && (state.reader != nil || state.readerClosed || state.writerClosed)
+        }
     }
 
     /// Bytes written and not yet read.
@@ -126,6 +140,7 @@ final class BytePipe: Sendable {
                     return .suspended(ready.values.map(\.continuation))
                 }
                 wakeups.resume(failure: closedError)
+                activity?.fire()
                 switch outcome {
                 case .done: continuation.resume()
                 case .closed: continuation.resume(throwing: closedError)
@@ -154,6 +169,7 @@ final class BytePipe: Sendable {
             return true
         }
         wakeups.resume(failure: closedError)
+        activity?.fire()
         return written
     }
 
@@ -175,6 +191,7 @@ final class BytePipe: Sendable {
                     return nil
                 }
                 wakeups.resume(failure: closedError)
+                activity?.fire()
                 if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {
@@ -201,6 +218,7 @@ final class BytePipe: Sendable {
             }
         }
         wakeups.resume(failure: closedError)
+        activity?.fire()
     }
 
     /// The receiving side closed: queued bytes are discarded, the reader sees end of stream, writes fail.
@@ -220,6 +238,7 @@ final class BytePipe: Sendable {
             }
         }
         wakeups.resume(failure: closedError)
+        activity?.fire()
     }
 
     /// Suspends until at least `count` writes are suspended on this pipe, or the calling task is cancelled.

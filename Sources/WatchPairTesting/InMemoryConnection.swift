@@ -63,14 +63,16 @@ public final class InMemoryConnection: TransportConnection {
     /// Creates two connected ends: bytes written to one arrive at the other.
     ///
     /// `name` prefixes each end's ``description``. `onClose` runs once, when either end first closes.
+    /// `activity` fires after every change of either direction.
     static func makePair(
         name: String,
         clientSuffix: String = "client end",
         serverSuffix: String = "server end",
+        activity: AsyncSignal? = nil,
         onClose: @escaping @Sendable () -> Void = {}
     ) -> (client: InMemoryConnection, server: InMemoryConnection) {
-        let toServer = BytePipe(limit: bufferLimit, name: name)
-        let toClient = BytePipe(limit: bufferLimit, name: name)
+        let toServer = BytePipe(limit: bufferLimit, name: name, activity: activity)
+        let toClient = BytePipe(limit: bufferLimit, name: name, activity: activity)
         let link = Link(onClose: onClose)
         let client = InMemoryConnection(
             incoming: toClient, outgoing: toServer, link: link, description: "\(name) (\(clientSuffix))")
@@ -115,6 +117,9 @@ public final class InMemoryConnection: TransportConnection {
 
     /// Whether either end has closed.
     public var isClosed: Bool { link.isClosed }
+
+    /// Nothing waits for this end's reader: see `BytePipe.isQuiet`.
+    var isInboundQuiet: Bool { incoming.isQuiet }
 
     /// Bytes the other end has written that this end has not read yet.
     public var bufferedInboundByteCount: Int { incoming.unreadByteCount }

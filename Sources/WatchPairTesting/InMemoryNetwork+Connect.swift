@@ -19,6 +19,7 @@ extension InMemoryNetwork {
             return (token, waiters)
         }
         waiters.forEach { $0.resume(returning: .serving) }
+        activity.fire()
         return token
     }
 
@@ -32,6 +33,7 @@ extension InMemoryNetwork {
             return server.acceptor
         }
         acceptor?.finish()
+        activity.fire()
     }
 
     /// Connects `client`'s transport to `client.peer`'s endpoint, activating the peer if it must.
@@ -41,10 +43,16 @@ extension InMemoryNetwork {
     /// Throws `CancellationError` if cancelled while waiting for an activation.
     func connect(from client: Role) async throws -> InMemoryConnection {
         let target = client.peer
-        if let connection = try attemptConnect(from: client) { return connection }
+        if let connection = try attemptConnect(from: client) {
+            activity.fire()
+            return connection
+        }
         switch await waitForServer(target, reason: .activation) {
         case .serving:
-            if let connection = try attemptConnect(from: client) { return connection }
+            if let connection = try attemptConnect(from: client) {
+                activity.fire()
+                return connection
+            }
             throw TransportError(.peerUnavailable, "connect \(client)→\(target): \(target) stopped serving at once")
         case .activationEnded:
             throw TransportError(
@@ -63,7 +71,7 @@ extension InMemoryNetwork {
         return try state.withLock { state in
             guard let server = state.endpoints[target]!.server else { return nil }
             let id = state.makeID()
-            let ends = InMemoryConnection.makePair(name: "in-memory \(client)→\(target) #\(id)") { [weak self] in
+            let ends = InMemoryConnection.makePair(name: "in-memory \(client)→\(target) #\(id)", activity: activity) { [weak self] in
                 self?.connectionClosed(id)
             }
             switch server.acceptor.yield(ends.server) {
@@ -143,5 +151,6 @@ extension InMemoryNetwork {
             return ended.values.map(\.continuation)
         }
         ended.forEach { $0.resume(returning: .activationEnded) }
+        activity.fire()
     }
 }

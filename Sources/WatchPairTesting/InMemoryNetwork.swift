@@ -84,6 +84,9 @@ public final class InMemoryNetwork: Sendable {
     }
 
     let state = Mutex(State())
+    /// Fires after every change the self-driving clock watches: bytes written or read, a reader parking,
+    /// a connection made or closed, an endpoint starting or stopping to serve, a presence change.
+    package let activity = AsyncSignal()
 
     /// An empty network: nothing installed, nothing serving, no activation handlers.
     public init() {}
@@ -103,11 +106,13 @@ public final class InMemoryNetwork: Sendable {
     /// Sets one field of `role`'s endpoint; a change is reported to the peer transport's `peerChanges()`,
     /// the current value does nothing.
     func update<Value: Equatable>(_ role: Role, _ field: WritableKeyPath<Endpoint, Value>, to value: Value) {
-        state.withLock { state in
-            guard state.endpoints[role]![keyPath: field] != value else { return }
+        let changed = state.withLock { state in
+            guard state.endpoints[role]![keyPath: field] != value else { return false }
             state.endpoints[role]![keyPath: field] = value
             state.notifyChange(of: role)
+            return true
         }
+        if changed { activity.fire() }
     }
 
     /// Records whether `role` has content waiting for its peer; a change is reported to the peer
@@ -149,6 +154,7 @@ public final class InMemoryNetwork: Sendable {
         state.withLock { state in
             for _ in connections { state.emit(.closed) }
         }
+        activity.fire()
     }
 
     /// The number of connections whose ends are both still open.
@@ -221,5 +227,6 @@ public final class InMemoryNetwork: Sendable {
         state.withLock { state in
             if state.connections.removeValue(forKey: id) != nil { state.emit(.closed) }
         }
+        activity.fire()
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import WatchPairCore
 
 /// A clock that only moves when a test tells it to.
 ///
@@ -10,6 +11,9 @@ import Synchronization
 ///
 /// Time never moves backwards and starts at ``Instant/zero``. All state is behind one lock, and no
 /// continuation is resumed while that lock is held.
+///
+/// The test kit's self-driving clock (`WCSessionPair(.inMemory, clock: .automatic)`) watches
+/// ``activity`` and advances with ``advanceToNextDeadline(ifVersion:)``; a test may still step by hand.
 public final class ManualClock: Clock, Sendable {
     /// A point on a ``ManualClock``: the time elapsed since the clock was created.
     public struct Instant: InstantProtocol, CustomStringConvertible {
@@ -59,6 +63,8 @@ public final class ManualClock: Clock, Sendable {
 
     private struct State {
         var now = Instant.zero
+        /// Counts changes of the sleepers or of the time, for ``ManualClock/version``.
+        var version: UInt64 = 0
         var nextID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
         var sleeperWaiters: [UInt64: SleeperWaiter] = [:]
@@ -83,6 +89,8 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private let state = Mutex(State())
+    /// Fires after every change of the sleepers or of the time (``version`` counts them).
+    package let activity = AsyncSignal()
 
     /// A clock at ``Instant/zero`` with no sleepers.
     public init() {}
@@ -105,6 +113,12 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { $0.sleepers.values.map(\.deadline).min() }
     }
 
+    /// How many times a sleeper started, was resumed or was cancelled, or the time moved: equal
+    /// values read at two moments mean nothing happened on this clock in between.
+    package var version: UInt64 {
+        state.withLock { $0.version }
+    }
+
     /// Suspends until `deadline` is reached by an ``advance(by:)`` or ``advance(to:)``.
     ///
     /// Returns at once when `deadline` is not after ``now``. `tolerance` is ignored. If the calling
@@ -122,17 +136,25 @@ public final class ManualClock: Clock, Sendable {
                     if Task.isCancelled { return .cancelled }
                     if deadline <= state.now { return .due }
                     state.sleepers[id] = Sleeper(deadline: deadline, sequence: id, continuation: continuation)
+                    state.version &+= 1
                     return .sleeping(state.takeSatisfiedWaiters())
                 }
                 switch outcome {
                 case .due: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .sleeping(let waiters): waiters.forEach { $0.resume() }
+                case .sleeping(let waiters):
+                    waiters.forEach { $0.resume() }
+                    activity.fire()
                 }
             }
         } onCancel: {
-            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            let sleeper = state.withLock { state in
+                let sleeper = state.sleepers.removeValue(forKey: id)
+                if sleeper != nil { state.version &+= 1 }
+                return sleeper
+            }
             sleeper?.continuation.resume(throwing: CancellationError())
+            if sleeper != nil { activity.fire() }
         }
     }
 
@@ -149,13 +171,36 @@ public final class ManualClock: Clock, Sendable {
     /// An `instant` before ``now`` leaves the time unchanged (time never moves backwards).
     public func advance(to instant: Instant) {
         let due: [Sleeper] = state.withLock { state in
-            if instant > state.now { state.now = instant }
-            let now = state.now
-            let due = state.sleepers.values.filter { $0.deadline <= now }
-            for sleeper in due { state.sleepers[sleeper.sequence] = nil }
-            return due.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+            Self.advance(&state, to: instant)
         }
         for sleeper in due { sleeper.continuation.resume() }
+        activity.fire()
+    }
+
+    /// Moves time to the earliest deadline any sleeper waits for, as ``advance(to:)`` does, unless the
+    /// clock changed since ``version`` was `version` (a sleeper started or ended, or time moved).
+    ///
+    /// Returns the instant reached, or nil when nothing was done (changed, or nobody sleeps). Checking
+    /// and advancing under one lock means a deadline registered meanwhile is never skipped unseen.
+    package func advanceToNextDeadline(ifVersion version: UInt64) -> Instant? {
+        let (reached, due): (Instant?, [Sleeper]) = state.withLock { state in
+            guard state.version == version, let next = state.sleepers.values.map(\.deadline).min() else { return (nil, []) }
+            return (next, Self.advance(&state, to: next))
+        }
+        guard reached != nil else { return nil }
+        for sleeper in due { sleeper.continuation.resume() }
+        activity.fire()
+        return reached
+    }
+
+    /// Moves `state` to `instant` (never backwards) and removes the sleepers now due, in resume order.
+    private static func advance(_ state: inout State, to instant: Instant) -> [Sleeper] {
+        if instant > state.now { state.now = instant }
+        let now = state.now
+        let due = state.sleepers.values.filter { $0.deadline <= now }
+        for sleeper in due { state.sleepers[sleeper.sequence] = nil }
+        state.version &+= 1
+        return due.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
     }
 
     /// Suspends until at least `count` tasks are sleeping on this clock.

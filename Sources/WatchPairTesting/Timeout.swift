@@ -5,6 +5,12 @@ public struct TimedOut: Error, Sendable, CustomStringConvertible {
     /// The limit that passed.
     public let limit: Duration
 
+    /// `what` was not done within `limit`.
+    package init(what: String, limit: Duration) {
+        self.what = what
+        self.limit = limit
+    }
+
     /// "timed out after 60.0 seconds waiting for …".
     public var description: String { "timed out after \(limit) waiting for \(what)" }
 }

@@ -118,7 +118,7 @@ struct KeyedSyncPairTests {
         // No activation and no change of reachability comes: only the retry timer, armed for
         // `retryDelay` (2 s) after the failure, sends it again. Step exactly to it.
         let retry = clock.now.advanced(by: .seconds(2))
-        while clock.nextDeadline != retry { await Task.yield() }
+        await clock.waitForSleepers(until: retry)
         clock.advance(to: retry)
         await Self.next(events) { if case .confirmed(key: "theme", _) = $0 { true } else { false } }
         #expect(phone.sync.status(of: "theme")?.needSync == false)

@@ -7,6 +7,7 @@ import WatchPairTesting
 import WatchPairWire
 
 @testable import WatchConnectivity
+import WatchConnectivityTesting
 @testable import WatchPairTransport
 
 /// A short temporary directory (Unix socket paths must fit 108 bytes), removed by `remove()`.
@@ -91,10 +92,10 @@ func errorCode(_ error: (any Error)?) -> Int? {
     error.map { ($0 as NSError).code }
 }
 
-/// Records callbacks as `DelegateEvent`s; tests read them in order with `next()`.
+/// Records callbacks as `DelegateEvent`s; tests read them in order with `next()` (the test kit's
+/// `EventQueue`, as `SessionRecorder` does).
 class EventRecorder: NSObject, @unchecked Sendable {
-    private let buffer = Mutex<[DelegateEvent]>([])
-    private let arrived = AsyncSignal()
+    private let queue = EventQueue<DelegateEvent>(limit: 10_000)
     /// Whether state changes (reachability, installed) are recorded.
     let recordsStateChanges: Bool
     /// Runs first in `activationDidCompleteWith`, on the delegate queue (tests block it to hold deliveries).
@@ -107,18 +108,15 @@ class EventRecorder: NSObject, @unchecked Sendable {
 
     func record(_ event: DelegateEvent) {
         if event.isStateChange, !recordsStateChanges { return }
-        buffer.withLock { $0.append(event) }
-        arrived.fire()
+        queue.append(event)
     }
 
     /// Events recorded and not yet read.
-    var unread: [DelegateEvent] { buffer.withLock { $0 } }
+    var unread: [DelegateEvent] { queue.unread }
 
     /// The next event; fails the test after `timeout` (a safety net only).
     func next(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async -> DelegateEvent? {
-        let result = try? await withTimeout(timeout, "a delegate event") {
-            try await self.arrived.first { self.buffer.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-        }
+        let result = try? await withTimeout(timeout, "a delegate event") { try await self.queue.next() }
         if result == nil { Issue.record("no delegate event within \(timeout)", sourceLocation: sourceLocation) }
         return result
     }
