@@ -9,7 +9,8 @@
 #   --keep          keep the sandbox's state directory (/tmp/wp-sandbox.*: console.log, shared/)
 #   --verbose       show every scenario's output, also when it passes
 #
-# 1. static/*.sh run on the host: unit files verify, security exposure, catalog, no contract citations.
+# 1. static/*.sh run on the host: unit files verify, security exposure, catalog, no contract citations,
+#    every relative link of the docs leads to a file and heading (doc-links.sh).
 # 2. ONE sandbox is booted (scripts/sandbox/sandbox.sh), WatchPair is installed into it with
 #    scripts/install.sh, test timings are set with runtime drop-ins, and each scenarios/*.sh runs
 #    in turn, from a clean pair, under a time limit.

@@ -6,7 +6,7 @@ import Observation
 /// queue, exactly-once execution at the receiver, health and recovery suggestions (docs/WatchConnection.md).
 ///
 /// ```swift
-/// let connection = WatchConnection(session: WCSessionAdapter(WCSession.default))
+/// let connection = WatchConnection(session: WCSession.default)   // import WatchConnectionWCSession
 /// connection.register(FetchRecipe.self) { request in try await store.recipe(request.id) }
 /// let recipe = try await connection.send(FetchRecipe(id: "42"), retryPolicy: .patient)
 /// ```
