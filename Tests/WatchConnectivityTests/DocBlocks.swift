@@ -58,3 +58,27 @@ struct DocBlock: CustomStringConvertible {
         return blocks
     }
 }
+
+extension DocBlock {
+    /// `swift package dump-package` of `manifest` placed as the docs say to place an app: a directory beside
+    /// a clone named WatchPair (SwiftPM names a path dependency after its directory, so the manifest's
+    /// `package: "WatchPair"` must resolve). Its exit status and output.
+    static func dumpPackage(_ manifest: String) throws -> (status: Int32, output: String) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("doc-manifest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let app = scratch.appendingPathComponent("ShoppingList")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: scratch.appendingPathComponent("WatchPair"), withDestinationURL: repository)
+        try manifest.write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let swift = Process()
+        swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        swift.arguments = ["swift", "package", "--package-path", app.path, "dump-package"]
+        let output = Pipe()
+        swift.standardOutput = output
+        swift.standardError = output
+        try swift.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        swift.waitUntilExit()
+        return (swift.terminationStatus, printed)
+    }
+}

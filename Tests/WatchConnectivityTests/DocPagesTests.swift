@@ -61,23 +61,8 @@ struct DocPagesTests {
             let declared = ours.contains(".library(name: \"\(product)\"")
             #expect(declared, "WatchPair has no product \(product)")
         }
-        // The manifest beside a clone named WatchPair, as the page says to place it.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("doc-manifest-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let app = scratch.appendingPathComponent("ShoppingList")
-        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: scratch.appendingPathComponent("WatchPair"), withDestinationURL: DocBlock.repository)
-        try (text + "\n").write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        let swift = Process()
-        swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        swift.arguments = ["swift", "package", "--package-path", app.path, "dump-package"]
-        let output = Pipe()
-        swift.standardOutput = output
-        swift.standardError = output
-        try swift.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        swift.waitUntilExit()
-        #expect(swift.terminationStatus == 0, "swift package dump-package: \(printed)")
+        let (status, printed) = try DocBlock.dumpPackage(text + "\n")
+        #expect(status == 0, "swift package dump-package: \(printed)")
         #expect(printed.contains("\"ShoppingListTests\""))
     }
 }
