@@ -21,9 +21,9 @@ import WatchPairWire
 /// ```
 ///
 /// In memory, both engines run on ``clock`` (a `ManualClock`: timeouts and retry delays pass only when
-/// the test advances it) and the watch's link goes through ``faults`` (inject drops, delays, corrupt
-/// bytes). Over sockets, the real clock runs and both are nil. Each session is built with
-/// `WCSession(configuration:link:clock:)`, as an app's own test may do.
+/// the test advances it) and both links go through the fault plan of ``faults`` (drop, delay or corrupt
+/// the next reply, message, userInfo…; docs/FaultInjection.md). Over sockets, the real clock runs and both
+/// are nil. Each session is built with `WCSession(configuration:link:clock:)`, as an app's own test may do.
 public final class WCSessionPair: Sendable {
     /// How the sessions are linked.
     public let mode: WCSessionTestMode
@@ -35,7 +35,9 @@ public final class WCSessionPair: Sendable {
     public let network: InMemoryNetwork?
     /// In memory: the clock of both engines and of reply timeouts; nil over sockets (the real clock).
     public let clock: ManualClock?
-    /// In memory: the watch's link, through which faults are injected; nil over sockets.
+    /// In memory: the watch's link, through which faults are injected; nil over sockets. It shares its
+    /// plan with the phone's link, so a fault may aim at either side's writes:
+    /// `faults.inject(.drop, on: .reply, from: .watch)`, `faults.loseNextReply(from: .watch)`.
     public let faults: FaultInjectingTransport?
     /// The directory of both stores (and of the sockets over sockets); removed by ``shutdown()``.
     public let directory: String
@@ -63,12 +65,13 @@ public final class WCSessionPair: Sendable {
         case .inMemory:
             let network = InMemoryNetwork()
             let clock = ManualClock()
-            let faults = FaultInjectingTransport(wrapping: network.transport(for: .watch), clock: clock)
+            let links = FaultInjectingTransport.linked(
+                phone: network.transport(for: .phone), watch: network.transport(for: .watch), clock: clock)
             self.network = network
             self.clock = clock
-            self.faults = faults
-            phone = WCSession(configuration: configuration(.phone), link: network.transport(for: .phone), clock: clock)
-            watch = WCSession(configuration: configuration(.watch), link: faults, clock: clock)
+            self.faults = links.watch
+            phone = WCSession(configuration: configuration(.phone), link: links.phone, clock: clock)
+            watch = WCSession(configuration: configuration(.watch), link: links.watch, clock: clock)
         case .unixSockets:
             network = nil
             clock = nil
