@@ -24,11 +24,12 @@ import WatchPairWire
 /// to the app's own delegate, if given) and returns them; each reports the callbacks as events to await.
 /// ``WCSession/sendMessageAwaitingReply(_:within:)`` awaits a reply as a `Sendable` ``WCPayload``.
 ///
-/// In memory, both engines run on ``clock`` (a `ManualClock`) and the watch's link goes through
-/// ``faults`` (inject drops, delays, corrupt bytes). The clock moves only when the test steps it
-/// (``ClockMode/manual``, the default), or by itself while the test awaits through the kit
-/// (``ClockMode/automatic``). Over sockets, the real clock runs and these three are nil. Sessions log
-/// through the pair's `Logger` (quiet by default: warnings and above; ``defaultLogger()``).
+/// In memory, both engines run on ``clock`` (a `ManualClock`) and both links go through the fault plan of
+/// ``faults`` (drop, delay or corrupt the next reply, message, userInfo…; docs/FaultInjection.md). The
+/// clock moves only when the test steps it (``ClockMode/manual``, the default), or by itself while the
+/// test awaits through the kit (``ClockMode/automatic``). Over sockets, the real clock runs and these
+/// three are nil. Sessions log through the pair's `Logger` (quiet by default: warnings and above;
+/// ``defaultLogger()``).
 public final class WCSessionPair: Sendable {
     /// How the sessions are linked.
     public let mode: WCSessionTestMode
@@ -42,7 +43,9 @@ public final class WCSessionPair: Sendable {
     public let network: InMemoryNetwork?
     /// In memory: the clock of both engines and of reply timeouts; nil over sockets (the real clock).
     public let clock: ManualClock?
-    /// In memory: the watch's link, through which faults are injected; nil over sockets.
+    /// In memory: the watch's link, through which faults are injected; nil over sockets. It shares its
+    /// plan with the phone's link, so a fault may aim at either side's writes:
+    /// `faults.inject(.drop, on: .reply, from: .watch)`, `faults.loseNextReply(from: .watch)`.
     public let faults: FaultInjectingTransport?
     /// The directory of both stores (and of the sockets over sockets); removed by ``shutdown()``.
     public let directory: String
@@ -84,10 +87,11 @@ public final class WCSessionPair: Sendable {
             let network = InMemoryNetwork()
             let manualClock = ManualClock()
             let holding = HoldingClock(manualClock)
-            let faults = FaultInjectingTransport(wrapping: network.transport(for: .watch), clock: holding)
+            let links = FaultInjectingTransport.linked(
+                phone: network.transport(for: .phone), watch: network.transport(for: .watch), clock: holding)
             self.network = network
             self.clock = manualClock
-            self.faults = faults
+            self.faults = links.watch
             clockMode = clock
             let waits = clock == .automatic ? PairWaits(driving: manualClock, network: network, holding: holding) : PairWaits()
             self.waits = waits
@@ -97,8 +101,8 @@ public final class WCSessionPair: Sendable {
             func overrides(_ link: any Transport) -> SessionOverrides {
                 SessionOverrides(transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits)
             }
-            phone = WCSession(configuration: configuration(.phone), overrides: overrides(network.transport(for: .phone)))
-            watch = WCSession(configuration: configuration(.watch), overrides: overrides(faults))
+            phone = WCSession(configuration: configuration(.phone), overrides: overrides(links.phone))
+            watch = WCSession(configuration: configuration(.watch), overrides: overrides(links.watch))
         case .unixSockets:
             network = nil
             self.clock = nil
