@@ -226,7 +226,10 @@ let package = Package(
             ]
         ),
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
-        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
+        .testTarget(
+            name: "ProcessTests",
+            dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting", "WatchPairControlClient"]
+        ),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
