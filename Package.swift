@@ -221,7 +221,7 @@ let package = Package(
             name: "WatchConnectivityTests",
             dependencies: [
                 "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
-                "WatchPairHost", "WatchPairTesting",
+                "WatchPairHost", "WatchPairTesting", "WatchPairControlClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
