@@ -229,12 +229,15 @@ let package = Package(
             name: "WatchConnectivityTests",
             dependencies: [
                 "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
-                "WatchPairHost", "WatchPairTesting",
+                "WatchPairHost", "WatchPairTesting", "WatchPairControlClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The real phoned, watchd and wcctl as processes (found next to the test bundle).
-        .testTarget(name: "ProcessTests", dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting"]),
+        .testTarget(
+            name: "ProcessTests",
+            dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting", "WatchPairControlClient"]
+        ),
         .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),

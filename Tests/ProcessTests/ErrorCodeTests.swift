@@ -82,9 +82,9 @@ struct ErrorCodeTests {
             try await pair.startReady(.phone)
             try await pair.startReady(.watch)
             // wcctl always answers, so a raw client plays the app that takes the message and never replies.
-            let app = try RawControlClient(path: pair.controlPath(.watch))
+            let app = try await RawControlClient(path: pair.controlPath(.watch))
             defer { app.close() }
-            try app.send(line: #"{"id":1,"op":"receive","follow":true,"channels":["message"],"handle":["dictionaryWithReply"]}"#)
+            try await app.send(line: #"{"id":1,"op":"receive","follow":true,"channels":["message"],"handle":["dictionaryWithReply"]}"#)
             let attached = await app.response(id: .integer(1))
             #expect(attached?["ok"] == .bool(true), "\(app.lines.lines)")
 

@@ -14,12 +14,12 @@ struct FileBadInputProcessTests {
             try await pair.startReady(.phone)
             let fifo = pair.path("pipe")
             try #require(mkfifo(fifo, 0o600) == 0)
-            let client = try RawControlClient(path: pair.controlPath(.phone))
+            let client = try await RawControlClient(path: pair.controlPath(.phone))
             defer { client.close() }
             let paths = [pair.path("nowhere.bin"), "relative/ride.fit", fifo, pair.dir]
             for (index, path) in paths.enumerated() {
                 let id = JSONValue.integer(Int64(index + 1))
-                try client.send(.object(["id": id, "op": .string("transferFile"), "path": .string(path)]))
+                try await client.send(.object(["id": id, "op": .string("transferFile"), "path": .string(path)]))
                 let response = await client.response(id: id)
                 #expect(response?["ok"] == .bool(false), "\(path): \(client.lines.lines)")
                 #expect(response?["error"]?["code"] == .integer(7008), "\(path): \(client.lines.lines)")

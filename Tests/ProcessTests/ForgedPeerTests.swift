@@ -21,12 +21,12 @@ struct ForgedPeerTests {
                 message.split(separator: " ").lazy.compactMap { UUID(uuidString: String($0.trimmingCharacters(in: .punctuationCharacters))) }.first,
                 "no store id in \(message)")
 
-            let forger = try RawControlClient(path: pair.linkPath(.watch))
+            let forger = try await RawControlClient(path: pair.linkPath(.watch))
             defer { forger.close() }
             let hello = Hello(
                 role: .phone, pairId: "default", storeId: UUID(), launch: .foreground,
                 resume: ResumeState(peerStoreId: storeId, lastUserInfoSeq: UInt64(1) << 63, contextVersion: 0))
-            try forger.write(FrameEncoder.encode(.hello(hello)))
+            try await forger.write(FrameEncoder.encode(.hello(hello)))
 
             try await pair.pollUntil("the watch to refuse the handshake") {
                 let events = try await pair.ok(["--json", "events"], side: .watch)

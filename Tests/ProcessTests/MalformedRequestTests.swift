@@ -47,10 +47,10 @@ struct MalformedRequestTests {
     func badLinesOnOneConnection() async throws {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)
-            let client = try RawControlClient(path: pair.controlPath(.phone))
+            let client = try await RawControlClient(path: pair.controlPath(.phone))
             defer { client.close() }
             for (index, bad) in Self.badLines.enumerated() {
-                try client.write(bad.bytes + [UInt8(ascii: "\n")])
+                try await client.write(bad.bytes + [UInt8(ascii: "\n")])
                 // Responses come in order on one connection: wait for this one (the index-th line).
                 #expect(await client.lines.wait(timeout: .seconds(20)) { $0.count > index }, "no response to \(bad.name)")
                 guard let text = client.lines.lines.dropFirst(index).first, let response = JSONValue.from(text) else {
@@ -64,7 +64,7 @@ struct MalformedRequestTests {
                 #expect(response["error"]?["message"]?.stringValue?.isEmpty == false, "\(bad.name): \(text)")
             }
             // Still usable, and a normal request on it works.
-            try client.send(line: #"{"id":100,"op":"status"}"#)
+            try await client.send(line: #"{"id":100,"op":"status"}"#)
             let status = await client.response(id: .integer(100))
             #expect(status?["ok"] == .bool(true), "\(client.lines.lines)")
             #expect(status?["result"]?["role"] == .string("phone"))
@@ -76,18 +76,18 @@ struct MalformedRequestTests {
     func oversizeLine() async throws {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)
-            let bystander = try RawControlClient(path: pair.controlPath(.phone))
+            let bystander = try await RawControlClient(path: pair.controlPath(.phone))
             defer { bystander.close() }
-            try bystander.send(line: #"{"id":1,"op":"status"}"#)
+            try await bystander.send(line: #"{"id":1,"op":"status"}"#)
             #expect(await bystander.response(id: .integer(1))?["ok"] == .bool(true))
 
-            let flooder = try RawControlClient(path: pair.controlPath(.phone))
+            let flooder = try await RawControlClient(path: pair.controlPath(.phone))
             defer { flooder.close() }
             var line = Array(#"{"id":2,"op":"transfer","userInfo":{"s":""#.utf8)
             line += [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) + 100)
             line += Array("\"}}\n".utf8)
             // The daemon may close the connection before it read everything we write: EPIPE is fine.
-            do { try flooder.write(line) } catch {}
+            do { try await flooder.write(line) } catch {}
             #expect(await flooder.lines.waitForEnd(timeout: .seconds(20)), "the daemon must close a connection whose line is over the limit")
             let response = flooder.lines.lines.first.flatMap(JSONValue.from)
             #expect(response?["ok"] == .bool(false), "\(flooder.lines.lines.map { $0.prefix(200) })")
@@ -95,7 +95,7 @@ struct MalformedRequestTests {
             #expect(response?["error"]?["code"] == .integer(7008))
 
             // Every other client is served: the open one and a new wcctl.
-            try bystander.send(line: #"{"id":3,"op":"status"}"#)
+            try await bystander.send(line: #"{"id":3,"op":"status"}"#)
             #expect(await bystander.response(id: .integer(3))?["ok"] == .bool(true), "\(bystander.lines.lines)")
             #expect(try await pair.wcctl(["status"]).status == 0)
             #expect(try await pair.ok(["transfers"]).stdout == ["no outstanding transfers"], "the oversize transfer must not be queued")
@@ -107,20 +107,20 @@ struct MalformedRequestTests {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)
             // Half a line, never finished.
-            let stalled = try RawControlClient(path: pair.controlPath(.phone))
+            let stalled = try await RawControlClient(path: pair.controlPath(.phone))
             defer { stalled.close() }
-            try stalled.write(Array(#"{"id":1,"op":"sta"#.utf8))
+            try await stalled.write(Array(#"{"id":1,"op":"sta"#.utf8))
             // A client that sends a request and disappears without reading.
-            let vanishing = try RawControlClient(path: pair.controlPath(.phone))
-            try vanishing.send(line: #"{"id":1,"op":"events","follow":true}"#)
+            let vanishing = try await RawControlClient(path: pair.controlPath(.phone))
+            try await vanishing.send(line: #"{"id":1,"op":"events","follow":true}"#)
             vanishing.close()
             // A client that connects and closes at once (like the peer's "is it running" probe).
-            RawControlClient.probe(path: pair.controlPath(.phone))
+            await RawControlClient.probe(path: pair.controlPath(.phone))
 
             let status = try await pair.ok(["--json", "status"])
             #expect(status.object?["role"] == .string("phone"), "\(status)")
             // The stalled client's line completes later and is then answered.
-            try stalled.write(Array("tus\"}\n".utf8))
+            try await stalled.write(Array("tus\"}\n".utf8))
             #expect(await stalled.response(id: .integer(1))?["ok"] == .bool(true), "\(stalled.lines.lines)")
             #expect(pair.daemon(.phone)?.isRunning == true)
         }
@@ -129,7 +129,7 @@ struct MalformedRequestTests {
 
 extension RawControlClient {
     /// Connects and closes at once, ignoring errors.
-    static func probe(path: String) {
-        (try? RawControlClient(path: path))?.close()
+    static func probe(path: String) async {
+        (try? await RawControlClient(path: path))?.close()
     }
 }

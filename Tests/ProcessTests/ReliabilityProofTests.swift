@@ -47,7 +47,7 @@ struct ReliabilityProofTests {
             try await servers.start(in: pair)
             _ = try await pair.ok(["connect"], side: .watch)
 
-            let client = try RawControlClient(path: pair.controlPath(.watch))
+            let client = try await RawControlClient(path: pair.controlPath(.watch))
             defer { client.close() }
             let started = ContinuousClock.now
             let schedule = random
@@ -63,7 +63,7 @@ struct ReliabilityProofTests {
                         let moved = await client.lines.wait(timeout: .seconds(60)) { $0.count >= answered }
                         try #require(moved, "seed \(seed): no response for 60 s after \(client.lines.lines.count)\n\(pair.diagnostics())")
                     }
-                    try client.send(.object([
+                    try await client.send(.object([
                         "id": .integer(Int64(n + 1)), "op": .string("request"), "requestType": .string("Work"),
                         "body": .object(["n": .integer(Int64(n))]), "strategy": .string("messageWithUserInfoFallback"),
                     ]))

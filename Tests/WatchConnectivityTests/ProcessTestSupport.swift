@@ -1,10 +1,10 @@
 import Foundation
-import Logging
 import Synchronization
 import Testing
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairTesting
-import WatchPairTransport
+import WatchPairWire
 
 /// Where the built executables are: next to the test bundle (`swift build` builds them all there), or in
 /// `$WATCHPAIR_BIN_DIR`.
@@ -165,30 +165,25 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// A client of a daemon's control socket (docs/ControlProtocol.md): requests and streamed events.
+/// A client of a daemon's control socket (docs/ControlProtocol.md): requests and streamed events, as
+/// Foundation objects.
+///
+/// A face of the control client's `AsyncControlClientConnection` (its thread owns the socket): a request
+/// is written as one JSON line and its response matched by id; an event is the first unread one that
+/// matches, taken so a later wait finds the next. Lines no wait has taken stay for later ones. Each wait
+/// has a time limit; a missed one is recorded as an issue.
 final class ControlClient: Sendable {
-    private let connection: any TransportConnection
-    let lines = LineLog()
+    /// How long a request or event is waited for.
+    static let timeout: Duration = .seconds(20)
+    private let connection: AsyncControlClientConnection
     private let nextId = Mutex<Int64>(0)
-    private let reader: Task<Void, Never>
 
     init(path: String) async throws {
-        let transport = UnixSocketTransport(
-            configuration: UnixSocketTransportConfiguration(listener: .none, peerLinkPath: path, peerControlPath: path),
-            logger: testLogger
-        )
-        connection = try await transport.connect()
-        let connection = self.connection
-        let lines = self.lines
-        reader = Task {
-            do {
-                for try await chunk in connection.inbound { lines.append(Data(chunk)) }
-            } catch {}
-        }
+        connection = try await AsyncControlClientConnection.connect(to: path)
     }
 
-    /// Sends a request (its `id` is added) and returns the parsed response's `result`; records an issue
-    /// when the response is not `ok`.
+    /// Sends a request (its `id` is added) and returns the response's `result`; records an issue when the
+    /// response is not `ok` or does not come.
     @discardableResult
     func request(_ fields: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any]? {
         let id = nextId.withLock { value -> Int64 in
@@ -197,40 +192,47 @@ final class ControlClient: Sendable {
         }
         var request = fields
         request["id"] = id
-        let data = try JSONSerialization.data(withJSONObject: request) + Data("\n".utf8)
-        try await connection.write(Array(data))
-        let response = await lines.waitFor(sourceLocation: sourceLocation, "response to \(fields["op"] ?? "?")") { line in
-            guard let object = Self.parse(line) else { return false }
-            return (object["id"] as? Int).map(Int64.init) == id && object["ok"] != nil
-        }
-        guard let response, let object = Self.parse(response.line) else { return nil }
-        guard object["ok"] as? Bool == true else {
+        try await connection.write(Array(try JSONSerialization.data(withJSONObject: request)) + [UInt8(ascii: "\n")])
+        let what = "response to \(fields["op"] ?? "?")"
+        guard let response = await wait(what, sourceLocation: sourceLocation, { $0.isResponse(to: id) }) else { return nil }
+        guard response.ok == true else {
             Issue.record("control request \(fields) failed: \(response.line)", sourceLocation: sourceLocation)
             return nil
         }
-        return object["result"] as? [String: Any] ?? [:]
+        return Self.object(response.result) ?? [:]
     }
 
-    /// Waits for a stream event of `kind` whose `data` satisfies `match`.
+    /// Waits for a stream event of `kind` whose `data` satisfies `match`, and takes it.
     @discardableResult
     func event(
         _ kind: String, sourceLocation: SourceLocation = #_sourceLocation,
         where match: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }
     ) async -> [String: Any]? {
-        let found = await lines.waitFor(sourceLocation: sourceLocation, "control event \(kind)") { line in
-            guard let object = Self.parse(line), object["event"] as? String == kind else { return false }
-            return (object["data"] as? [String: Any]).map(match) ?? false
+        let event = await wait("control event \(kind)", sourceLocation: sourceLocation) { line in
+            line.event == kind && Self.object(line.data).map(match) ?? false
         }
-        return found.flatMap { Self.parse($0.line)?["data"] as? [String: Any] }
+        return event.flatMap { Self.object($0.data) }
     }
 
-    static func parse(_ line: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    /// The first unread line satisfying `match`, taken; nil (and an issue) when none came within ``timeout``.
+    private func wait(
+        _ what: String, sourceLocation: SourceLocation, _ match: @escaping @Sendable (ControlResponse) -> Bool
+    ) async -> ControlResponse? {
+        do {
+            return try await withTimeout(Self.timeout, what) { [connection] in try await connection.next(where: match) }
+        } catch {
+            Issue.record("no \(what) within \(Self.timeout): \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    /// A JSON object as Foundation's; nil for anything else.
+    static func object(_ value: JSONValue?) -> [String: Any]? {
+        value.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.canonicalUTF8))) as? [String: Any] }
     }
 
     func close() async {
         await connection.close()
-        reader.cancel()
     }
 }
 

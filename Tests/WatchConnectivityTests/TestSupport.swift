@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import WatchPairControlClient
 import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
@@ -252,26 +253,13 @@ func activatedSession(
     return session
 }
 
-/// Sends one request line to a control socket and returns the response line (blocking; short).
+/// Sends one request line to a control socket and returns the first line back, as its compact JSON
+/// (blocking, at most 10 s; the control client's `ControlClientConnection`).
 func controlRequest(_ path: String, _ line: String) throws -> String {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    guard let address = UnixSocketAddress(path: path) else { throw POSIXError(.ENAMETOOLONG) }
-    let connected = address.withSockaddr { connect(fd, $0, $1) }
-    guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    let bytes = Array((line + "\n").utf8)
-    guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while !response.contains(UInt8(ascii: "\n")) {
-        let count = read(fd, &chunk, chunk.count)
-        guard count > 0 else { break }
-        response.append(contentsOf: chunk[..<count])
-    }
-    return String(decoding: response, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let connection = try ControlClientConnection.connect(to: path)
+    try connection.write(Array((line + "\n").utf8))
+    guard let response = try connection.read(until: ContinuousClock.now + .seconds(10)) else { throw POSIXError(.ETIMEDOUT) }
+    return response.line
 }
 
 /// Session logs in tests: warnings and above, or everything with `WATCHPAIR_TEST_LOG=debug`.

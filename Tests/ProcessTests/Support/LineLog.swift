@@ -3,11 +3,12 @@ import Synchronization
 import WatchPairCore
 import WatchPairTesting
 
-/// The lines a child process (or a raw socket) produced, in order, with waiters for lines to come.
+/// The lines a child process (or a raw control client) produced, in order, with waiters for lines to come.
 ///
-/// Filled by one reader thread; read by tests. Bound: at most ``limit`` lines are kept; a line past it
-/// is dropped and counted in ``overflowed`` (tests check it, so an overflow fails them instead of
-/// passing silently). Waiters are woken on each new line and at end of stream.
+/// Filled by one reader (a thread, or a raw control client's task); read by tests. Bound: at most
+/// ``limit`` lines are kept; a line past it is dropped and counted in ``overflowed`` (tests check it, so
+/// an overflow fails them instead of passing silently). Waiters are woken on each new line and at end of
+/// stream.
 final class LineLog: Sendable {
     /// Most lines kept.
     static let limit = 200_000

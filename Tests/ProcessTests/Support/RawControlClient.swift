@@ -1,103 +1,81 @@
-import Foundation
 import Synchronization
+import WatchPairControlClient
 import WatchPairWire
 
 /// A bare control-socket client: writes whatever bytes a test wants and collects the lines that come
 /// back, so tests can send what `wcctl` never would (garbage, unknown ops, a handler that never answers).
 ///
-/// Responses are read by a thread of their own into ``lines``; writes use `MSG_NOSIGNAL`, so a daemon
-/// that closes the connection gives `EPIPE`, never a SIGPIPE that would kill the test runner.
+/// A face of the control client's `AsyncControlClientConnection`: its thread owns the socket, sends with
+/// `MSG_NOSIGNAL` (a daemon that closed the connection is `EPIPE`, never a SIGPIPE that would kill the
+/// test runner) and decodes each line with the control codec. A task of this client takes every line, in
+/// arrival order, into ``lines`` (each as its compact JSON), and finishes it when reading ends: the daemon
+/// closed the connection, or sent a line that is not a response (a link socket's frames). Writing still
+/// works after that, until ``close()``.
 final class RawControlClient: Sendable {
-    /// Why a socket call failed.
-    struct SocketError: Error, CustomStringConvertible {
-        /// What was attempted.
-        var attempted: String
-        /// `errno` after the failed call.
-        var code: Int32
-        /// The attempt and the system's text for `code`.
-        var description: String { "\(attempted): \(String(cString: strerror(code))) (errno \(code))" }
-    }
-
     /// Every line the daemon wrote, in order; finished when the daemon closed the connection.
     let lines = LineLog()
-    private let fd: Int32
-    private let closed = Mutex(false)
+    /// Nil once closed. The reader holds the connection too while it waits for lines: the socket closes
+    /// when both have let go (`AsyncControlClientConnection` closes when released).
+    private let connection: Mutex<AsyncControlClientConnection?>
+    private let reader: Task<Void, Never>
 
     /// Connects to the control socket at `path`.
-    init(path: String) throws {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SocketError(attempted: "socket(AF_UNIX)", code: errno) }
-        guard let address = UnixSocketAddress(path: path) else {
-            Glibc.close(fd)
-            throw SocketError(attempted: "connect(\(path)): path too long", code: ENAMETOOLONG)
+    ///
+    /// - Throws: `ControlClientError.system` (`connect` with `ENOENT`, `ECONNREFUSED`, `ENAMETOOLONG`).
+    init(path: String) async throws {
+        let connection = try await AsyncControlClientConnection.connect(to: path)
+        self.connection = Mutex(connection)
+        reader = Task { [lines] in
+            while let line = try? await connection.next(where: { _ in true }) { lines.append(line.lineBytes) }
+            lines.finish()
         }
-        let connected = address.withSockaddr { connect(fd, $0, $1) }
-        guard connected == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw SocketError(attempted: "connect(\(path))", code: code)
-        }
-        self.fd = fd
-        // The reader owns a duplicate, so `close()` here and its end of file are independent.
-        lines.drain(fileDescriptor: fcntl(fd, F_DUPFD_CLOEXEC, 0), name: "raw \(path)")
     }
 
-    /// Writes `bytes` completely (blocking while the socket buffer is full).
-    func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SocketError(attempted: "send(\(bytes.count - offset) bytes to the control socket)", code: errno)
-            }
-            offset += n
-        }
+    deinit { reader.cancel() }
+
+    /// Writes `bytes` completely, whatever they are; returns once the kernel has taken them.
+    ///
+    /// - Throws: `ControlClientError`: `.system(operation: "send", …)` with `EPIPE`/`ECONNRESET` when the
+    ///   daemon has gone away, `.closed` after ``close()``.
+    func write(_ bytes: [UInt8]) async throws {
+        guard let connection = connection.withLock({ $0 }) else { throw ControlClientError.closed }
+        try await connection.write(bytes)
     }
 
     /// Writes one line: `text` and a newline.
-    func send(line text: String) throws {
-        try write(Array((text + "\n").utf8))
+    func send(line text: String) async throws {
+        try await write(Array((text + "\n").utf8))
     }
 
     /// Writes a request object as one JSON line.
-    func send(_ request: JSONValue) throws {
-        try send(line: request.canonicalText)
+    func send(_ request: JSONValue) async throws {
+        try await write(request.canonicalUTF8 + [UInt8(ascii: "\n")])
     }
 
-    /// The lines so far decoded with the control codec, as JSON (lines that are not responses or stream
-    /// events are left out; tests read ``lines`` for those).
+    /// The lines so far, as JSON.
     var responses: [JSONValue] {
         lines.lines.compactMap(Self.decode)
     }
 
-    /// Waits for the first line that is a response (not a stream event) with `id`.
+    /// Waits for the first line that is the response (not a stream event) to request `id`
+    /// (`ControlResponse.isResponse(to:)`); nil when none came within `timeout` or `id` is not an integer.
     func response(id: JSONValue, timeout: Duration = .seconds(20)) async -> JSONValue? {
+        guard let id = id.integerValue else { return nil }
         let matches: @Sendable (String) -> Bool = { line in
-            guard let value = Self.decode(line) else { return false }
-            return value["id"] == id && value["event"] == nil
+            (try? ControlResponse(line: line))?.isResponse(to: id) == true
         }
         await lines.wait(timeout: timeout) { $0.contains(where: matches) }
         return lines.lines.first(where: matches).flatMap(Self.decode)
     }
 
-    /// One line through the control codec (`ControlResponse(line:)`), as JSON; nil when it is not a response.
+    /// One line of ``lines`` through the control codec, as JSON.
     @Sendable static func decode(_ line: String) -> JSONValue? {
         (try? ControlResponse(line: line))?.json
     }
 
-    /// Closes our sending side: the daemon ends this connection's streams.
-    func shutdownWrite() {
-        _ = shutdown(fd, Int32(SHUT_WR))
-    }
-
-    /// Closes the connection (the reader thread then sees end of file). Idempotent.
+    /// Closes the connection; ``lines`` is finished once the reader has stopped. Idempotent.
     func close() {
-        closed.withLock { closed in
-            guard !closed else { return }
-            closed = true
-            _ = shutdown(fd, Int32(SHUT_RDWR))
-            _ = Glibc.close(fd)
-        }
+        connection.withLock { $0 = nil }
+        reader.cancel()
     }
 }
