@@ -60,11 +60,6 @@ public struct ControlRouter: Sendable {
         }
     }
 
-    /// Adds every route of `other` (an error names an operation registered twice).
-    public mutating func merge(_ other: ControlRouter) {
-        for name in other.names { add(name, other.routes[name]!) }
-    }
-
     private mutating func add(_ name: String, _ route: @escaping Route) {
         precondition(routes[name] == nil, "control operation '\(name)' registered twice")
         routes[name] = route
