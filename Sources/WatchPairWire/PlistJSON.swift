@@ -29,7 +29,12 @@ public enum PlistJSON {
     /// - Throws: `WCFailure(.invalidParameter, …)` naming `name` for anything else;
     ///   `WCFailure(.payloadUnsupportedTypes, …)` for a `null` anywhere.
     public static func reply(fromJSON json: JSONValue, name: String) throws(WCFailure) -> PlistValue {
-        let value = try PlistValue(json: json)
+        try reply(PlistValue(json: json), name: name)
+    }
+
+    /// `value` when it can be a message reply (a dictionary or data); else 7008 naming `name`. The check
+    /// of ``reply(fromJSON:name:)``, for a value already read (a control request's field).
+    public static func reply(_ value: PlistValue, name: String) throws(WCFailure) -> PlistValue {
         switch value {
         case .dictionary, .data: return value
         default: throw WCFailure(.invalidParameter, "\(name) must be a JSON object, or {\"$data\": \"<base64>\"} for data messages.")

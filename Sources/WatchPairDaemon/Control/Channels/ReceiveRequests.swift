@@ -149,11 +149,11 @@ struct AnswerOperation: ControlOperation {
 extension ControlFieldReader {
     /// A message body: a dictionary, or `{"$data": "<base64>"}` for data messages.
     mutating func dictionaryOrData() throws(WCFailure) -> MessageBody? {
-        switch try plist() {
-        case nil: return nil
-        case .dictionary(let dictionary)?: return .dictionary(dictionary)
-        case .data(let data)?: return .data(data)
-        default: throw refusal("\"\(field)\" must be a JSON object, or {\"$data\": \"<base64>\"} for data messages.")
+        guard let value = try plist() else { return nil }
+        switch try PlistJSON.reply(value, name: "\"\(field)\"") {
+        case .data(let data): return .data(data)
+        case .dictionary(let dictionary): return .dictionary(dictionary)
+        default: preconditionFailure("PlistJSON.reply returns a dictionary or data")
         }
     }
 }
