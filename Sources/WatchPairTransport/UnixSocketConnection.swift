@@ -4,17 +4,12 @@ import WatchPairCore
 
 /// One established Unix-socket byte stream to the peer, accepted by `serve` or made by `connect()`.
 ///
-/// Lifetime: NIO scopes an `NIOAsyncChannel` with `executeThenClose`, but the engine needs an object it
-/// can pass around. So every connection lives inside an `executeThenClose` scope that ends only when
-/// the channel is closed: for accepted connections that scope is the `serve` child task running the
-/// handler (closed when the handler returns); for `connect()` it is a task owned by the connection
-/// that just awaits the channel's `closeFuture`. Either way the channel closes on ``close()``, on peer
-/// EOF or error, or when the last reference to the connection goes away (`deinit`), and the scope ends.
+/// Lifetime: the channel closes on ``close()``, on peer EOF or error, or when the last reference to the
+/// connection goes away (`deinit`); nothing else holds it open.
 ///
-/// Inbound backpressure: NIO buffers at most `highWatermark` (10) reads of at most 64 KiB each
-/// (NIO's adaptive receive allocator) and stops reading the socket until the consumer drains it to
-/// `lowWatermark` (2); after that the kernel's socket buffer and the peer's writes block. ``inbound``
-/// adds no buffer of its own: each `next()` pulls one read straight from NIO's iterator.
+/// Inbound backpressure: at most ten reads of at most 64 KiB each (NIO's adaptive receive allocator)
+/// wait for the consumer; above that the socket is not read until the consumer drains to two
+/// (``InboundReads``); after that the kernel's socket buffer and the peer's writes block.
 ///
 /// Outbound bounds: a write is handed to NIO (`writeAndFlush`) and ``write(_:)`` returns at once while
 /// fewer than ``pendingLimit`` (64 KiB) written bytes wait for the kernel (counted here, not read from
@@ -53,18 +48,11 @@ public final class UnixSocketConnection: TransportConnection {
     /// Above this many pending bytes, writes wait for the kernel (NIO's default high-water mark).
     static let pendingLimit = 64 * 1024
 
-    init(
-        channel: any Channel,
-        inbound stream: NIOAsyncChannelInboundStream<ByteBuffer>,
-        path: String,
-        peerCredentials: PeerCredentials
-    ) {
+    init(channel: any Channel, reads: InboundReads, path: String, peerCredentials: PeerCredentials) {
         self.channel = channel
         self.peerCredentials = peerCredentials
-        let description = "unix:\(path) pid=\(peerCredentials.pid) uid=\(peerCredentials.uid)"
-        self.description = description
-        let reader = InboundReader(stream: stream, description: description)
-        self.inbound = AsyncThrowingStream(unfolding: { try await reader.next() })
+        self.description = "unix:\(path) pid=\(peerCredentials.pid) uid=\(peerCredentials.uid)"
+        self.inbound = AsyncThrowingStream(unfolding: { try await reads.next() })
     }
 
     deinit {
@@ -179,34 +167,6 @@ public final class UnixSocketConnection: TransportConnection {
     }
 }
 
-extension UnixSocketConnection {
-    /// Wraps a connected channel whose lifetime no caller scopes (the `connect()` side).
-    ///
-    /// Starts the task that holds the channel's `executeThenClose` scope open until the channel closes;
-    /// the task keeps only the channel, never the connection, so dropping the connection closes it.
-    static func makeUnscoped(
-        _ asyncChannel: NIOAsyncChannel<ByteBuffer, Never>,
-        path: String,
-        peerCredentials: PeerCredentials
-    ) async -> UnixSocketConnection {
-        await withCheckedContinuation { (continuation: CheckedContinuation<UnixSocketConnection, Never>) in
-            Task {
-                try? await asyncChannel.executeThenClose { inbound in
-                    continuation.resume(
-                        returning: UnixSocketConnection(
-                            channel: asyncChannel.channel,
-                            inbound: inbound,
-                            path: path,
-                            peerCredentials: peerCredentials
-                        )
-                    )
-                    try? await asyncChannel.channel.closeFuture.get()
-                }
-            }
-        }
-    }
-}
-
 /// Whether a connection's tick flush is scheduled: set by the write that schedules it, cleared by the
 /// flush when it runs (both on the channel's loop; atomic so the type is plainly `Sendable`).
 private final class FlushFlag: Sendable {
@@ -219,38 +179,5 @@ private final class FlushFlag: Sendable {
 
     func clear() {
         self.scheduled.store(false, ordering: .relaxed)
-    }
-}
-
-/// Pulls reads one at a time from NIO's inbound iterator for ``UnixSocketConnection/inbound``.
-///
-/// `@unchecked Sendable`: the iterator is touched only from `next()`, and `inbound` has a single consumer,
-/// so calls never overlap (an overlapping call would trap on Swift's exclusivity check, not race).
-private final class InboundReader: @unchecked Sendable {
-    private let stream: NIOAsyncChannelInboundStream<ByteBuffer>
-    private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator?
-    private let description: String
-
-    init(stream: NIOAsyncChannelInboundStream<ByteBuffer>, description: String) {
-        self.stream = stream
-        self.description = description
-    }
-
-    func next() async throws -> [UInt8]? {
-        if self.iterator == nil {
-            self.iterator = self.stream.makeAsyncIterator()
-        }
-        do {
-            while let buffer = try await self.iterator!.next() {
-                if buffer.readableBytes > 0 {
-                    return Array(buffer.readableBytesView)
-                }
-            }
-            return nil
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw TransportError(.connectionClosed, "read from \(self.description) failed: \(error)")
-        }
     }
 }

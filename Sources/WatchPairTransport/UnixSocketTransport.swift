@@ -20,12 +20,6 @@ public final class UnixSocketTransport: Transport {
     /// The listen backlog of a self-bound socket (and re-applied to an adopted one by NIO).
     static let listenBacklog: Int32 = 128
 
-    /// Inbound backpressure of each connection: NIO stops reading above 10 buffered reads, resumes at 2.
-    static let inboundBackPressure = NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
-        lowWatermark: 2,
-        highWatermark: 10
-    )
-
     /// How long a connect may stay pending before it fails with `.peerUnavailable`.
     static let connectTimeout: TimeAmount = .seconds(5)
 
@@ -114,7 +108,7 @@ public final class UnixSocketTransport: Transport {
             server = try await ServerBootstrap(group: self.eventLoopGroup)
                 .serverChannelOption(.backlog, value: Self.listenBacklog)
                 .childChannelOption(.allowRemoteHalfClosure, value: self.configuration.allowsRemoteHalfClosure)
-                .bind(listening.descriptor) { channel in Self.wrap(channel) }
+                .bind(listening.descriptor) { channel in Self.wrap(channel, path: listening.path) }
         } catch {
             throw TransportError(.listenFailed, "adopting the listening socket of \(listening.path) into NIO failed: \(error)")
         }
@@ -157,34 +151,30 @@ public final class UnixSocketTransport: Transport {
         defer {
             if admitted { self.openConnections.withLock { $0 -= 1 } }
         }
-        let child = wrapped.asyncChannel
+        let channel = wrapped.channel
         do {
-            try await child.executeThenClose { inbound in
-                let credentials = try await wrapped.credentials.get()
-                var metadata: Logger.Metadata = [
-                    "path": "\(path)", "pid": "\(credentials.pid)", "uid": "\(credentials.uid)", "gid": "\(credentials.gid)",
-                ]
-                guard admitted else {
-                    metadata["limit"] = "\(limit)"
-                    self.logger.warning("refused a connection: too many open connections", metadata: metadata)
-                    return
-                }
-                guard !self.configuration.checksAcceptedPeers || self.configuration.allowedUIDs.contains(credentials.uid) else {
-                    self.logger.warning("refused a connection from a peer whose uid is not allowed", metadata: metadata)
-                    return
-                }
-                self.logger.debug("accepted a connection", metadata: metadata)
-                let connection = UnixSocketConnection(
-                    channel: child.channel,
-                    inbound: inbound,
-                    path: path,
-                    peerCredentials: credentials
-                )
-                await handler(connection)
-                await connection.close()
+            let credentials = try await wrapped.credentials.get()
+            var metadata: Logger.Metadata = [
+                "path": "\(path)", "pid": "\(credentials.pid)", "uid": "\(credentials.uid)", "gid": "\(credentials.gid)",
+            ]
+            guard admitted else {
+                metadata["limit"] = "\(limit)"
+                self.logger.warning("refused a connection: too many open connections", metadata: metadata)
+                try? await channel.close()
+                return
             }
+            guard !self.configuration.checksAcceptedPeers || self.configuration.allowedUIDs.contains(credentials.uid) else {
+                self.logger.warning("refused a connection from a peer whose uid is not allowed", metadata: metadata)
+                try? await channel.close()
+                return
+            }
+            self.logger.debug("accepted a connection", metadata: metadata)
+            let connection = UnixSocketConnection(channel: channel, reads: wrapped.reads, path: path, peerCredentials: credentials)
+            await handler(connection)
+            await connection.close()
         } catch {
             self.logger.debug("accepted connection failed", metadata: ["path": "\(path)", "error": "\(error)"])
+            try? await channel.close()
         }
     }
 
@@ -204,27 +194,27 @@ public final class UnixSocketTransport: Transport {
             // connect pending; the timeout bounds it.
             wrapped = try await ClientBootstrap(group: self.eventLoopGroup)
                 .connectTimeout(Self.connectTimeout)
-                .connect(unixDomainSocketPath: path) { channel in Self.wrap(channel) }
+                .connect(unixDomainSocketPath: path) { channel in Self.wrap(channel, path: path) }
         } catch {
             throw TransportError(.peerUnavailable, "connect(\(path)) failed: \(Self.describe(error))")
         }
-        let asyncChannel = wrapped.asyncChannel
+        let channel = wrapped.channel
         let credentials: PeerCredentials
         do {
             credentials = try await wrapped.credentials.get()
         } catch {
-            try? await asyncChannel.channel.close()
+            try? await channel.close()
             throw error
         }
         guard self.configuration.allowedUIDs.contains(credentials.uid) else {
-            try? await asyncChannel.channel.close()
+            try? await channel.close()
             throw TransportError(
                 .credentialsRejected,
                 "the listener at \(path) is \(credentials), uid not in allowed \(self.configuration.allowedUIDs.sorted())"
             )
         }
         self.logger.debug("connected", metadata: ["path": "\(path)", "pid": "\(credentials.pid)", "uid": "\(credentials.uid)"])
-        return await UnixSocketConnection.makeUnscoped(asyncChannel, path: path, peerCredentials: credentials)
+        return UnixSocketConnection(channel: channel, reads: wrapped.reads, path: path, peerCredentials: credentials)
     }
 
     // MARK: Peer presence
@@ -298,22 +288,22 @@ public final class UnixSocketTransport: Transport {
         )
     }
 
-    /// A socket channel made async, with its peer's credentials (read when it becomes active).
+    /// A socket channel, its reads for the connection's consumer, and its peer's credentials (read when it
+    /// becomes active).
     struct WrappedChannel: Sendable {
-        var asyncChannel: NIOAsyncChannel<ByteBuffer, Never>
+        var channel: any Channel
+        var reads: InboundReads
         var credentials: EventLoopFuture<PeerCredentials>
     }
 
-    /// The channel initializer of both sides: credentials first, then the async bridge.
-    static func wrap(_ channel: any Channel) -> EventLoopFuture<WrappedChannel> {
+    /// The channel initializer of both sides: credentials first, then the reads' handler.
+    static func wrap(_ channel: any Channel, path: String) -> EventLoopFuture<WrappedChannel> {
         channel.eventLoop.makeCompletedFuture {
             let credentials = channel.eventLoop.makePromise(of: PeerCredentials.self)
+            let reads = InboundReads(channel: channel, description: "unix:\(path)")
             try channel.pipeline.syncOperations.addHandler(PeerCredentialsHandler(promise: credentials))
-            let asyncChannel = try NIOAsyncChannel<ByteBuffer, Never>(
-                wrappingChannelSynchronously: channel,
-                configuration: .init(backPressureStrategy: Self.inboundBackPressure)
-            )
-            return WrappedChannel(asyncChannel: asyncChannel, credentials: credentials.futureResult)
+            try channel.pipeline.syncOperations.addHandler(reads.makeHandler())
+            return WrappedChannel(channel: channel, reads: reads, credentials: credentials.futureResult)
         }
     }
 

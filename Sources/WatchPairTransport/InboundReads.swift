@@ -1,0 +1,196 @@
+import NIOCore
+import Synchronization
+import WatchPairCore
+
+/// A socket's reads for its one consumer, handed over by a plain channel handler.
+///
+/// Why not `NIOAsyncChannel`: its inbound producer (a state machine, a lock and a back-pressure
+/// strategy between the pipeline and the reading task) was 30% of a daemon's NIO samples per message
+/// (BENCHMARKS.md, "Where each microsecond goes"). Here the handler resumes the waiting reader itself:
+/// one lock and, when the reader waits, one continuation per read.
+///
+/// Back-pressure as before: at most ``highWatermark`` reads wait for the consumer; above that the
+/// handler holds back the pipeline's `read()` (so the kernel's buffer fills and the peer's writes
+/// block), and the consumer asks for the next read once it has drained to ``lowWatermark``.
+///
+/// The input ends at end of file, at half-closure (`inputClosed`) and when the channel goes inactive;
+/// a socket error ends it with `TransportError(.connectionClosed)`, after the reads before it. A
+/// reading task that is cancelled gets nil, and the channel is closed.
+final class InboundReads: Sendable {
+    /// Reads waiting for the consumer above which the socket is not read.
+    static let highWatermark = 10
+    /// Reads waiting at or below which a held-back read is asked for again.
+    static let lowWatermark = 2
+
+    private struct State {
+        var reads: [[UInt8]] = []
+        /// The first read not yet taken (a moving head, compacted when half the array is taken).
+        var head = 0
+        /// How the input ended, once it has.
+        var end: Result<Void, TransportError>?
+        var waiter: CheckedContinuation<[UInt8]?, any Error>?
+        /// The handler held back a `read()`: the consumer asks for it when it has drained.
+        var readHeld = false
+
+        var buffered: Int { reads.count - head }
+
+        mutating func take() -> [UInt8] {
+            let read = reads[head]
+            reads[head] = []
+            head += 1
+            if head == reads.count {
+                reads.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head * 2 >= reads.count {
+                reads.removeFirst(head)
+                head = 0
+            }
+            return read
+        }
+    }
+
+    private let state = Mutex(State())
+    private let channel: any Channel
+    let description: String
+
+    init(channel: any Channel, description: String) {
+        self.channel = channel
+        self.description = description
+    }
+
+    /// The pipeline handler that feeds this value; add it to the channel before it becomes active.
+    func makeHandler() -> Handler { Handler(reads: self) }
+
+    /// The next read, nil once the input ended cleanly (or the caller was cancelled); throws
+    /// `TransportError(.connectionClosed)` after a socket error. Single consumer.
+    func next() async throws -> [UInt8]? {
+        enum Now {
+            case value([UInt8]?)
+            case failure(TransportError)
+            case wait
+        }
+        let (now, askForRead) = state.withLock { state -> (Now, Bool) in
+            if state.buffered > 0 {
+                let read = state.take()
+                return (.value(read), Self.drained(&state))
+            }
+            switch state.end {
+            case .success: return (.value(nil), false)
+            case .failure(let error): return (.failure(error), false)
+            case nil: return (.wait, false)
+            }
+        }
+        if askForRead { channel.read() }
+        switch now {
+        case .value(let read): return read
+        case .failure(let error): throw error
+        case .wait: break
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
+                let ready = state.withLock { state -> Result<[UInt8]?, TransportError>? in
+                    // Cancelled before waiting: the handler below already ran, or will find no waiter.
+                    if Task.isCancelled { return .success(nil) }
+                    if state.buffered > 0 { return .success(state.take()) }
+                    if let end = state.end { return end.map { nil } }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+            // A reader that stops reading leaves nobody to drain the socket: close it, as NIO's own
+            // async channel does when its reader goes away.
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Whether a held-back read should be asked for now that the consumer took one.
+    private static func drained(_ state: inout State) -> Bool {
+        guard state.readHeld, state.buffered <= lowWatermark else { return false }
+        state.readHeld = false
+        return true
+    }
+
+    // MARK: The handler's side (on the channel's event loop)
+
+    fileprivate func received(_ bytes: [UInt8]) {
+        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+            guard state.end == nil else { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.reads.append(bytes)
+            return nil
+        }
+        waiter?.resume(returning: bytes)
+    }
+
+    fileprivate func ended(_ end: Result<Void, TransportError>) {
+        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+            guard state.end == nil else { return nil }
+            state.end = end
+            // Reads already buffered are still taken first; a waiter means there are none.
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: end.map { nil }.mapError { $0 as any Error })
+    }
+
+    /// Whether the pipeline's `read()` may go to the socket now; when not, it is remembered.
+    fileprivate func mayRead() -> Bool {
+        state.withLock { state in
+            guard state.buffered >= Self.highWatermark else { return true }
+            state.readHeld = true
+            return false
+        }
+    }
+
+    /// Feeds ``InboundReads`` from the pipeline and applies its back-pressure to `read()`.
+    final class Handler: ChannelDuplexHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+
+        private let reads: InboundReads
+
+        fileprivate init(reads: InboundReads) {
+            self.reads = reads
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            guard buffer.readableBytes > 0 else { return }
+            reads.received(Array(buffer.readableBytesView))
+        }
+
+        func read(context: ChannelHandlerContext) {
+            if reads.mayRead() { context.read() }
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if case .inputClosed = event as? ChannelEvent { reads.ended(.success(())) }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            reads.ended(.failure(TransportError(.connectionClosed, "read from \(reads.description) failed: \(error)")))
+            context.close(promise: nil)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            reads.ended(.success(()))
+            context.fireChannelInactive()
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            reads.ended(.success(()))
+        }
+    }
+}
