@@ -78,7 +78,7 @@ public actor PairEngine {
     let installations = InstallationTracker()
 
     /// The message channel: calls in progress, the app's handler.
-    let messages = MessageChannel()
+    let messages: MessageChannel
 
     /// Transfers not yet acknowledged by the peer: the store's count as of its last commit. Derived, not
     /// kept here: a counter bumped after `enqueue` returned could miss an acknowledgement that the
@@ -119,6 +119,7 @@ public actor PairEngine {
                 sentVersion: try await store.contexts.sentContext()?.version ?? 0, peerAck: try await store.contexts.peerContextAck()),
             receivedVersion: try await store.contexts.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
+        self.messages = MessageChannel(time: ElapsedTime(clock))
         self.complications = ComplicationChannel(
             budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),
             clock: clock, origin: wallClockOrigin)
@@ -149,6 +150,7 @@ public actor PairEngine {
                 group.addTask { await self.pumpOutbox() }
                 group.addTask { await self.pumpContext() }
                 group.addTask { await self.pumpFiles() }
+                group.addTask { await self.expireMessages() }
                 group.addTask { await self.announceContent() }
                 // Links this side opens run here, as children of run(), so cancellation reaches them.
                 group.addTask {
@@ -170,6 +172,7 @@ public actor PairEngine {
     private func pumpOutbox() async { await userInfo.pump(self) }
     private func pumpContext() async { await context.pump(self) }
     private func pumpFiles() async { await files.pump(self) }
+    private func expireMessages() async { await messages.deadlines.run(self) }
     private func watchPeer() async { await driver.watchPeer(self) }
     private func announceContent() async {
         contentPendingMayHaveChanged()

@@ -1,7 +1,8 @@
 import WatchPairCore
 import WatchPairWire
 
-/// One control client: reads request lines, runs each request in its own child task, writes responses.
+/// One control client: reads request lines, runs each request in its own child task (or at once, for the
+/// operations that never wait: ``ControlRouter/registerImmediate(_:_:)``), writes responses.
 ///
 /// Several requests may be in flight; at most ``maximumRequestsInFlight`` per connection (streams
 /// included), beyond which reading pauses until one finishes (back-pressure, nothing is dropped). When
@@ -53,6 +54,10 @@ public final class ControlConnection: Sendable {
                 case .failure(let rejection):
                     await writer.send(.failure(rejection.id, rejection.failure))
                 case .success(let request):
+                    if case .immediate(let respond) = request.work {
+                        await writer.send(line: respond(ControlCall(id: request.id, connection: self)))
+                        return true
+                    }
                     while inFlight >= Self.maximumRequestsInFlight, await group.next() != nil {
                         inFlight -= 1
                     }

@@ -8,14 +8,30 @@ import WatchPairWire
 /// from the line's bytes and hands back the work to run; any failure on the way is the 7008 answer.
 public struct ControlRouter: Sendable {
     /// Reads a request; the work that serves it.
-    typealias Route = @Sendable (inout ControlFieldReader) throws(WCFailure) -> @Sendable (ControlCall) async -> Void
+    typealias Route = @Sendable (inout ControlFieldReader) throws(WCFailure) -> Work
+
+    /// How a request is served.
+    enum Work: Sendable {
+        /// In a task of its own: it may wait (on the engine, the peer, the store).
+        case task(@Sendable (ControlCall) async -> Void)
+        /// At once, by the connection's reader: the response line, made without waiting for anything.
+        case immediate(@Sendable (ControlCall) -> [UInt8])
+    }
 
     /// A request read from its line: its id and the work that serves it.
     public struct Routed: Sendable {
         /// The request's id.
         public let id: Int64
         /// Serves the request on a connection.
-        let run: @Sendable (ControlCall) async -> Void
+        let work: Work
+
+        /// Serves the request on a connection, writing its response.
+        func run(_ call: ControlCall) async {
+            switch work {
+            case .task(let run): await run(call)
+            case .immediate(let respond): await call.writer.send(line: respond(call))
+            }
+        }
     }
 
     private var routes: [String: Route] = [:]
@@ -38,7 +54,7 @@ public struct ControlRouter: Sendable {
     ) {
         add(Operation.name) { fields throws(WCFailure) in
             let request = try Operation(fields: &fields)
-            return { call in
+            return .task { call in
                 let line: [UInt8]
                 do throws(WCFailure) {
                     line = try await handler(request, call).responseLine(id: call.id)
@@ -56,7 +72,25 @@ public struct ControlRouter: Sendable {
     ) {
         add(Operation.name) { fields throws(WCFailure) in
             let request = try Operation(fields: &fields)
-            return { call in await handler(request, call) }
+            return .task { call in await handler(request, call) }
+        }
+    }
+
+    /// Registers `Operation` with a handler that answers without waiting for anything, so the connection
+    /// serves it as it reads it, without a task of its own (e.g. answering a live message).
+    public mutating func registerImmediate<Operation: ControlOperation>(
+        _ operation: Operation.Type,
+        _ handler: @escaping @Sendable (Operation, ControlCall) throws(WCFailure) -> Operation.Result
+    ) {
+        add(Operation.name) { fields throws(WCFailure) in
+            let request = try Operation(fields: &fields)
+            return .immediate { call in
+                do throws(WCFailure) {
+                    return try handler(request, call).responseLine(id: call.id)
+                } catch {
+                    return ControlResponse.failure(call.id, error).lineBytes
+                }
+            }
         }
     }
 
@@ -81,7 +115,7 @@ public struct ControlRouter: Sendable {
         }
         var fields = envelope.fields()
         do throws(WCFailure) {
-            return .success(Routed(id: envelope.id, run: try route(&fields)))
+            return .success(Routed(id: envelope.id, work: try route(&fields)))
         } catch {
             return .failure(ControlLineError(id: envelope.id, failure: error))
         }

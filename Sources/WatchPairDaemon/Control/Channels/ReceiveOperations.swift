@@ -29,7 +29,8 @@ struct ReceiveOperations {
             await call.writer.send(line: line)
         }
         router.register(AckOperation.self) { request, _ throws(WCFailure) in try await ack(request) }
-        router.register(AnswerOperation.self) { request, _ throws(WCFailure) in try answer(request.answer) }
+        // Answering never waits: served as the line is read, without a task (the message path's hot half).
+        router.registerImmediate(AnswerOperation.self) { request, _ throws(WCFailure) in try answer(request.answer) }
     }
 
     /// The most userInfo items or finished transfers one non-following `receive` returns (ack and ask again).

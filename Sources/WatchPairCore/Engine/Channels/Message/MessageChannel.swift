@@ -12,6 +12,12 @@ final class MessageChannel {
     /// The app's handler for live messages.
     var handler: MessageHandler?
     private var incomingInFlight = 0
+    /// Every call's reply deadline, on one sleeper.
+    let deadlines: MessageDeadlines
+
+    init(time: ElapsedTime) {
+        deadlines = MessageDeadlines(time: time)
+    }
 
     /// Calls waiting for their outcome plus incoming messages the app is handling.
     var inFlight: Int { pending.count + incomingInFlight }
@@ -59,8 +65,8 @@ final class MessageChannel {
         }
     }
 
-    /// Runs call `id` until its machine completes it: the deadline and the delivery race, and whichever
-    /// the machine accepts first is the outcome.
+    /// Runs call `id` until its machine completes it: the deadline (``MessageDeadlines``) and the delivery
+    /// race, and whichever the machine accepts first is the outcome.
     private func runCall(
         _ id: UInt64,
         _ outcome: OneShot<Result<MessageBody, WCFailure>>,
@@ -68,22 +74,29 @@ final class MessageChannel {
         _ deadlines: MessageCall.Deadlines,
         _ engine: isolated PairEngine
     ) async -> Result<MessageBody, WCFailure> {
-        let clock = engine.clock
+        self.deadlines.add(id, timeout: deadlines.reply)
+        if sendOnCurrentLink(id, frame, engine) {
+            return await Self.outcome(of: id, outcome, engine)
+        }
         return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                guard (try? await clock.sleep(for: deadlines.reply)) != nil else { return }
-                await MessageChannel.event(id, .deadline(deadlines.reply), engine)
-            }
-            if !sendOnCurrentLink(id, frame, engine) {
-                group.addTask { await MessageChannel.deliver(id, frame, linkWithin: deadlines.link, engine) }
-            }
-            let result = await outcome.wait()
+            group.addTask { await MessageChannel.deliver(id, frame, linkWithin: deadlines.link, engine) }
+            let result = await Self.outcome(of: id, outcome, engine)
             group.cancelAll()
-            if let result { return result }
-            event(id, .cancelled, engine)
-            return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
+            return result
         }
     }
+
+    /// Waits for call `id`'s outcome; a caller that stops waiting ends the call (`.cancelled`).
+    private static func outcome(
+        of id: UInt64, _ outcome: OneShot<Result<MessageBody, WCFailure>>, _ engine: isolated PairEngine
+    ) async -> Result<MessageBody, WCFailure> {
+        if let result = await outcome.wait() { return result }
+        event(id, .cancelled, engine)
+        return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
+    }
+
+    /// Whether call `id` has not had its outcome yet.
+    func isInProgress(_ id: UInt64) -> Bool { pending[id] != nil }
 
     /// The common case, without a task of its own: a usable link is up and its connection takes the frame
     /// at once (``Link/sendNow(_:)``). False when it cannot; then ``deliver(_:_:linkWithin:_:)`` runs in a
