@@ -9,6 +9,15 @@ extension AppChannels {
         try await engine.sendMessage(body, wantsReply: wantsReply, timeout: timeout)
     }
 
+    /// ``sendMessage(_:wantsReply:timeout:)`` with no task waiting: refusals throw at once, otherwise
+    /// `completion` gets the outcome when it is known, on the engine (it must not block).
+    public func sendMessage(
+        _ body: MessageBody, wantsReply: Bool, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void
+    ) async throws(WCFailure) {
+        try await engine.sendMessage(body, wantsReply: wantsReply, timeout: timeout, completion: completion)
+    }
+
     /// Makes `handler` the receiver of live messages (nil: none, so they fail with 7014 at the sender).
     public func setMessageHandler(_ handler: MessageHandler?) async {
         await engine.setMessageHandler(handler)

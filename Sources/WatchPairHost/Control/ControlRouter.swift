@@ -16,6 +16,9 @@ public struct ControlRouter: Sendable {
         case task(@Sendable (ControlCall) async -> Void)
         /// At once, by the connection's reader: the response line, made without waiting for anything.
         case immediate(@Sendable (ControlCall) -> [UInt8])
+        /// Started by the connection's reader, answered later through the function it is given (once),
+        /// with no task waiting in between.
+        case started(@Sendable (ControlCall, _ respond: @escaping @Sendable ([UInt8]) -> Void) async -> Void)
     }
 
     /// A request read from its line: its id and the work that serves it.
@@ -30,6 +33,10 @@ public struct ControlRouter: Sendable {
             switch work {
             case .task(let run): await run(call)
             case .immediate(let respond): await call.writer.send(line: respond(call))
+            case .started(let start):
+                let line = OnceValue<[UInt8]>()
+                await start(call) { line.complete($0) }
+                await call.writer.send(line: await line.value)
             }
         }
     }
@@ -89,6 +96,29 @@ public struct ControlRouter: Sendable {
                     return try handler(request, call).responseLine(id: call.id)
                 } catch {
                     return ControlResponse.failure(call.id, error).lineBytes
+                }
+            }
+        }
+    }
+
+    /// Registers `Operation` with a handler that starts the work and returns; the work reports its result
+    /// (or `WCError`) once, later, through `respond`, and no task waits for it meanwhile (a live message
+    /// waiting for its reply). The request counts as in flight on its connection until it responded.
+    public mutating func registerStarted<Operation: ControlOperation>(
+        _ operation: Operation.Type,
+        _ handler: @escaping @Sendable (
+            Operation, ControlCall, _ respond: @escaping @Sendable (Result<Operation.Result, WCFailure>) -> Void
+        ) async -> Void
+    ) {
+        add(Operation.name) { fields throws(WCFailure) in
+            let request = try Operation(fields: &fields)
+            return .started { call, respond in
+                let id = call.id
+                await handler(request, call) { result in
+                    switch result {
+                    case .success(let value): respond(value.responseLine(id: id))
+                    case .failure(let failure): respond(ControlResponse.failure(id, failure).lineBytes)
+                    }
                 }
             }
         }

@@ -35,6 +35,16 @@ public final class ControlWriter: Sendable {
         }
     }
 
+    /// Writes one line without suspending, for a response made where nothing may wait (a started
+    /// request's, on the engine). When the socket holds more than its bound (a client slow to read), the
+    /// line is written by a task of its own, so it may pass lines written after it; only responses of
+    /// requests started this way are written so, and each carries its request's id.
+    public func sendNow(line: [UInt8]) {
+        guard !broken.withLock({ $0 }) else { return }
+        guard !connection.writeNow(line) else { return }
+        Task { await self.send(line: line) }
+    }
+
     /// Whether a write has failed (the client went away).
     public var isBroken: Bool { broken.withLock { $0 } }
 }

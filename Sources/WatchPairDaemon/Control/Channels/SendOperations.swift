@@ -73,28 +73,20 @@ struct SendOperations {
     let channels: AppChannels
 
     func register(on router: inout ControlRouter) {
-        router.register(SendOperation.self) { request, _ throws(WCFailure) in try await send(request.send) }
-        router.register(SendDataOperation.self) { request, _ throws(WCFailure) in try await send(request.send) }
+        router.registerStarted(SendOperation.self) { request, _, respond in await send(request.send, respond) }
+        router.registerStarted(SendDataOperation.self) { request, _, respond in await send(request.send, respond) }
     }
 
-    /// The wait for the reply is abandoned if the daemon stops meanwhile.
-    private func send(_ request: MessageSend) async throws(WCFailure) -> SendResult {
+    /// Started, not awaited: the outcome is written when the engine has it, and no task waits for the reply
+    /// meanwhile. A daemon that stops first tells the client the outcome is unknown (``ControlConnection``).
+    private func send(_ request: MessageSend, _ respond: @escaping @Sendable (Result<SendResult, WCFailure>) -> Void) async {
         let (body, noReply, timeout) = (request.body, request.noReply, request.timeout.map { Duration.seconds($0) })
-        let channels = self.channels
-        let outcome = await OnceValue<Result<MessageBody?, WCFailure>>.abandoningOnCancel { () async -> Result<MessageBody?, WCFailure> in
-            do throws(WCFailure) {
-                return .success(try await channels.sendMessage(body, wantsReply: !noReply, timeout: timeout))
-            } catch {
-                return .failure(error)
+        do throws(WCFailure) {
+            try await channels.sendMessage(body, wantsReply: !noReply, timeout: timeout) { outcome in
+                respond(outcome.map { SendResult(reply: $0) })
             }
-        }
-        switch outcome {
-        case nil:
-            throw WCFailure(.genericError, "the daemon is stopping; the message's outcome is unknown")
-        case .failure(let failure)?:
-            throw failure
-        case .success(let reply)?:
-            return SendResult(reply: reply)
+        } catch {
+            respond(.failure(error))
         }
     }
 }

@@ -22,10 +22,52 @@ final class MessageChannel {
     /// Calls waiting for their outcome plus incoming messages the app is handling.
     var inFlight: Int { pending.count + incomingInFlight }
 
-    /// Sends a live message; see ``PairEngine/sendMessage(_:wantsReply:timeout:)``.
+    /// The outcome of a call as the app sees it: the reply, nil when none was wanted, or the failure.
+    typealias Outcome = Result<MessageBody?, WCFailure>
+
+    /// Sends a live message and waits for its outcome; see ``PairEngine/sendMessage(_:wantsReply:timeout:)``.
     func send(
         _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine
     ) async throws(WCFailure) -> MessageBody? {
+        let outcome = OneShot<Outcome>()
+        let (id, started) = try start(body, wantsReply: wantsReply, timeout: timeout, engine) { outcome.complete($0) }
+        guard case .needsLink(let frame, let limit) = started else {
+            return try await Self.outcome(of: id, outcome, engine).get()
+        }
+        return try await withTaskGroup(of: Void.self) { group in
+            group.addTask { await MessageChannel.deliver(id, frame, linkWithin: limit, engine) }
+            let result = await Self.outcome(of: id, outcome, engine)
+            group.cancelAll()
+            return result
+        }.get()
+    }
+
+    /// Sends a live message whose outcome goes to `completion`, on the engine's actor, with no task
+    /// waiting for it (the daemons' `send`); see ``PairEngine/sendMessage(_:wantsReply:timeout:completion:)``.
+    func send(
+        _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine,
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) throws(WCFailure) {
+        let (id, started) = try start(body, wantsReply: wantsReply, timeout: timeout, engine, completion: completion)
+        if case .needsLink(let frame, let limit) = started {
+            Task { await MessageChannel.deliver(id, frame, linkWithin: limit, engine) }
+        }
+    }
+
+    /// How a call goes on once started.
+    private enum Started {
+        /// Its frame is on the current link; only its answer or deadline is left.
+        case sent
+        /// It needs a link first (made within the limit) or the socket could not take the frame now.
+        case needsLink(Frame, limit: Duration)
+    }
+
+    /// Checks a message (refusals throw at once), records its call, arms its deadline and writes it on
+    /// the current link when the connection takes it now. The call's one outcome goes to `completion`.
+    private func start(
+        _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine,
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) throws(WCFailure) -> (UInt64, Started) {
         let channel = DiagnosticEvent.Channel.message
         do {
             try engine.configuration.limits.check(body)
@@ -44,52 +86,17 @@ final class MessageChannel {
         }
         nextId += 1
         let id = nextId
-        let outcome = OneShot<Result<MessageBody, WCFailure>>()
-        pending[id] = PendingMessage(outcome: outcome)
+        pending[id] = PendingMessage(wantsReply: wantsReply, started: .now, completion: completion)
         engine.messageSignal.fire()
-        let deadlines = MessageCall.Deadlines(
+        let limits = MessageCall.Deadlines(
             timeout: timeout ?? engine.configuration.replyTimeout, handshakeTimeout: engine.configuration.handshakeTimeout)
-        let started = ContinuousClock.now
-        let result = await runCall(id, outcome, .message(id: id, wantsReply: wantsReply, body: body), deadlines, engine)
-        let elapsed = ContinuousClock.now - started
-        switch result {
-        case .success(let reply):
-            engine.emit(.messageSent, "message \(id) \(wantsReply ? "answered" : "delivered")", channel: channel, seq: id, duration: elapsed)
-            return wantsReply ? reply : nil
-        case .failure(let failure):
-            engine.emit(
-                .messageFailed, "message \(id) failed: \(failure.message)",
-                channel: channel, seq: id, errorCode: failure.code, duration: elapsed
-            )
-            throw failure
-        }
-    }
-
-    /// Runs call `id` until its machine completes it: the deadline (``MessageDeadlines``) and the delivery
-    /// race, and whichever the machine accepts first is the outcome.
-    private func runCall(
-        _ id: UInt64,
-        _ outcome: OneShot<Result<MessageBody, WCFailure>>,
-        _ frame: Frame,
-        _ deadlines: MessageCall.Deadlines,
-        _ engine: isolated PairEngine
-    ) async -> Result<MessageBody, WCFailure> {
-        self.deadlines.add(id, timeout: deadlines.reply)
-        if sendOnCurrentLink(id, frame, engine) {
-            return await Self.outcome(of: id, outcome, engine)
-        }
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask { await MessageChannel.deliver(id, frame, linkWithin: deadlines.link, engine) }
-            let result = await Self.outcome(of: id, outcome, engine)
-            group.cancelAll()
-            return result
-        }
+        deadlines.add(id, timeout: limits.reply)
+        let frame = Frame.message(id: id, wantsReply: wantsReply, body: body)
+        return (id, sendOnCurrentLink(id, frame, engine) ? .sent : .needsLink(frame, limit: limits.link))
     }
 
     /// Waits for call `id`'s outcome; a caller that stops waiting ends the call (`.cancelled`).
-    private static func outcome(
-        of id: UInt64, _ outcome: OneShot<Result<MessageBody, WCFailure>>, _ engine: isolated PairEngine
-    ) async -> Result<MessageBody, WCFailure> {
+    private static func outcome(of id: UInt64, _ outcome: OneShot<Outcome>, _ engine: isolated PairEngine) async -> Outcome {
         if let result = await outcome.wait() { return result }
         event(id, .cancelled, engine)
         return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
@@ -144,12 +151,31 @@ final class MessageChannel {
         let action = message.call.event(event)
         if case .complete(let result) = action {
             pending[id] = nil
-            message.outcome.complete(result)
+            Self.finish(id, message, result, engine)
             engine.messageSignal.fire()
         } else {
             pending[id] = message
         }
         return action
+    }
+
+    /// Reports call `id`'s outcome: its event, then its caller.
+    private static func finish(
+        _ id: UInt64, _ message: PendingMessage, _ result: Result<MessageBody, WCFailure>, _ engine: isolated PairEngine
+    ) {
+        let elapsed = ContinuousClock.now - message.started
+        switch result {
+        case .success(let reply):
+            engine.emit(
+                .messageSent, "message \(id) \(message.wantsReply ? "answered" : "delivered")", channel: .message, seq: id, duration: elapsed)
+            message.completion(.success(message.wantsReply ? reply : nil))
+        case .failure(let failure):
+            engine.emit(
+                .messageFailed, "message \(id) failed: \(failure.message)",
+                channel: .message, seq: id, errorCode: failure.code, duration: elapsed
+            )
+            message.completion(.failure(failure))
+        }
     }
 
     /// A link closed: the calls written on it fail (their machines decide which).
@@ -209,8 +235,11 @@ final class MessageChannel {
     }
 }
 
-/// A message call in progress: its machine, and where its one outcome is delivered.
+/// A message call in progress: its machine, and where its one outcome goes.
 struct PendingMessage: Sendable {
-    let outcome: OneShot<Result<MessageBody, WCFailure>>
+    let wantsReply: Bool
+    /// When the call started (its event's duration).
+    let started: ContinuousClock.Instant
+    let completion: @Sendable (MessageChannel.Outcome) -> Void
     var call = MessageCall()
 }

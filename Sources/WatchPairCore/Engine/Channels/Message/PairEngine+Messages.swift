@@ -17,3 +17,16 @@ extension PairEngine {
         try await messages.send(body, wantsReply: wantsReply, timeout: timeout, self)
     }
 }
+
+extension PairEngine {
+    /// ``sendMessage(_:wantsReply:timeout:)`` without a task waiting for the outcome: refusals throw at
+    /// once; otherwise `completion` gets the one outcome later, on this actor (so it must not block).
+    public func sendMessage(
+        _ body: MessageBody,
+        wantsReply: Bool,
+        timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void
+    ) throws(WCFailure) {
+        try messages.send(body, wantsReply: wantsReply, timeout: timeout, self, completion: completion)
+    }
+}
