@@ -31,6 +31,9 @@ final class MessageRouter: Sendable {
         /// How long the app "takes" for each message it confirms or answers automatically (an app-level
         /// fault: longer than the sender's timeout gives it 7012).
         var autoDelay: Duration?
+        /// Writes a `message` stream event to the client without waiting: false, writing nothing, when it
+        /// cannot now (the stream's first response not written yet, the socket full, the client gone).
+        var deliverNow: @Sendable (_ token: UInt64, _ message: IncomingMessage) -> Bool
         /// Writes a `message` stream event to the client; false when the connection is gone.
         var deliver: @Sendable (_ token: UInt64, _ message: IncomingMessage) async -> Bool
     }
@@ -131,12 +134,34 @@ final class MessageRouter: Sendable {
             if variants.isEmpty {
                 await channels.setMessageHandler(nil)
             } else {
-                await channels.setMessageHandler(MessageHandler(variants: variants) { [self] message in
-                    await self.handle(message)
-                })
+                await channels.setMessageHandler(
+                    MessageHandler(variants: variants, handleNow: { [self] message in self.handleNow(message) }) { [self] message in
+                        await self.handle(message)
+                    })
             }
             if state.withLock({ $0.generation }) == generation { return }
         }
+    }
+
+    /// The engine's first try: a message its client answers automatically (no delay) or that wants no
+    /// reply, shown to the client at once; nil when it must wait (for the client's `answer`, a delay, the
+    /// socket, the layer), so ``handle(_:)`` takes it.
+    func handleNow(_ message: IncomingMessage) -> Result<MessageBody?, WCFailure>? {
+        if case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil, state.withLock({ $0.layer != nil }) {
+            return nil
+        }
+        let variant = message.variant
+        let picked = state.withLock { state -> (Registration, UInt64)? in
+            guard let registration = state.registrations.last(where: { $0.variants.contains(variant) }),
+                registration.autoDelay == nil,
+                !message.wantsReply || registration.autoError != nil || registration.autoReply != nil
+            else { return nil }
+            state.nextToken += 1
+            return (registration, state.nextToken)
+        }
+        guard let (registration, token) = picked, registration.deliverNow(token, message) else { return nil }
+        guard message.wantsReply else { return .success(nil) }
+        return registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) } ?? .success(nil)
     }
 
     /// The engine's handler: delivers `message` to the newest matching client and waits for its answer.

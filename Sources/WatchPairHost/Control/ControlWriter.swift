@@ -45,6 +45,13 @@ public final class ControlWriter: Sendable {
         Task { await self.send(line: line) }
     }
 
+    /// Writes one line if the socket takes it now; false, writing nothing, when it would have to wait (or
+    /// the connection is gone), so the caller can take the path that waits.
+    public func sendIfReady(line: [UInt8]) -> Bool {
+        guard !broken.withLock({ $0 }) else { return false }
+        return connection.writeNow(line)
+    }
+
     /// Whether a write has failed (the client went away).
     public var isBroken: Bool { broken.withLock { $0 } }
 }

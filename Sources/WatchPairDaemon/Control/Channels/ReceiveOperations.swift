@@ -194,7 +194,10 @@ struct ReceiveOperations {
         let writer = call.writer
         let requestId = call.id
         return MessageRouter.Registration(
-            clientId: call.connection.id, variants: variants, autoReply: autoReply, autoError: autoError, autoDelay: autoDelay
+            clientId: call.connection.id, variants: variants, autoReply: autoReply, autoError: autoError, autoDelay: autoDelay,
+            deliverNow: { token, message in
+                answered.generation > 0 && writer.sendIfReady(line: ControlLines.message(requestId, token: token, message))
+            }
         ) { token, message in
             await answered.wait(after: 0)
             return await writer.send(line: ControlLines.message(requestId, token: token, message))

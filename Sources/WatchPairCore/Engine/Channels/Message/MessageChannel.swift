@@ -200,9 +200,15 @@ final class MessageChannel {
             refuse(message, on: link, group: &group, "the app has no handler for \(variant.rawValue) messages", engine)
             return
         }
+        engine.emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
+        if let result = handler.handleNow?(message) {
+            // Answered at once: no task, and the answer goes out in this tick when the socket takes it.
+            let frame = Self.answerFrame(message, with: result, engine)
+            if !link.sendNow(frame) { group.addTask { try? await link.send(frame) } }
+            return
+        }
         incomingInFlight += 1
         engine.messageSignal.fire()
-        engine.emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
         group.addTask {
             let result = await handler.handle(message)
             await MessageChannel.finishIncoming(message, on: link, result: result, engine)

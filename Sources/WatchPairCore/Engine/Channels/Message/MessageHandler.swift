@@ -42,12 +42,17 @@ public struct MessageHandler: Sendable {
     public var variants: Set<MessageVariant>
     /// Called once per message of a handled variant, possibly concurrently.
     public var handle: @Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>
+    /// Tried first, on the engine, for a handler that can often answer without waiting (an automatic
+    /// reply): the outcome, or nil to have ``handle`` called in a task instead. Must not block.
+    public var handleNow: (@Sendable (IncomingMessage) -> Result<MessageBody?, WCFailure>?)?
 
     public init(
         variants: Set<MessageVariant>,
+        handleNow: (@Sendable (IncomingMessage) -> Result<MessageBody?, WCFailure>?)? = nil,
         handle: @escaping @Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>
     ) {
         self.variants = variants
+        self.handleNow = handleNow
         self.handle = handle
     }
 }
