@@ -6,10 +6,10 @@ import WatchPairWire
 /// matching delegate method on the delegate queue and answers with the app's reply, or 7012 when the
 /// app has not replied within the reply timeout (``ReplyMachine``).
 ///
-/// One hop each way: the engine's task hands the message to the delegate queue and waits; the app's
-/// `replyHandler` (or the callback's return) answers it from there. The engine's task does not wait for
-/// the callback to return before it waits for the reply, and no reply timer runs for an app that
-/// replies inside its callback.
+/// One hop each way: the engine hands the message to the delegate queue; the app's `replyHandler` (or the
+/// callback's return) answers it from there through the engine's ``MessageResponder``, with no task
+/// waiting in between (only a message that arrives before activation was reported waits in a task).
+/// No reply timer runs for an app that replies inside its callback.
 struct MessageDelivery: Sendable {
     /// How long the app has to call `replyHandler`.
     let timeout: Duration
@@ -28,7 +28,13 @@ struct MessageDelivery: Sendable {
     /// `activationDidCompleteWith` has been enqueued, so it is delivered after it. The engine bounds how
     /// many are held (`maxConcurrentIncomingMessages`). Holds the session weakly.
     func handler(for session: WCSession, activated: AsyncSignal) -> MessageHandler {
-        MessageHandler(variants: Set(MessageVariant.allCases)) { [weak session] incoming in
+        MessageHandler(variants: Set(MessageVariant.allCases), start: { [weak session] incoming, responder in
+            // Before activation has been reported, the task below holds the message until it has.
+            guard activated.generation > 0, let session else { return false }
+            let slot = ReplySlot(timeout: timeout, clock: clock) { responder.respond($0) }
+            session.callbacks.queue.async { Self.deliver(incoming, to: session, answering: slot) }
+            return true
+        }) { [weak session] incoming in
             await activated.wait(after: 0)
             guard let session, !Task.isCancelled else {
                 return .failure(WCFailure(.deliveryFailed, "the app's session stopped"))

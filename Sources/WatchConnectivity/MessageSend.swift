@@ -7,8 +7,8 @@ import WatchPairWire
 ///
 /// The engine reports exactly one outcome per message within its reply timeout (plus a handshake when it
 /// must connect first): its ``MessageCall`` machine races the reply, the error frames, the link's loss
-/// and the deadline, and completes the call once. So the session starts one task per message and
-/// reports what that task returns; it keeps no timer of its own.
+/// and the deadline, and completes the call once. So the session starts the call on the engine's thread and
+/// reports the outcome the engine hands back; it keeps no timer of its own.
 struct MessageSend: Sendable {
     let runtime: SessionRuntime
     /// Where `completion` runs (the session's delegate queue).
@@ -18,14 +18,16 @@ struct MessageSend: Sendable {
     func start(_ body: MessageBody, wantsReply: Bool, completion: @escaping @Sendable (Result<MessageBody?, WCError>) -> Void) {
         let channels = runtime.channels
         let delegateQueue = self.delegateQueue
+        // The task only starts the call: the engine reports the outcome, with no task waiting for the reply.
         EngineExecutor.shared.spawn {
-            let result: Result<MessageBody?, WCError>
             do throws(WCFailure) {
-                result = .success(try await channels.sendMessage(body, wantsReply: wantsReply))
+                try await channels.sendMessage(body, wantsReply: wantsReply) { outcome in
+                    let result = outcome.mapError { WCError($0) }
+                    delegateQueue.async { completion(result) }
+                }
             } catch {
-                result = .failure(WCError(error))
+                delegateQueue.async { completion(.failure(WCError(error))) }
             }
-            delegateQueue.async { completion(result) }
         }
     }
 

@@ -5,7 +5,7 @@ import WatchPairWire
 
 /// Executes one incoming message's ``ReplyMachine``: feeds it the events (from the delegate queue, the
 /// app's `replyHandler` on any thread, the reply timer, cancellation) and hands its one answer to the
-/// engine's handler task waiting in ``wait()``.
+/// engine's handler task waiting in ``wait(delivering:)``, or to the engine's responder.
 ///
 /// Bound: one waiting continuation and at most one timer task, cancelled once answered.
 final class ReplySlot: Sendable {
@@ -21,9 +21,15 @@ final class ReplySlot: Sendable {
     private let timeout: Duration
     private let clock: any Clock<Duration>
 
-    init(timeout: Duration, clock: any Clock<Duration>) {
+    /// Where the answer goes when no task waits in ``wait(delivering:)``.
+    private let answer: (@Sendable (ReplyMachine.Outcome) -> Void)?
+
+    /// A slot whose answer is awaited with ``wait(delivering:)``, or, given `answer`, handed to it (once,
+    /// on whichever thread answers) with no task waiting.
+    init(timeout: Duration, clock: any Clock<Duration>, answer: (@Sendable (ReplyMachine.Outcome) -> Void)? = nil) {
         self.timeout = timeout
         self.clock = clock
+        self.answer = answer
     }
 
     /// Feeds `event` to the machine and does what it says.
@@ -43,6 +49,7 @@ final class ReplySlot: Sendable {
         case .answer(let outcome):
             timer?.cancel()
             waiter?.resume(returning: outcome)
+            answer?(outcome)
         case .startTimer: startTimer()
         }
     }

@@ -119,7 +119,7 @@ public actor PairEngine {
                 sentVersion: try await store.contexts.sentContext()?.version ?? 0, peerAck: try await store.contexts.peerContextAck()),
             receivedVersion: try await store.contexts.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
-        self.messages = MessageChannel(time: ElapsedTime(clock))
+        self.messages = MessageChannel(time: ElapsedTime(clock), signal: messageSignal)
         self.complications = ComplicationChannel(
             budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),
             clock: clock, origin: wallClockOrigin)

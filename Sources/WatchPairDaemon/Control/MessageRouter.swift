@@ -135,7 +135,7 @@ final class MessageRouter: Sendable {
                 await channels.setMessageHandler(nil)
             } else {
                 await channels.setMessageHandler(
-                    MessageHandler(variants: variants, handleNow: { [self] message in self.handleNow(message) }) { [self] message in
+                    MessageHandler(variants: variants, start: { [self] message, responder in self.start(message, responder) }) { [self] message in
                         await self.handle(message)
                     })
             }
@@ -144,11 +144,11 @@ final class MessageRouter: Sendable {
     }
 
     /// The engine's first try: a message its client answers automatically (no delay) or that wants no
-    /// reply, shown to the client at once; nil when it must wait (for the client's `answer`, a delay, the
-    /// socket, the layer), so ``handle(_:)`` takes it.
-    func handleNow(_ message: IncomingMessage) -> Result<MessageBody?, WCFailure>? {
+    /// reply is shown to the client and answered at once; false when it must wait (for the client's
+    /// `answer`, a delay, the socket, the layer), so ``handle(_:)`` takes it.
+    func start(_ message: IncomingMessage, _ responder: MessageResponder) -> Bool {
         if case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil, state.withLock({ $0.layer != nil }) {
-            return nil
+            return false
         }
         let variant = message.variant
         let picked = state.withLock { state -> (Registration, UInt64)? in
@@ -159,9 +159,13 @@ final class MessageRouter: Sendable {
             state.nextToken += 1
             return (registration, state.nextToken)
         }
-        guard let (registration, token) = picked, registration.deliverNow(token, message) else { return nil }
-        guard message.wantsReply else { return .success(nil) }
-        return registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) } ?? .success(nil)
+        guard let (registration, token) = picked, registration.deliverNow(token, message) else { return false }
+        if !message.wantsReply {
+            responder.respond(.success(nil))
+        } else {
+            responder.respond(registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) } ?? .success(nil))
+        }
+        return true
     }
 
     /// The engine's handler: delivers `message` to the newest matching client and waits for its answer.

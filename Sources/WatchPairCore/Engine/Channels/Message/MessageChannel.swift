@@ -11,16 +11,18 @@ final class MessageChannel {
     private var pending: [UInt64: PendingMessage] = [:]
     /// The app's handler for live messages.
     var handler: MessageHandler?
-    private var incomingInFlight = 0
+    /// Incoming messages the app is handling (answered off the actor too, so counted apart).
+    let incoming: IncomingMessages
     /// Every call's reply deadline, on one sleeper.
     let deadlines: MessageDeadlines
 
-    init(time: ElapsedTime) {
+    init(time: ElapsedTime, signal: AsyncSignal) {
         deadlines = MessageDeadlines(time: time)
+        incoming = IncomingMessages(signal: signal)
     }
 
     /// Calls waiting for their outcome plus incoming messages the app is handling.
-    var inFlight: Int { pending.count + incomingInFlight }
+    var inFlight: Int { pending.count + incoming.current }
 
     /// The outcome of a call as the app sees it: the reply, nil when none was wanted, or the failure.
     typealias Outcome = Result<MessageBody?, WCFailure>
@@ -185,59 +187,30 @@ final class MessageChannel {
         }
     }
 
-    /// Hands an incoming message to the app's handler in its own task, and answers it on the link.
+    /// Hands an incoming message to the app's handler and answers it on the link through a
+    /// ``MessageResponder``: at once or later from wherever the handler answers (``MessageHandler/start``),
+    /// else from a task running its ``MessageHandler/handle``.
     func receive(_ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) {
         let variant = message.variant
+        let responder = MessageResponder(
+            message, on: link, limits: engine.configuration.limits, diagnostics: engine.diagnostics, role: engine.role,
+            handling: incoming)
+        incoming.started()
         let handler: MessageHandler
         switch self.handler {
         case .some(let installed) where installed.variants.contains(variant):
-            guard incomingInFlight < engine.configuration.maxConcurrentIncomingMessages else {
-                refuse(message, on: link, group: &group, "the app is busy with \(incomingInFlight) messages", engine)
+            guard incoming.current <= engine.configuration.maxConcurrentIncomingMessages else {
+                responder.respond(.failure(WCFailure(.deliveryFailed, "the app is busy with \(incoming.current - 1) messages")))
                 return
             }
             handler = installed
         default:
-            refuse(message, on: link, group: &group, "the app has no handler for \(variant.rawValue) messages", engine)
+            responder.respond(.failure(WCFailure(.deliveryFailed, "the app has no handler for \(variant.rawValue) messages")))
             return
         }
         engine.emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
-        if let result = handler.handleNow?(message) {
-            // Answered at once: no task, and the answer goes out in this tick when the socket takes it.
-            let frame = Self.answerFrame(message, with: result, engine)
-            if !link.sendNow(frame) { group.addTask { try? await link.send(frame) } }
-            return
-        }
-        incomingInFlight += 1
-        engine.messageSignal.fire()
-        group.addTask {
-            let result = await handler.handle(message)
-            await MessageChannel.finishIncoming(message, on: link, result: result, engine)
-        }
-    }
-
-    private func refuse(
-        _ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup, _ reason: String, _ engine: isolated PairEngine
-    ) {
-        let frame = Self.answerFrame(message, with: .failure(WCFailure(.deliveryFailed, reason)), engine)
-        group.addTask { try? await link.send(frame) }
-    }
-
-    private static func finishIncoming(
-        _ message: IncomingMessage, on link: Link, result: Result<MessageBody?, WCFailure>, _ engine: isolated PairEngine
-    ) async {
-        engine.messages.incomingInFlight -= 1
-        engine.messageSignal.fire()
-        try? await link.send(answerFrame(message, with: result, engine))
-    }
-
-    /// The reply or error frame for `message` (``MessageAnswer``); a refusal (7014) is logged.
-    private static func answerFrame(
-        _ message: IncomingMessage, with result: Result<MessageBody?, WCFailure>, _ engine: isolated PairEngine
-    ) -> Frame {
-        if case .failure(let failure) = result, failure.code == .deliveryFailed {
-            engine.emit(.messageFailed, "message \(message.id) not handled: \(failure.message)", channel: .message, seq: message.id, errorCode: failure.code)
-        }
-        return MessageAnswer.frame(for: message, result: result, limits: engine.configuration.limits)
+        if handler.start?(message, responder) == true { return }
+        group.addTask { responder.respond(await handler.handle(message)) }
     }
 }
 

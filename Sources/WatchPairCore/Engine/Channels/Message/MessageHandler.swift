@@ -42,17 +42,18 @@ public struct MessageHandler: Sendable {
     public var variants: Set<MessageVariant>
     /// Called once per message of a handled variant, possibly concurrently.
     public var handle: @Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>
-    /// Tried first, on the engine, for a handler that can often answer without waiting (an automatic
-    /// reply): the outcome, or nil to have ``handle`` called in a task instead. Must not block.
-    public var handleNow: (@Sendable (IncomingMessage) -> Result<MessageBody?, WCFailure>?)?
+    /// Tried first, on the engine, for a handler that answers without a task waiting (an automatic reply, a
+    /// delegate queue): true when it took the message and will call the responder exactly once, from
+    /// anywhere, now or later; false to have ``handle`` called in a task instead. Must not block.
+    public var start: (@Sendable (IncomingMessage, MessageResponder) -> Bool)?
 
     public init(
         variants: Set<MessageVariant>,
-        handleNow: (@Sendable (IncomingMessage) -> Result<MessageBody?, WCFailure>?)? = nil,
+        start: (@Sendable (IncomingMessage, MessageResponder) -> Bool)? = nil,
         handle: @escaping @Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>
     ) {
         self.variants = variants
-        self.handleNow = handleNow
+        self.start = start
         self.handle = handle
     }
 }
