@@ -45,6 +45,7 @@ chaos() {
     local queuer=$!
     wait_until 60 "$pair: transfers arriving at its watch" pair_inbox_at_least "$pair" 1
     sx systemctl kill -s KILL "watchd@$pair.service"
+    note "$pair: watch app killed with $(pair_inbox "$pair" || echo ?) received so far"
     wait "$queuer" || fail "$pair: queueing"
     wait_prop_ge "watchd@$pair.service" NRestarts 1 20
 
