@@ -38,13 +38,16 @@ for line in sys.stdin:
     print(json.loads(line)["userInfo"].get("n"))'
 }
 
-# pair_proxy_route NAME: the pair's phoned reaches its watchd only through /run/watchpair/NAME/proxy.sock
-# (an instance drop-in); start phoned@NAME after it.
+# pair_proxy_route NAME...: each pair's phoned reaches its watchd only through /run/watchpair/NAME/proxy.sock
+# (an instance drop-in; one daemon-reload for all); start phoned@NAME after it. reset_named_pair undoes it.
 pair_proxy_sock() { echo "/run/watchpair/$1/proxy.sock"; }
 pair_proxy_route() {
-    sx mkdir -p "/run/systemd/system/phoned@$1.service.d"
-    sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_PATHS_PEER_LINK=$(pair_proxy_sock "$1")\n' \
-        > /run/systemd/system/phoned@$1.service.d/60-proxy.conf"
+    local pair
+    for pair in "$@"; do
+        sx mkdir -p "/run/systemd/system/phoned@$pair.service.d"
+        sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_PATHS_PEER_LINK=$(pair_proxy_sock "$pair")\n' \
+            > /run/systemd/system/phoned@$pair.service.d/60-proxy.conf"
+    done
     sx systemctl daemon-reload
 }
 # pair_proxy_start NAME: the proxy, as the transient unit wp-test-proxy-NAME, once its socket is there.

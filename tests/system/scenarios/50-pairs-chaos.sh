@@ -17,12 +17,8 @@ trap cleanup EXIT
 reset_pair
 for pair in $pairs; do reset_named_pair "$pair"; done
 # Routing needs a daemon-reload: once for all, before anything runs in parallel.
-for pair in $pairs; do
-    sx mkdir -p "/run/systemd/system/phoned@$pair.service.d"
-    sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_PATHS_PEER_LINK=$(pair_proxy_sock "$pair")\n' \
-        > /run/systemd/system/phoned@$pair.service.d/60-proxy.conf"
-done
-sx systemctl daemon-reload
+# shellcheck disable=SC2086 # one word per pair
+pair_proxy_route $pairs
 journal_mark
 WP_SCRATCH=$(scratch)
 
