@@ -17,8 +17,9 @@ struct OpenCommand: WcctlSubcommand {
             foreground stays as it is.
 
             An app that is not running is started with `systemctl start <daemon>.service`
-            (`<daemon>@NAME.service` with --pair NAME) when systemd runs this machine (a start is a foreground launch); outside
-            systemd, wcctl cannot start a process: exit 3.
+            (`<daemon>@NAME.service` with --pair NAME) when systemd runs this machine
+            (a start is a foreground launch); outside systemd, wcctl cannot start a
+            process: exit 3.
 
             `systemctl reload <daemon>.service` does the same for a running app.
             `systemctl start` of an app that is already running does nothing, so it
