@@ -72,9 +72,11 @@ enum HelpText {
 
         ENVIRONMENT
           WCCTL_SIDE         phone or watch when --side is not given (default phone)
+          WCCTL_PAIR         the pair when --pair is not given (default: the
+                             default pair, phoned.service and watchd.service)
           WCCTL_CONTROL      the control socket when --control is not given
           WCCTL_RUNTIME_DIR  directory of phoned.ctl and watchd.ctl
-                             (default /run/watchpair)
+                             (default /run/watchpair; pair NAME's are in NAME/)
 
         EXAMPLES
           wcctl status
@@ -85,5 +87,6 @@ enum HelpText {
           wcctl --side watch receive               # prints it, once
           wcctl context set '{"theme":"dark"}'
           wcctl --side watch context get --received
+          wcctl --pair ci-3 status                 # pair ci-3 (phoned@ci-3)
         """
 }

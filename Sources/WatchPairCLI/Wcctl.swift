@@ -1,7 +1,7 @@
 import ArgumentParser
 import WatchPairVersion
 
-/// The `wcctl` command line: `wcctl [--side phone|watch] [--control PATH] [--json] COMMAND`.
+/// The `wcctl` command line: `wcctl [--side phone|watch] [--pair NAME] [--control PATH] [--json] COMMAND`.
 ///
 /// Parsing only; `WcctlMain.run(arguments:environment:)` parses, runs the chosen command and maps every
 /// outcome to an exit status (docs/ControlProtocol.md, "Exit status of `wcctl`").
@@ -40,7 +40,7 @@ public struct Wcctl: ParsableCommand {
         ]
     )
 
-    /// `--side`, `--control`, `--json`.
+    /// `--side`, `--pair`, `--control`, `--json`.
     @OptionGroup public var globals: GlobalOptions
 
     /// Creates the command with default options (ArgumentParser fills them in).

@@ -42,7 +42,14 @@ public struct UnitFileStateProbe: Sendable, Hashable {
     /// The paths whose appearance or removal can change the state (for inotify).
     public var watchedPaths: [String] {
         configurationDirectories.flatMap { ["\($0)/\(unit)", "\($0)/\(wantedBy).wants/\(unit)"] }
-            + unitDirectories.map { "\($0)/\(unit)" }
+            + unitDirectories.flatMap { directory in Self.unitFileNames(of: unit).map { "\(directory)/\($0)" } }
+    }
+
+    /// The names a unit file of `unit` may have: its own, and for a template's instance
+    /// (`watchd@ci-3.socket`) the template's (`watchd@.socket`), which is what systemd loads it from.
+    static func unitFileNames(of unit: String) -> [String] {
+        guard let at = unit.firstIndex(of: "@"), let dot = unit.lastIndex(of: "."), at < dot else { return [unit] }
+        return [unit, String(unit[...at]) + String(unit[dot...])]
     }
 
     /// The unit's file state now; nil when neither it nor ``ownUnit`` has a unit file (not under systemd's
@@ -58,9 +65,12 @@ public struct UnitFileStateProbe: Sendable, Hashable {
         return ownUnit.map(hasUnitFile) == true ? .notFound : nil
     }
 
-    /// A unit file (or a link to one) named `name` is in a configuration or unit directory.
+    /// A unit file (or a link to one) of `name`, or of its template, is in a configuration or unit directory.
     private func hasUnitFile(_ name: String) -> Bool {
-        (configurationDirectories + unitDirectories).contains { Self.exists("\($0)/\(name)") }
+        let names = Self.unitFileNames(of: name)
+        return (configurationDirectories + unitDirectories).contains { directory in
+            names.contains { Self.exists("\(directory)/\($0)") }
+        }
     }
 
     /// The entry exists (a link counts even when its target does not).

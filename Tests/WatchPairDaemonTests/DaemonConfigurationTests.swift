@@ -37,6 +37,39 @@ struct DaemonConfigurationTests {
         #expect(watch.role == .watch)
     }
 
+    @Test func aNamedPairHasItsOwnDirectoriesAndPairId() async throws {
+        let pair = try PairName(validating: "ci-3")
+        let phone = try await DaemonConfiguration.load(role: .phone, options: CommandLineOptions(pair: pair), environment: [:]).configuration
+        #expect(phone.pair == pair)
+        #expect(phone.paths == DaemonConfiguration.Paths(
+            link: "/run/watchpair/ci-3/phoned.sock", peerLink: "/run/watchpair/ci-3/watchd.sock",
+            control: "/run/watchpair/ci-3/phoned.ctl", peerControl: "/run/watchpair/ci-3/watchd.ctl",
+            state: "/var/lib/watchpair/ci-3/phoned", peerState: "/var/lib/watchpair/ci-3/watchd"))
+        #expect(phone.pairId == "ci-3")
+        #expect(phone.transport.contentMarkerPath == "/run/watchpair/ci-3/phoned.sock.pending")
+        #expect(phone.listenFDName == "phoned", "the template socket names its descriptor as the default one does")
+        let watch = try await DaemonConfiguration.load(role: .watch, options: CommandLineOptions(pair: pair), environment: [:]).configuration
+        #expect(watch.paths.control == "/run/watchpair/ci-3/watchd.ctl" && watch.paths.peerLink == "/run/watchpair/ci-3/phoned.sock")
+        #expect(watch.paths.state == "/var/lib/watchpair/ci-3/watchd" && watch.paths.peerState == "/var/lib/watchpair/ci-3/phoned")
+        // The default pair keeps today's paths and pair id.
+        let plain = try await load()
+        #expect(plain.pair == nil && plain.pairId == "default" && plain.paths == DaemonConfiguration.Paths(role: .phone))
+    }
+
+    @Test func aNamedPairReadsItsOwnFileAndKeysStillWin() async throws {
+        let dir = try TemporaryDirectory()
+        let pair = try PairName(validating: "ci-3")
+        #expect(DaemonConfiguration.defaultFile(role: .watch, pair: pair, directory: dir.path) == dir.path + "/ci-3/watchd.json")
+        #expect(DaemonConfiguration.defaultFile(role: .watch, pair: nil) == "/etc/watchpair/watchd.json")
+        try FileManager.default.createDirectory(atPath: dir.path + "/ci-3", withIntermediateDirectories: true)
+        try #"{"paths": {"peerLink": "/tmp/proxy.sock"}, "pairId": "shared"}"#.write(toFile: dir.path + "/ci-3/watchd.json", atomically: true, encoding: .utf8)
+        let loaded = try await DaemonConfiguration.load(
+            role: .watch, options: CommandLineOptions(pair: pair), environment: ["WATCHPAIR_TIMEOUTS_REPLY": "3"], defaultFileDirectory: dir.path)
+        #expect(loaded.file == dir.path + "/ci-3/watchd.json")
+        #expect(loaded.configuration.paths.peerLink == "/tmp/proxy.sock" && loaded.configuration.paths.control == "/run/watchpair/ci-3/watchd.ctl")
+        #expect(loaded.configuration.pairId == "shared" && loaded.configuration.timeouts.reply == .seconds(3))
+    }
+
     @Test func fileValuesApplyAndEnvironmentOverridesThem() async throws {
         let file = try TemporaryFile(
             """
@@ -208,6 +241,26 @@ struct CommandLineOptionsTests {
         #expect(try CommandLineOptions.parse(["--help", "--config", "x"]) == CommandLineOptions(configPath: "x", showHelp: true))
     }
 
+    @Test func parsesThePair() throws {
+        let pair = try PairName(validating: "ci-3")
+        #expect(try CommandLineOptions.parse(["--pair", "ci-3"]) == CommandLineOptions(pair: pair))
+        #expect(try CommandLineOptions.parse(["--pair=ci-3", "--config", "x"]) == CommandLineOptions(configPath: "x", pair: pair))
+    }
+
+    @Test(arguments: [
+        (["--pair"], "--pair needs a NAME"), (["--pair", "a", "--pair", "b"], "--pair given more than once"),
+        (["--pair", "default"], "leave out the pair name"), (["--pair=a/b"], "may hold only ASCII letters"),
+        (["--pair="], "must not be empty"),
+    ])
+    func rejectsBadPairs(arguments: [String], message: String) {
+        #expect(throws: UsageError.self) { try CommandLineOptions.parse(arguments) }
+        do {
+            _ = try CommandLineOptions.parse(arguments)
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
     @Test(arguments: [["--config"], ["--config="], ["--verbose"], ["--config", "a", "--config", "b"], ["run"]])
     func rejectsBadArguments(arguments: [String]) {
         #expect(throws: UsageError.self) { try CommandLineOptions.parse(arguments) }
@@ -219,5 +272,6 @@ struct CommandLineOptionsTests {
         #expect(help.contains("WATCHPAIR_CONFIG"))
         #expect(help.contains("/etc/watchpair/watchd.json"))
         #expect(help.contains("docs/Configuration.md"))
+        #expect(help.contains("--pair NAME") && help.contains("watchd@NAME.service"))
     }
 }

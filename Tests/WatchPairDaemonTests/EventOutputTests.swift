@@ -17,7 +17,7 @@ struct EventOutputTests {
     @Test func journalFieldsCarryEveryFieldThatApplies() {
         let fields = full.journalFields(identifier: "watchd")
         #expect(fields.map(\.0) == [
-            "MESSAGE", "MESSAGE_ID", "PRIORITY", "SYSLOG_IDENTIFIER", "WC_EVENT", "WC_ROLE",
+            "MESSAGE", "MESSAGE_ID", "PRIORITY", "SYSLOG_IDENTIFIER", "WC_EVENT", "WC_ROLE", "WC_PAIR",
             "WC_CHANNEL", "WC_TRANSFER_ID", "WC_SEQ", "WC_ERROR_CODE", "WC_DURATION_US",
         ])
         let values = Dictionary(uniqueKeysWithValues: fields)
@@ -28,8 +28,13 @@ struct EventOutputTests {
         #expect(values["WC_ERROR_CODE"] == "7014" && values["WC_DURATION_US"] == "1500")
         #expect(!fields.contains { $0.0 == "UNIT" })
         #expect(bare.journalFields(identifier: "phoned").map(\.0) == [
-            "MESSAGE", "MESSAGE_ID", "PRIORITY", "SYSLOG_IDENTIFIER", "WC_EVENT", "WC_ROLE",
+            "MESSAGE", "MESSAGE_ID", "PRIORITY", "SYSLOG_IDENTIFIER", "WC_EVENT", "WC_ROLE", "WC_PAIR",
         ])
+    }
+
+    @Test func journalFieldsNameThePair() {
+        #expect(Dictionary(uniqueKeysWithValues: bare.journalFields(identifier: "phoned"))["WC_PAIR"] == "default")
+        #expect(Dictionary(uniqueKeysWithValues: bare.journalFields(identifier: "phoned", pair: "ci-3"))["WC_PAIR"] == "ci-3")
     }
 
     @Test func stderrLineIsOneLine() {

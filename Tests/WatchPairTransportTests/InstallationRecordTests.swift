@@ -3,7 +3,7 @@ import Glibc
 import Logging
 import Testing
 import WatchPairCore
-import WatchPairTransport
+@testable import WatchPairTransport
 
 /// The installation record (`wcctl uninstall`) and the socket unit's enablement, read from disk so they
 /// hold while the peer app is not running.
@@ -61,5 +61,33 @@ struct InstallationRecordTests {
         try FileManager.default.createSymbolicLink(atPath: etc + "/watchd.socket", withDestinationPath: "/dev/null")
         #expect(probe.state() == .masked, "masked wins over enabled")
         #expect(probe.watchedPaths == [etc + "/watchd.socket", etc + "/sockets.target.wants/watchd.socket", lib + "/watchd.socket"])
+    }
+
+    @Test("a pair's instance (watchd@ci-3.socket) has the template's unit file, and its own links")
+    func templateInstanceState() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let etc = dir("etc"), lib = dir("lib")
+        try FileManager.default.createDirectory(atPath: etc + "/sockets.target.wants", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        let probe = UnitFileStateProbe(unit: "watchd@ci-3.socket", ownUnit: "phoned@ci-3.socket", configurationDirectories: [etc], unitDirectories: [lib])
+        #expect(probe.state() == nil)
+        _ = FileManager.default.createFile(atPath: lib + "/phoned@.socket", contents: Data("[Socket]\n".utf8))
+        #expect(probe.state() == .notFound, "only the phone's template is installed")
+        _ = FileManager.default.createFile(atPath: lib + "/watchd@.socket", contents: Data("[Socket]\n".utf8))
+        #expect(probe.state() == .disabled, "the template's file is the instance's")
+        try FileManager.default.createSymbolicLink(atPath: etc + "/sockets.target.wants/watchd@ci-3.socket", withDestinationPath: lib + "/watchd@.socket")
+        #expect(probe.state() == .enabled)
+        try FileManager.default.createSymbolicLink(atPath: etc + "/watchd@ci-3.socket", withDestinationPath: "/dev/null")
+        #expect(probe.state() == .masked)
+        #expect(probe.watchedPaths.contains(lib + "/watchd@.socket") && probe.watchedPaths.contains(lib + "/watchd@ci-3.socket"))
+    }
+
+    @Test(arguments: [
+        ("watchd.socket", ["watchd.socket"]), ("watchd@ci-3.socket", ["watchd@ci-3.socket", "watchd@.socket"]),
+        ("phoned@a.service", ["phoned@a.service", "phoned@.service"]), ("odd@", ["odd@"]),
+    ])
+    func unitFileNames(unit: String, names: [String]) {
+        #expect(UnitFileStateProbe.unitFileNames(of: unit) == names)
     }
 }

@@ -138,6 +138,46 @@ struct ArgumentParsingTests {
         #expect(target == ControlTarget(role: role, path: path))
     }
 
+    static let pairResolution: [([String], [String: String], String, String?)] = [
+        (["--pair", "ci-3"], [:], "/run/watchpair/ci-3/phoned.ctl", "ci-3"),
+        (["--side", "watch", "--pair", "ci-3"], [:], "/run/watchpair/ci-3/watchd.ctl", "ci-3"),
+        ([], ["WCCTL_PAIR": "ci-4"], "/run/watchpair/ci-4/phoned.ctl", "ci-4"),
+        ([], ["WCCTL_PAIR": ""], "/run/watchpair/phoned.ctl", nil),
+        (["--pair", "ci-3"], ["WCCTL_PAIR": "ci-4"], "/run/watchpair/ci-3/phoned.ctl", "ci-3"),
+        (["--pair", "ci-3"], ["WCCTL_RUNTIME_DIR": "/tmp/wp"], "/tmp/wp/ci-3/phoned.ctl", "ci-3"),
+        // A flag beats a variable: --pair wins over $WCCTL_CONTROL; $WCCTL_CONTROL over $WCCTL_PAIR.
+        (["--pair", "ci-3"], ["WCCTL_CONTROL": "/tmp/x.ctl"], "/run/watchpair/ci-3/phoned.ctl", "ci-3"),
+        ([], ["WCCTL_CONTROL": "/tmp/x.ctl", "WCCTL_PAIR": "ci-4"], "/tmp/x.ctl", "ci-4"),
+        (["--control", "/tmp/y.ctl"], ["WCCTL_PAIR": "ci-4"], "/tmp/y.ctl", "ci-4"),
+    ]
+
+    @Test(arguments: pairResolution)
+    func pairChoosesTheDirectoryOfItsSockets(arguments: [String], environment: [String: String], path: String, pair: String?) throws {
+        let root = try Wcctl.parse(arguments)
+        let target = try root.globals.target(environment: environment)
+        #expect(target.path == path)
+        #expect(target.pair?.rawValue == pair)
+    }
+
+    @Test(arguments: [
+        (["--pair", "a/b", "status"], [String: String](), "wcctl: --pair: pair name \"a/b\" may hold only"),
+        (["status"], ["WCCTL_PAIR": "default"], "wcctl: WCCTL_PAIR: \"default\" names the pair without a name"),
+        (["--pair", "ci-3", "--control", "/tmp/x.ctl", "status"], [:], "wcctl: --control names one daemon's socket and --pair"),
+        (["--pair=-x", "events", "--both"], [:], "wcctl: --pair: pair name \"-x\" must start"),
+    ])
+    func aBadPairIsUsage(arguments: [String], environment: [String: String], message: String) {
+        let result = runWcctl(arguments, environment: environment)
+        #expect(result.status == 2)
+        #expect(result.err.hasPrefix(message), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+
+    @Test func eventsOfBothAppsAreOfOnePair() throws {
+        let root = try Wcctl.parse(["--pair", "ci-3"])
+        let targets = try EventQuery.bothTargets(root.globals, environment: ["WCCTL_RUNTIME_DIR": "/tmp/wp"])
+        #expect(targets.map(\.path) == ["/tmp/wp/ci-3/phoned.ctl", "/tmp/wp/ci-3/watchd.ctl"])
+    }
+
     @Test func anInvalidSideInTheEnvironmentIsUsage() {
         let result = runWcctl(["status"], environment: ["WCCTL_SIDE": "tablet"])
         #expect(result.status == 2)

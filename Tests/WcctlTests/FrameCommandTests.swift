@@ -27,6 +27,19 @@ struct FrameCommandTests {
         #expect(hello.launch == .background)
     }
 
+    @Test("a hello's pair id is the pair wcctl addresses: --pair, $WCCTL_PAIR, else default", arguments: [
+        ([String](), [String: String](), "default"), (["--pair", "ci-3"], [:], "ci-3"), ([], ["WCCTL_PAIR": "ci-4"], "ci-4"),
+    ])
+    func helloOfThePair(global: [String], environment: [String: String], pairId: String) throws {
+        let run = runWcctl(global + ["frame", "hello"], environment: environment)
+        #expect(run.status == 0)
+        guard case .hello(let hello) = try decode(run.outBytes).first else {
+            Issue.record("not a hello")
+            return
+        }
+        #expect(hello.pairId == pairId)
+    }
+
     @Test("a userInfo frame carries the payload, seq and after")
     func userInfo() throws {
         let run = runWcctl(["frame", "userInfo", #"{"n":1.5}"#, "--seq", "7", "--after", "6"])

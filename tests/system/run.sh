@@ -114,7 +114,8 @@ host_snapshot() {
         find / -maxdepth 1 -name 'wp-*'
         find /etc /usr/local /var /run -xdev \( -path /run/user -o -path /proc \) -prune -o \
             \( -iname '*watchpair*' -o -name wcctl -o -name 'wp-test-*' -o -name wp-probe \
-            -o -name phoned -o -name 'phoned.*' -o -name watchd -o -name 'watchd.*' \) -print
+            -o -name phoned -o -name 'phoned.*' -o -name 'phoned@*' -o -name watchd -o -name 'watchd.*' \
+            -o -name 'watchd@*' \) -print
         grep -h '^watchpair:' /etc/passwd /etc/group /etc/shadow /etc/gshadow
         echo "catalog entries naming WatchPair: $(grep -a -c -i watchpair /var/lib/systemd/catalog/database)"
     } 2>/dev/null | sort

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs inside the sandbox after install.sh: short timings for the tests, as runtime drop-ins
-# (/run/systemd/system/*.service.d), so the installed unit files themselves are what is tested.
+# (/run/systemd/system/*.service.d), so the installed unit files themselves are what is tested. The
+# template units' drop-ins (phoned@.service.d) apply to every pair's instance.
 set -euo pipefail
-for daemon in phoned watchd; do
+for daemon in phoned watchd phoned@ watchd@; do
     mkdir -p "/run/systemd/system/$daemon.service.d"
     cat > "/run/systemd/system/$daemon.service.d/50-test.conf" <<CONF
 [Service]

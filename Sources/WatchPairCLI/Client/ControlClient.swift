@@ -8,11 +8,14 @@ public struct ControlTarget: Sendable, Hashable {
     public var role: Role
     /// The control socket path.
     public var path: String
+    /// The pair (`--pair`, `$WCCTL_PAIR`); nil: the default pair. It names the units `open` starts.
+    public var pair: PairName?
 
     /// Creates a target.
-    public init(role: Role, path: String) {
+    public init(role: Role, path: String, pair: PairName? = nil) {
         self.role = role
         self.path = path
+        self.pair = pair
     }
 
     /// `phoned` or `watchd`, for messages.

@@ -14,7 +14,9 @@ struct FrameCommand: WcctlSubcommand {
             Writes the binary frame to stdout (or hex with --hex), exactly as a daemon
             would put it on the peer link (docs/WireFormat.md). No daemon is contacted.
             KIND is one of:
-              hello      a handshake from --side (default phone) in pair --pair
+              hello      a handshake from --side (default phone) of pair --pair
+                         (wcctl's own --pair, or $WCCTL_PAIR; else the default
+                         pair, whose id is "default")
               message    a live message with the JSON dictionary (--no-reply for
                          the no-reply variant)
               userInfo   a userInfo transfer with the JSON dictionary, --seq, --after
@@ -48,7 +50,6 @@ struct FrameCommand: WcctlSubcommand {
     @Argument(help: ArgumentHelp("The payload dictionary (message, userInfo, context): JSON, @FILE or -.", valueName: "json"))
     var payload: String?
 
-    @Option(help: "Pair id for hello.") var pair: String = "default"
     @Option(help: "Launch mode for hello: foreground or background.") var launch: String = "foreground"
     @Option(help: "Sequence number (userInfo) or message id (message).") var seq: UInt64 = 1
     @Option(help: "userInfo: the seq this one follows (0 for the first).") var after: UInt64 = 0
@@ -60,7 +61,9 @@ struct FrameCommand: WcctlSubcommand {
 
     func execute(_ context: CommandContext) throws(CLIError) {
         let payloadText = try payload.map { argument throws(CLIError) in try context.jsonText(argument) } ?? "{}"
-        var bytes = FrameEncoder.encode(try frame(role: root.globals.side?.role ?? .phone, payload: payloadText))
+        // The hello's pair id is the pair wcctl addresses: `--pair NAME` plays an app of pair NAME.
+        let pairId = PairName.label(of: context.target.pair)
+        var bytes = FrameEncoder.encode(try frame(role: root.globals.side?.role ?? .phone, pairId: pairId, payload: payloadText))
         if let corrupt {
             guard bytes.indices.contains(corrupt) else {
                 throw CLIError(WCFailure(.invalidParameter, "--corrupt \(corrupt) is past the frame's \(bytes.count) bytes"))
@@ -75,14 +78,14 @@ struct FrameCommand: WcctlSubcommand {
         }
     }
 
-    private func frame(role: Role, payload: String) throws(CLIError) -> Frame {
+    private func frame(role: Role, pairId: String, payload: String) throws(CLIError) -> Frame {
         switch kind {
         case .hello:
             guard let mode = LaunchMode(rawValue: launch) else {
                 throw CLIError(WCFailure(.invalidParameter, "--launch must be foreground or background"))
             }
             return .hello(Hello(
-                role: role, pairId: pair, storeId: UUID(), launch: mode,
+                role: role, pairId: pairId, storeId: UUID(), launch: mode,
                 resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 0)
             ))
         case .message:

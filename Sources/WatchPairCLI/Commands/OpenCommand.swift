@@ -17,8 +17,9 @@ struct OpenCommand: WcctlSubcommand {
             foreground stays as it is.
 
             An app that is not running is started with `systemctl start <daemon>.service`
-            when systemd runs this machine (a start is a foreground launch); outside
-            systemd, wcctl cannot start a process: exit 3.
+            (`<daemon>@NAME.service` with --pair NAME) when systemd runs this machine
+            (a start is a foreground launch); outside systemd, wcctl cannot start a
+            process: exit 3.
 
             `systemctl reload <daemon>.service` does the same for a running app.
             `systemctl start` of an app that is already running does nothing, so it
@@ -66,10 +67,10 @@ struct OpenCommand: WcctlSubcommand {
         try context.printJSON(result)
     }
 
-    /// `systemctl start <daemon>.service`, when systemd runs this machine (`/run/systemd/system`, as
-    /// `sd_booted()` checks); anything else cannot be started from here.
+    /// `systemctl start <daemon>.service` (the pair's instance, `<daemon>@NAME.service`), when systemd runs
+    /// this machine (`/run/systemd/system`, as `sd_booted()` checks); anything else cannot be started from here.
     private static func start(_ target: ControlTarget) throws(CLIError) {
-        let unit = "\(target.daemonName).service"
+        let unit = PairName.unit(of: target.role, kind: .service, pair: target.pair)
         guard access("/run/systemd/system", F_OK) == 0 else {
             throw CLIError(
                 .notRunning,

@@ -6,16 +6,18 @@ import WatchPairWire
 /// Each daemon answers with its whole history (kept across restarts, docs/ControlProtocol.md `events`);
 /// both apps' lists are merged by time here (``EventSelection/merge(_:)``).
 enum EventQuery {
-    /// The control sockets of both apps: `$WCCTL_RUNTIME_DIR/phoned.ctl` and `watchd.ctl` (default
-    /// `/run/watchpair`). `--control` and `$WCCTL_CONTROL` name one socket, so they do not apply.
-    /// - Throws: `.usage` when `--control` is given.
+    /// The control sockets of both apps of one pair: `phoned.ctl` and `watchd.ctl` in the pair's runtime
+    /// directory (``GlobalOptions/runtimeDirectory(environment:)``: `$WCCTL_RUNTIME_DIR`, default
+    /// `/run/watchpair`, and `NAME/` in it for `--pair NAME`), so both apps' events are of that pair only.
+    /// `--control` and `$WCCTL_CONTROL` name one socket, so they do not apply.
+    /// - Throws: `.usage` when `--control` is given, or for a bad pair name.
     static func bothTargets(_ globals: GlobalOptions, environment: [String: String]) throws(CLIError) -> [ControlTarget] {
         guard globals.control == nil else {
             throw .usage("--control names one app's socket; with both apps, set WCCTL_RUNTIME_DIR to their directory instead")
         }
-        let variable = environment["WCCTL_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let directory = variable ?? GlobalOptions.defaultRuntimeDirectory
-        return Role.allCases.map { ControlTarget(role: $0, path: directory + "/" + $0.daemonName + ".ctl") }
+        let directory = try globals.runtimeDirectory(environment: environment)
+        let pair = try globals.resolvedPair(environment: environment)
+        return Role.allCases.map { ControlTarget(role: $0, path: directory + "/" + $0.daemonName + ".ctl", pair: pair) }
     }
 
     /// The events of `targets`, merged by time. An app that is not running is left out with a warning on

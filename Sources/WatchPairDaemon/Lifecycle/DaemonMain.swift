@@ -33,7 +33,7 @@ public enum DaemonMain {
         do {
             options = try CommandLineOptions.parse(arguments)
         } catch {
-            printError("\(name): \(error.message)\nUsage: \(name) [--config PATH]; see \(name) --help")
+            printError("\(name): \(error.message)\nUsage: \(name) [--config PATH] [--pair NAME]; see \(name) --help")
             return UsageError.exitStatus
         }
         if options.showHelp {
@@ -61,9 +61,12 @@ public enum DaemonMain {
         case .stderr: .stderr
         }
         let level = configuration.log.level
+        let pair = configuration.pair
         LoggingSystem.bootstrap { label in
             var handler = JournaldLogHandler(label: label, identifier: name, destination: destination)
             handler.logLevel = level
+            // Log records name their pair too, as events do (`journalctl WC_PAIR=NAME`).
+            if let pair { handler.metadata["WC_PAIR"] = .string(pair.rawValue) }
             return handler
         }
         let logger = Logger(label: "watchpair.\(name)")
@@ -73,7 +76,7 @@ public enum DaemonMain {
         logger.info(
             "starting",
             metadata: [
-                "config": "\(loaded.file ?? "(defaults; /etc/watchpair/\(name).json absent)")",
+                "config": "\(loaded.file ?? "(defaults; \(DaemonConfiguration.defaultFile(role: role, pair: pair)) absent)")",
                 "control": "\(configuration.paths.control)", "state": "\(configuration.paths.state)",
             ])
 

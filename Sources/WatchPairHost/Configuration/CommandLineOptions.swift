@@ -1,10 +1,12 @@
 import WatchPairVersion
 import WatchPairWire
 
-/// The daemons' command-line options, parsed by hand: `--config PATH`, `--help` and `--version`.
+/// The daemons' command-line options, parsed by hand: `--config PATH`, `--pair NAME`, `--help` and
+/// `--version`.
 ///
 /// Everything else is configured in the JSON file or with `WATCHPAIR_*` environment variables
-/// (docs/Configuration.md), so systemd units and tests need no arguments at all.
+/// (docs/Configuration.md), so the default pair's units and tests need no arguments at all; the template
+/// units pass their instance as `--pair %i`.
 public struct CommandLineOptions: Sendable, Hashable {
     /// The config file given with `--config PATH` (or `--config=PATH`); nil when not given.
     public var configPath: String?
@@ -12,15 +14,19 @@ public struct CommandLineOptions: Sendable, Hashable {
     public var showHelp: Bool
     /// `--version` was given: print ``versionLine(role:)`` and exit 0.
     public var showVersion = false
+    /// The pair given with `--pair NAME` (or `--pair=NAME`); nil: the default pair.
+    public var pair: PairName?
 
     /// No options.
-    public init(configPath: String? = nil, showHelp: Bool = false) {
+    public init(configPath: String? = nil, showHelp: Bool = false, pair: PairName? = nil) {
         self.configPath = configPath
         self.showHelp = showHelp
+        self.pair = pair
     }
 
     /// Parses the arguments after the executable's name.
-    /// - Throws: ``UsageError`` for an unknown argument, a missing or empty `PATH`, or `--config` given twice.
+    /// - Throws: ``UsageError`` for an unknown argument, a missing or empty `PATH`, `--config` or `--pair`
+    ///   given twice, or a `NAME` that is not a pair name (``PairName/problem(with:)``).
     public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
         var remaining = arguments[...]
@@ -35,6 +41,11 @@ public struct CommandLineOptions: Sendable, Hashable {
                 try options.setConfigPath(path)
             case _ where argument.hasPrefix("--config="):
                 try options.setConfigPath(String(argument.dropFirst("--config=".count)))
+            case "--pair":
+                guard let name = remaining.popFirst() else { throw UsageError("--pair needs a NAME") }
+                try options.setPair(name)
+            case _ where argument.hasPrefix("--pair="):
+                try options.setPair(String(argument.dropFirst("--pair=".count)))
             default:
                 throw UsageError("unknown argument \"\(argument)\"")
             }
@@ -48,6 +59,15 @@ public struct CommandLineOptions: Sendable, Hashable {
         configPath = path
     }
 
+    private mutating func setPair(_ name: String) throws(UsageError) {
+        guard pair == nil else { throw UsageError("--pair given more than once") }
+        do {
+            pair = try PairName(validating: name)
+        } catch {
+            throw UsageError("--pair: \(error)")
+        }
+    }
+
     /// The `--version` line of the daemon playing `role`: name, version, commit.
     public static func versionLine(role: Role) -> String {
         WatchPairVersion.line(name: role.daemonName)
@@ -58,16 +78,23 @@ public struct CommandLineOptions: Sendable, Hashable {
         let name = role.daemonName
         let app = role == .phone ? "iPhone" : "Apple Watch"
         return """
-            USAGE: \(name) [--config PATH]
+            USAGE: \(name) [--config PATH] [--pair NAME]
 
             The \(app) app of a WatchPair: serves the WatchConnectivity link to \(role.peer.daemonName)
             and the control socket that wcctl speaks. Normally started by systemd (\(name).socket,
-            \(name).service); runs just as well by hand.
+            \(name).service, or \(name)@NAME.socket and \(name)@NAME.service for pair NAME); runs
+            just as well by hand.
 
             OPTIONS:
               --config PATH   JSON configuration file. Default: $WATCHPAIR_CONFIG, else
                               /etc/watchpair/\(name).json (a missing default file means all defaults;
                               a missing file given here or in WATCHPAIR_CONFIG is an error).
+              --pair NAME     Run as an app of pair NAME, one of several independent pairs on
+                              this host (the template units pass their instance): the default
+                              paths below move into NAME's directories (/run/watchpair/NAME/,
+                              /var/lib/watchpair/NAME/, config /etc/watchpair/NAME/\(name).json),
+                              pairId becomes NAME and journal entries carry WC_PAIR=NAME.
+                              NAME: 1-64 ASCII letters, digits, - and _; not "default".
               -h, --help      Show this help.
               --version       Print "\(name) <version> (commit <commit>)".
 

@@ -3,18 +3,18 @@ import WatchPairCore
 import WatchPairWire
 
 extension EngineConfiguration {
-    /// The keys ``init(role:config:)`` reads: its own and those of `PayloadLimits.init(config:)`,
+    /// The keys ``init(role:pair:config:)`` reads: its own and those of `PayloadLimits.init(config:)`,
     /// `BackoffPolicy.init(config:)` and `KeepAlivePolicy.init(config:)`, in reading order.
     public static let configKeys =
         ["pairId"] + PayloadLimits.configKeys + ["timeouts.reply", "timeouts.handshake"] + BackoffPolicy.configKeys
         + KeepAlivePolicy.configKeys + ["complications.dailyBudget"]
 
-    /// Reads the engine of the daemon playing `role` from `config`; absent keys keep `EngineConfiguration`'s
-    /// defaults. `launch` stays `.foreground`: the host decides it at build time.
+    /// Reads the engine of the daemon playing `role` in `pair` from `config`; absent keys keep
+    /// `EngineConfiguration`'s defaults. `launch` stays `.foreground`: the host decides it at build time.
     ///
     /// | key | type | default |
     /// |---|---|---|
-    /// | `pairId` | string | `default` |
+    /// | `pairId` | string | the pair's name; `default` for the default pair |
     /// | `limits.*` | see `PayloadLimits.init(config:)` | |
     /// | `timeouts.reply` | seconds > 0 | 10 |
     /// | `timeouts.handshake` | seconds > 0 | 5 |
@@ -22,10 +22,11 @@ extension EngineConfiguration {
     /// | `keepAlive.*` | see `KeepAlivePolicy.init(config:)` | |
     /// | `complications.dailyBudget` | integer ≥ 0 | 50 |
     /// - Throws: ``ConfigurationError`` naming the first key out of its range or of the wrong type.
-    public init(role: Role, config: ConfigReader) throws(ConfigurationError) {
+    public init(role: Role, pair: PairName? = nil, config: ConfigReader) throws(ConfigurationError) {
         self.init(role: role)
         let read = ConfigFieldReader(config: config)
-        pairId = try read.string("pairId") ?? pairId
+        // Two daemons of different pairs refuse each other's handshake even when a path is misconfigured.
+        pairId = try read.string("pairId") ?? PairName.label(of: pair)
         limits = try PayloadLimits(config: config)
         replyTimeout = try read.seconds("timeouts.reply", exclusiveMinimum: true) ?? replyTimeout
         handshakeTimeout = try read.seconds("timeouts.handshake", exclusiveMinimum: true) ?? handshakeTimeout

@@ -16,7 +16,7 @@ extension HostConfiguration {
 
     /// Loads the configuration of an app that chooses its role at run time (a `WCSession` app), with the
     /// daemons' reader (``load(role:options:environment:defaultFileDirectory:)``, every key of
-    /// ``init(role:config:)``).
+    /// ``init(role:pair:config:)``).
     ///
     /// The role is `WATCHPAIR_ROLE`, else the `role` of the file named by `WATCHPAIR_CONFIG`, else
     /// `phone`. Before reading, ``appVariableAliases`` and ``runDirectoryVariable`` are turned into the

@@ -5,7 +5,8 @@ import WatchPairCore
 import WatchPairWire
 
 extension HostConfiguration {
-    /// Reads the configuration of the daemon playing `role` from `config`, validating every value once.
+    /// Reads the configuration of the daemon playing `role` in `pair` (nil: the default pair) from `config`,
+    /// validating every value once; the pair decides the defaults of the paths and `pairId`.
     ///
     /// Keys are dotted (`paths.control`); in JSON they nest (`{"paths": {"control": "…"}}`); as environment
     /// variables they are upper-cased with `_`, camelCase split, prefixed `WATCHPAIR_`
@@ -14,10 +15,10 @@ extension HostConfiguration {
     ///
     /// Each component's keys are read by its own reader, whose doc lists them with their types and defaults,
     /// and the value it produces is the one `buildHost` hands that component:
-    /// `EngineConfiguration.init(role:config:)` (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`,
-    /// `backoff.*`, `keepAlive.*`), `UnixSocketTransportConfiguration.init(role:config:)` (`paths.link`,
-    /// `paths.peerLink`, `paths.peerControl`, `paths.peerState`, `allowedUIDs`), ``ControlServerConfiguration/init(role:config:)``
-    /// (`paths.control`), `StoreConfiguration.init(role:config:)` (`paths.state`, `durability`, `queues.*`),
+    /// `EngineConfiguration.init(role:pair:config:)` (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`,
+    /// `backoff.*`, `keepAlive.*`), `UnixSocketTransportConfiguration.init(role:pair:config:)` (`paths.link`,
+    /// `paths.peerLink`, `paths.peerControl`, `paths.peerState`, `allowedUIDs`), ``ControlServerConfiguration/init(role:pair:config:)``
+    /// (`paths.control`), `StoreConfiguration.init(role:pair:config:)` (`paths.state`, `durability`, `queues.*`),
     /// ``LayerConfiguration/init(config:)`` (`layer.*`).
     /// This initializer reads the host's own, ``LogSettings/init(config:)`` (`log.*`) among them:
     ///
@@ -33,18 +34,18 @@ extension HostConfiguration {
     /// - Throws: ``ConfigurationError`` naming the first key whose value has the wrong type (not a number,
     ///   not a string…), is out of range (negative duration, zero limit), is not one of the allowed words,
     ///   or is not a usable path (empty, NUL byte, socket path over 107 bytes).
-    public init(role: Role, config: ConfigReader) throws(ConfigurationError) {
-        self.init(role: role)
+    public init(role: Role, pair: PairName? = nil, config: ConfigReader) throws(ConfigurationError) {
+        self.init(role: role, pair: pair)
         let read = ConfigFieldReader(config: config)
         if let configured = try read.choice("role", Role.self), configured != role {
             throw ConfigurationError(
                 key: "role", reason: "\(role.daemonName) always plays \"\(role.rawValue)\", got \"\(configured.rawValue)\"")
         }
         // One reader per component, in the order of ``keys`` (the first bad key is the one reported).
-        engine = try EngineConfiguration(role: role, config: config)
-        transport = try UnixSocketTransportConfiguration(role: role, config: config)
-        control = try ControlServerConfiguration(role: role, config: config)
-        store = try StoreConfiguration(role: role, config: config)
+        engine = try EngineConfiguration(role: role, pair: pair, config: config)
+        transport = try UnixSocketTransportConfiguration(role: role, pair: pair, config: config)
+        control = try ControlServerConfiguration(role: role, pair: pair, config: config)
+        store = try StoreConfiguration(role: role, pair: pair, config: config)
         layer = try LayerConfiguration(config: config)
         // The installation records (docs/Lifecycle.md): this app's in its store's directory, the peer's
         // where `paths.peerState` says, else beside it.
@@ -57,12 +58,12 @@ extension HostConfiguration {
         listenFDName = try read.string("listenFDName") ?? listenFDName
     }
 
-    /// Every key `init(role:config:)` reads, in reading order (for docs and unknown-key warnings): the
+    /// Every key `init(role:pair:config:)` reads, in reading order (for docs and unknown-key warnings): the
     /// components' and the host's own.
     public static let keys: [String] =
         ["role"] + EngineConfiguration.configKeys + UnixSocketTransportConfiguration.configKeys
         + ControlServerConfiguration.configKeys + StoreConfiguration.configKeys + LayerConfiguration.configKeys + ownConfigKeys
 
-    /// The keys `init(role:config:)` reads itself (besides `role`).
+    /// The keys `init(role:pair:config:)` reads itself (besides `role`).
     public static let ownConfigKeys = ["timeouts.idleExit", "launch"] + LogSettings.configKeys + ["listenFDName"]
 }

@@ -21,11 +21,11 @@ extension HostConfiguration {
     /// Loads the configuration the way the daemons do at start-up.
     ///
     /// Sources, highest priority first: `WATCHPAIR_*` environment variables (see
-    /// ``environmentVariableName(for:)``), then the JSON file, then the defaults. The file is
-    /// `options.configPath`, else `$WATCHPAIR_CONFIG`, else `<defaultFileDirectory>/<daemon>.json`; only the default
-    /// file may be missing.
+    /// ``environmentVariableName(for:)``), then the JSON file, then the defaults of `options.pair`. The file
+    /// is `options.configPath`, else `$WATCHPAIR_CONFIG`, else `<defaultFileDirectory>/<daemon>.json`
+    /// (`<defaultFileDirectory>/<pair>/<daemon>.json` for a named pair); only the default file may be missing.
     /// - Throws: ``ConfigurationError`` for a missing explicit file, a file that is not a JSON object, or
-    ///   any bad value (see ``init(role:config:)``).
+    ///   any bad value (see ``init(role:pair:config:)``).
     public static func load(
         role: Role,
         options: CommandLineOptions,
@@ -33,7 +33,7 @@ extension HostConfiguration {
         defaultFileDirectory: String = "/etc/watchpair"
     ) async throws(ConfigurationError) -> Loaded {
         let explicit = options.configPath ?? environment[configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let path = explicit ?? "\(defaultFileDirectory)/\(role.daemonName).json"
+        let path = explicit ?? Self.defaultFile(role: role, pair: options.pair, directory: defaultFileDirectory)
         var warnings: [String] = []
         var providers: [any ConfigProvider] = [environmentProvider(environment, warnings: &warnings)]
         var file: String?
@@ -50,8 +50,14 @@ extension HostConfiguration {
             let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
             throw ConfigurationError(key: path, reason: why)
         }
-        let configuration = try HostConfiguration(role: role, config: ConfigReader(providers: providers))
+        let configuration = try HostConfiguration(role: role, pair: options.pair, config: ConfigReader(providers: providers))
         return Loaded(configuration: configuration, file: file, warnings: warnings)
+    }
+
+    /// The config file read when none is named: `<directory>/<daemon>.json`, in the pair's subdirectory
+    /// for a named pair (`/etc/watchpair/ci-3/phoned.json`).
+    public static func defaultFile(role: Role, pair: PairName?, directory: String = "/etc/watchpair") -> String {
+        PairName.directory(directory, pair: pair) + "/\(role.daemonName).json"
     }
 
     /// `WATCHPAIR_` + the key's components upper-cased, camelCase split with `_`:

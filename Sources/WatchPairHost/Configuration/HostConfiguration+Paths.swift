@@ -2,10 +2,21 @@ import Foundation
 import WatchPairWire
 
 extension HostConfiguration.Paths {
-    /// The default locations for `role` (docs/Configuration.md), under `runDirectory` and `stateRoot`.
-    public init(role: Role, runDirectory: String = "/run/watchpair", stateRoot: String = "/var/lib/watchpair") {
+    /// Where sockets live when nothing says otherwise.
+    public static let defaultRunDirectory = "/run/watchpair"
+    /// Where state directories live when nothing says otherwise.
+    public static let defaultStateRoot = "/var/lib/watchpair"
+
+    /// The default locations for `role` (docs/Configuration.md), under `runDirectory` and `stateRoot`,
+    /// or under their `pair` subdirectories for a named pair (`/run/watchpair/ci-3/phoned.sock`,
+    /// `/var/lib/watchpair/ci-3/phoned`), as the template units create them.
+    public init(
+        role: Role, pair: PairName? = nil, runDirectory: String = defaultRunDirectory, stateRoot: String = defaultStateRoot
+    ) {
         let name = role.daemonName
         let peer = role.peer.daemonName
+        let runDirectory = PairName.directory(runDirectory, pair: pair)
+        let stateRoot = PairName.directory(stateRoot, pair: pair)
         self.init(
             link: "\(runDirectory)/\(name).sock", peerLink: "\(runDirectory)/\(peer).sock",
             control: "\(runDirectory)/\(name).ctl", peerControl: "\(runDirectory)/\(peer).ctl",

@@ -7,12 +7,13 @@ import WatchPairWire
 ///
 /// Plain values only, one per component the host builds (``engine``, ``transport``, ``control``, ``store``,
 /// and the daemons' ``layer``)
-/// plus the host's own: `init(role:config:)` has each component's reader read them from a `ConfigReader`
+/// plus the host's own: `init(role:pair:config:)` has each component's reader read them from a `ConfigReader`
 /// (JSON file plus `WATCHPAIR_*` environment overrides, see ``HostConfiguration/load(role:options:environment:)``)
 /// and `buildHost` hands each component its value; tests build one with ``init(role:)`` and change what
 /// they need, also through the key-shaped views (``paths``, ``timeouts``, ``queues``…) of
 /// HostConfiguration+Views.swift. Every path defaults to the
-/// role's daemon name, e.g. `/run/watchpair/phoned.ctl`.
+/// role's daemon name, e.g. `/run/watchpair/phoned.ctl`, in the pair's own directory for a named pair
+/// (``pair``): `/run/watchpair/ci-3/phoned.ctl`.
 public struct HostConfiguration: Sendable {
     /// The engine's configuration (`pairId`, `limits.*`, `timeouts.reply`, `timeouts.handshake`, `backoff.*`,
     /// `keepAlive.*`); its `role` is the daemon's, its `launch` is decided at build time.
@@ -35,11 +36,18 @@ public struct HostConfiguration: Sendable {
     public var log: LogSettings
     /// The `FileDescriptorName=` of the systemd socket to adopt as the link listener. Default: the daemon name.
     public var listenFDName: String
+    /// Which of the host's pairs this app belongs to (`--pair NAME`, the template units' instance); nil:
+    /// the default pair. It decides the default paths and `pairId`, the units whose files say whether the
+    /// peer is installed (`watchd@NAME.socket`) and the journal's `WC_PAIR`; set it with ``init(role:pair:)``
+    /// so the defaults follow.
+    public private(set) var pair: PairName?
 
-    /// The defaults for `role`.
-    public init(role: Role) {
-        let paths = Paths(role: role)
+    /// The defaults for `role` in `pair` (nil: the default pair, today's paths).
+    public init(role: Role, pair: PairName? = nil) {
+        let paths = Paths(role: role, pair: pair)
+        self.pair = pair
         self.engine = EngineConfiguration(role: role)
+        engine.pairId = PairName.label(of: pair)
         self.transport = UnixSocketTransportConfiguration(
             listener: .bind(path: paths.link), peerLinkPath: paths.peerLink, peerControlPath: paths.peerControl,
             allowedUIDs: UnixSocketTransportConfiguration.defaultAllowedUIDs)

@@ -30,10 +30,10 @@ extension DiagnosticEvent {
     }
 
     /// The journald entry: `MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_EVENT`, `WC_ROLE`,
-    /// then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US`, and the fields of
+    /// `WC_PAIR` (the pair's name, `default` for the default pair), then `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US`, and the fields of
     /// the kind's vocabulary (the layer's `WC_REQUEST_TYPE`, `WC_REQUEST_ID`, …, keyed sync's `WC_SYNC_KEY`, …) where set.
     /// Never `UNIT=`.
-    func journalFields(identifier: String) -> [(String, String)] {
+    func journalFields(identifier: String, pair: String = PairName.defaultPairName) -> [(String, String)] {
         var fields: [(String, String)] = [
             ("MESSAGE", message),
             ("MESSAGE_ID", kind.messageID),
@@ -41,6 +41,7 @@ extension DiagnosticEvent {
             ("SYSLOG_IDENTIFIER", identifier),
             ("WC_EVENT", kind.name),
             ("WC_ROLE", role.rawValue),
+            ("WC_PAIR", pair),
         ]
         for field in optionalFields { fields.append(("WC_" + field.name.journal, field.value)) }
         return fields

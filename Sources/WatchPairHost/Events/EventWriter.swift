@@ -1,6 +1,7 @@
 import Glibc
 import Systemd
 import WatchPairCore
+import WatchPairWire
 
 /// Where the event sink writes each diagnostic event: journald, stderr, or (in tests) anywhere.
 public struct EventWriter: Sendable {
@@ -15,12 +16,13 @@ public struct EventWriter: Sendable {
     /// The daemons' writer for `destination` (docs/Systemd.md, "journald").
     ///
     /// - `.journal`: one journal entry per event (``DiagnosticEvent`` fields as `MESSAGE`, `MESSAGE_ID`,
-    ///   `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_*`); an event the journal does not take (no journal socket,
+    ///   `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_*`, with `WC_PAIR=pair`); an event the journal does not take (no journal socket,
     ///   send failed) becomes a stderr line instead.
     /// - `.stderr`: one line per event, `<identifier>[<pid>]: <event> <message> key=value…`.
     /// - `.auto`: `.journal` when the journal socket exists now, else `.stderr`.
     public static func standard(
-        destination: HostConfiguration.LogDestination, identifier: String, pid: Int32 = getpid()
+        destination: HostConfiguration.LogDestination, identifier: String, pair: String = PairName.defaultPairName,
+        pid: Int32 = getpid()
     ) -> EventWriter {
         let useJournal = switch destination {
         case .auto: Journal.isAvailable
@@ -28,7 +30,7 @@ public struct EventWriter: Sendable {
         case .stderr: false
         }
         return EventWriter { event in
-            if useJournal, Journal.send(event.journalFields(identifier: identifier)) { return }
+            if useJournal, Journal.send(event.journalFields(identifier: identifier, pair: pair)) { return }
             writeLine(event.stderrLine(identifier: identifier, pid: pid))
         }
     }

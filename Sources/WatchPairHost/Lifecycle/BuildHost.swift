@@ -122,9 +122,11 @@ public func buildHost(
         var transportConfiguration = configuration.transport
         transportConfiguration.listener = .adopt(fileDescriptor: link!.descriptor)
         if link?.adopted == true {
-            // Under systemd the peer app is not installed while its socket unit is masked or has no unit file.
+            // Under systemd the peer app is not installed while its socket unit is masked or has no unit file;
+            // a named pair's units are instances of the template units (`watchd@NAME.socket`).
+            let (role, pair) = (configuration.role, configuration.pair)
             transportConfiguration.peerSocketUnit = UnitFileStateProbe(
-                unit: "\(configuration.role.peer.daemonName).socket", ownUnit: "\(configuration.role.daemonName).socket")
+                unit: PairName.unit(of: role.peer, kind: .socket, pair: pair), ownUnit: PairName.unit(of: role, kind: .socket, pair: pair))
         }
         transport = UnixSocketTransport(configuration: transportConfiguration, loop: socketLoop, logger: logger)
     }
@@ -181,7 +183,9 @@ public func buildHost(
             throw await abandon(error)
         }
     }
-    let writer = environment.eventWriter ?? .standard(destination: configuration.log.destination, identifier: name, pid: pid)
+    let writer =
+        environment.eventWriter
+        ?? .standard(destination: configuration.log.destination, identifier: name, pair: PairName.label(of: configuration.pair), pid: pid)
     let notifier = environment.notifier
     let idleExit = configuration.idleExit
     let exitsWhenIdle = environment.exitsWhenIdle

@@ -34,44 +34,72 @@ enum TransferPump {
         }
     }
 
+    /// One sender and what serves its pair: the receiving app (nil: only acceptance is waited for) and
+    /// the sender's `didFinish` handler (served, its notices not waited for).
+    struct Lane {
+        let sender: UserInfoSender
+        let app: UserInfoApp?
+        var finished: FinishedApp? = nil
+    }
+
     /// Sends `count` transfers and returns once all are accepted and (with an app) delivered. A
     /// `finished` handler on the sender's side is served meanwhile (its notices are not waited for).
     static func run(
         sender: UserInfoSender, app: UserInfoApp?, finished: FinishedApp? = nil, count: Int, window: Int,
         maxAhead: Int = 8_192, deadline: UInt64
     ) throws(BenchError) -> Outcome {
-        let firstN = sender.nextN
-        let acceptedBefore = sender.accepted
-        let deliveredBefore = app?.delivered ?? 0
+        try run(lanes: [Lane(sender: sender, app: app, finished: finished)], count: count, window: window, maxAhead: maxAhead, deadline: deadline)[0]
+    }
+
+    /// Runs every lane at once, in this one thread: `count` transfers each, up to `window` in flight per
+    /// sender; returns once every lane's are accepted and delivered, one outcome per lane (all from the
+    /// same start). How several pairs share one host (the pairs section).
+    static func run(lanes: [Lane], count: Int, window: Int, maxAhead: Int = 8_192, deadline: UInt64) throws(BenchError) -> [Outcome] {
+        let firstN = lanes.map(\.sender.nextN)
+        let acceptedBefore = lanes.map(\.sender.accepted)
+        let deliveredBefore = lanes.map { $0.app?.delivered ?? 0 }
         let start = Monotonic.now()
-        var sent = 0
-        var connections = [sender.connection]
-        var handlers: [() throws(BenchError) -> Void] = [sender.process]
-        if let app {
-            connections.append(app.connection)
-            handlers.append(app.process)
-        }
-        if let finished {
-            connections.append(finished.connection)
-            handlers.append(finished.process)
+        var sent = Array(repeating: 0, count: lanes.count)
+        var connections: [BenchConnection] = []
+        var handlers: [() throws(BenchError) -> Void] = []
+        for lane in lanes {
+            connections.append(lane.sender.connection)
+            handlers.append(lane.sender.process)
+            if let app = lane.app {
+                connections.append(app.connection)
+                handlers.append(app.process)
+            }
+            if let finished = lane.finished {
+                connections.append(finished.connection)
+                handlers.append(finished.process)
+            }
         }
         while true {
-            let accepted = sender.accepted - acceptedBefore
-            let delivered = (app?.delivered ?? deliveredBefore) - deliveredBefore
-            if accepted == count, app == nil || delivered == count { break }
-            while sent < count, sender.pending < window, app == nil || sent - delivered < maxAhead {
-                try sender.send()
-                sent += 1
+            var done = true
+            for (index, lane) in lanes.enumerated() {
+                let (sender, app) = (lane.sender, lane.app)
+                let accepted = sender.accepted - acceptedBefore[index]
+                let delivered = (app?.delivered ?? deliveredBefore[index]) - deliveredBefore[index]
+                if accepted == count, app == nil || delivered == count { continue }
+                done = false
+                while sent[index] < count, sender.pending < window, app == nil || sent[index] - delivered < maxAhead {
+                    try sender.send()
+                    sent[index] += 1
+                }
             }
+            if done { break }
             let ready = try Poller.readable(connections, deadline: deadline)
             guard !ready.isEmpty else {
-                throw BenchError("timed out: \(sent) sent, \(accepted) accepted, \(delivered) delivered of \(count)")
+                let accepted = zip(lanes, acceptedBefore).map { $0.sender.accepted - $1 }
+                throw BenchError("timed out: \(sent) sent, \(accepted) accepted of \(count) per sender")
             }
             for index in ready { try handlers[index]() }
         }
-        return Outcome(
-            firstN: firstN, count: count, start: start, lastAccepted: sender.lastAcceptedAt,
-            lastDelivered: app?.lastDeliveredAt)
+        return lanes.indices.map { index in
+            Outcome(
+                firstN: firstN[index], count: count, start: start, lastAccepted: lanes[index].sender.lastAcceptedAt,
+                lastDelivered: lanes[index].app?.lastDeliveredAt)
+        }
     }
 
     /// Reads the app's stream until `count` more transfers have arrived (the sender is idle).

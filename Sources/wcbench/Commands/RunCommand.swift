@@ -72,6 +72,8 @@ struct RunCommand: ParsableCommand {
         case wcmodule
         /// Cost per transfer by queue depth and by payload size.
         case growth
+        /// Message round trips and userInfo throughput of 1, 2 and 4 pairs at once: how a host divides.
+        case pairs
         /// mosquitto doing the same jobs (only with `--peers`, or named in `--only`).
         case peers
     }
@@ -129,6 +131,7 @@ struct RunCommand: ParsableCommand {
                 case .memory: try MemoryBench(context: context).run()
                 case .layer: try LayerBench(context: context).run()
                 case .wcmodule: try WCModuleBench(context: context).run()
+                case .pairs: try PairsBench(context: context).run()
                 case .peers: try PeersBench(context: context).run()
                 }
             } catch {

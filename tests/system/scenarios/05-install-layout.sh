@@ -7,6 +7,8 @@ src=$WP_SHARED/src
 for f in /usr/local/bin/phoned /usr/local/bin/watchd /usr/local/bin/wcctl \
     /usr/local/lib/systemd/system/phoned.socket /usr/local/lib/systemd/system/phoned.service \
     /usr/local/lib/systemd/system/watchd.socket /usr/local/lib/systemd/system/watchd.service \
+    /usr/local/lib/systemd/system/phoned@.socket /usr/local/lib/systemd/system/phoned@.service \
+    /usr/local/lib/systemd/system/watchd@.socket /usr/local/lib/systemd/system/watchd@.service \
     /usr/local/lib/sysusers.d/watchpair.conf /usr/local/lib/tmpfiles.d/watchpair.conf \
     /usr/local/lib/systemd/catalog/watchpair.catalog /usr/local/share/doc/watchpair/Systemd.md \
     /etc/watchpair/phoned.json /etc/watchpair/watchd.json \
@@ -17,6 +19,8 @@ done
 sx getent passwd watchpair >/dev/null || fail "no user watchpair"
 [ "$(sx stat -c %U /run/watchpair)" = watchpair ] || fail "/run/watchpair owner $(sx stat -c %U /run/watchpair)"
 [ "$(sx systemctl show -P FragmentPath phoned.service)" = /usr/local/lib/systemd/system/phoned.service ] || fail "FragmentPath"
+[ "$(sx systemctl show -P FragmentPath phoned@ci-3.service)" = /usr/local/lib/systemd/system/phoned@.service ] ||
+    fail "the template's FragmentPath"
 sx journalctl --list-catalog | grep '^5e1d0a3c6f7b4b2a9c1e8d7f60a1b201' >/dev/null || fail "catalog not compiled"
 
 # Idempotent; an edited config is kept and the new default goes beside it.
@@ -33,6 +37,7 @@ sx "$src/scripts/install.sh" --uninstall >/dev/null || fail "uninstall"
 sx test -e /usr/local/bin/phoned && fail "phoned left after --uninstall"
 sx test -e /usr/local/share/bash-completion/completions/wcctl && fail "completion left after --uninstall"
 [ "$(sx systemctl show -P LoadState phoned.service)" = not-found ] || fail "phoned.service still loaded"
+[ "$(sx systemctl show -P LoadState watchd@ci-3.service)" = not-found ] || fail "watchd@ci-3.service still loaded"
 sx test -e /etc/watchpair/phoned.json || fail "--uninstall removed the config"
 sx "$src/scripts/install.sh" --bin-dir "$WP_SHARED/bin" --no-deps >/dev/null || fail "reinstall"
 [ "$(sx systemctl show -P LoadState phoned.service)" = loaded ] || fail "phoned.service not loaded after reinstall"

@@ -21,8 +21,12 @@ for line in open(sys.argv[1]):
     problems = []
     if kind not in ids: problems.append("unknown WC_EVENT")
     elif e.get("MESSAGE_ID") != ids[kind]: problems.append(f"MESSAGE_ID {e.get('MESSAGE_ID')}")
-    for field in ("MESSAGE", "PRIORITY", "WC_ROLE"):
+    for field in ("MESSAGE", "PRIORITY", "WC_ROLE", "WC_PAIR"):
         if not e.get(field): problems.append(f"no {field}")
+    # A pair's events name it: phoned@NAME's carry WC_PAIR=NAME, the default pair's "default".
+    unit = e.get("_SYSTEMD_UNIT", "")
+    pair = unit.split("@", 1)[1].rsplit(".", 1)[0] if "@" in unit else "default"
+    if unit and e.get("WC_PAIR") != pair: problems.append(f"WC_PAIR {e.get('WC_PAIR')} from {unit}")
     if "UNIT" in e: problems.append("UNIT= is set")
     if "WC_ERROR_CODE" in e and not (7001 <= int(e["WC_ERROR_CODE"]) <= 7018): problems.append("WC_ERROR_CODE")
     if problems:

@@ -1,6 +1,7 @@
-# systemd-analyze security --offline rates both services "OK" or better: exposure below 2.0.
+# systemd-analyze security --offline rates both services and both template services "OK" or better:
+# exposure below 2.0.
 set -uo pipefail
-for daemon in phoned watchd; do
+for daemon in phoned watchd phoned@ watchd@; do
     out=$(systemd-analyze security --offline=true --no-pager "$WP_REPO/systemd/$daemon.service" 2>&1)
     line=$(echo "$out" | grep 'Overall exposure level')
     echo "$line"
