@@ -28,10 +28,8 @@ struct EventSink: Service {
             for await batch in events {
                 // The file first: an event `wcctl events` has shown is already on disk, kill -9 or not.
                 history?.append(contentsOf: batch)
-                for event in batch {
-                    log.append(event)
-                    writer.write(event)
-                }
+                for event in batch { log.append(event) }
+                writer.writeBatch(batch)
             }
         }
         history?.close()

@@ -38,7 +38,8 @@ struct MessageBench {
             recordRelayFloorRatio(size: size, recorder.summary)
             context.report.add(
                 "message", "message.rtt.\(size)B.autoReply.cpuPerMessage", "round trip, \(BaselineBench.sizeName(size)), auto-reply, daemon CPU per message",
-                usage.totalCPU / Double(recorder.count) * 1e6, "us")
+                usage.totalCPU / Double(recorder.count) * 1e6, "us",
+                target: size == 64 ? Target(comparison: "<=", limit: 80, text: "≤ 80 µs both daemons") : nil)
             stream.shutdownWrite()
         }
 
@@ -155,7 +156,9 @@ struct MessageBench {
         let ratio = context.baselines.pipelinedRate.map {
             Ratio(factor: rate / $0, baseline: "raw ping-pong 64 in flight", baselineValue: $0)
         }
-        context.report.add("message", "message.throughput.inflight64.64B", "messages with reply, 64 B, 64 in flight", rate, "/s", ratio: ratio)
+        context.report.add(
+            "message", "message.throughput.inflight64.64B", "messages with reply, 64 B, 64 in flight", rate, "/s",
+            target: Target(comparison: ">=", limit: 60_000, text: "≥ 60,000/s"), ratio: ratio)
         return total
     }
 }
