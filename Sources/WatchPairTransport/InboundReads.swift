@@ -58,6 +58,9 @@ final class InboundReads: Sendable {
         self.description = description
     }
 
+    /// Reads waiting for the consumer now.
+    var buffered: Int { state.withLock { $0.buffered } }
+
     /// The pipeline handler that feeds this value; add it to the channel before it becomes active.
     func makeHandler() -> Handler { Handler(reads: self) }
 

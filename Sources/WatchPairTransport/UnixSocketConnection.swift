@@ -48,8 +48,14 @@ public final class UnixSocketConnection: TransportConnection {
     /// Above this many pending bytes, writes wait for the kernel (NIO's default high-water mark).
     static let pendingLimit = 64 * 1024
 
+    /// Reads waiting for the consumer now (tests check the back-pressure bound).
+    package var bufferedReads: Int { reads.buffered }
+
+    private let reads: InboundReads
+
     init(channel: any Channel, reads: InboundReads, path: String, peerCredentials: PeerCredentials) {
         self.channel = channel
+        self.reads = reads
         self.peerCredentials = peerCredentials
         self.description = "unix:\(path) pid=\(peerCredentials.pid) uid=\(peerCredentials.uid)"
         self.inbound = AsyncThrowingStream(unfolding: { try await reads.next() })

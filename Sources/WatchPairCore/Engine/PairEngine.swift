@@ -119,7 +119,7 @@ public actor PairEngine {
                 sentVersion: try await store.contexts.sentContext()?.version ?? 0, peerAck: try await store.contexts.peerContextAck()),
             receivedVersion: try await store.contexts.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
-        self.messages = MessageChannel(time: ElapsedTime(clock), signal: messageSignal)
+        self.messages = MessageChannel(clock: clock, signal: messageSignal)
         self.complications = ComplicationChannel(
             budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),
             clock: clock, origin: wallClockOrigin)
@@ -172,7 +172,7 @@ public actor PairEngine {
     private func pumpOutbox() async { await userInfo.pump(self) }
     private func pumpContext() async { await context.pump(self) }
     private func pumpFiles() async { await files.pump(self) }
-    private func expireMessages() async { await messages.deadlines.run(self) }
+    private func expireMessages() async { await MessageChannel.expireCalls(self) }
     private func watchPeer() async { await driver.watchPeer(self) }
     private func announceContent() async {
         contentPendingMayHaveChanged()

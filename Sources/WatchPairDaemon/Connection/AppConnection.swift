@@ -238,6 +238,8 @@ extension AppConnection: Service {
         }
         await withDiscardingTaskGroup { group in
             group.addTask { await session.run() }
+            // Answers the control clients owe expire on one sleeper, for as long as the daemon runs.
+            group.addTask { await router.expireAnswers() }
             // Both end when the connection closes (its streams finish).
             group.addTask {
                 for await record in events {

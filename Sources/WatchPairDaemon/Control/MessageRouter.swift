@@ -45,7 +45,8 @@ final class MessageRouter: Sendable {
 
     private struct Pending {
         var clientId: UInt64
-        var slot: OnceValue<Result<MessageBody?, WCFailure>>
+        /// Hands the answer on: to the engine's responder, or to the task waiting for it.
+        var complete: @Sendable (Result<MessageBody?, WCFailure>) -> Void
     }
 
     private struct State {
@@ -65,10 +66,21 @@ final class MessageRouter: Sendable {
     /// (`wait handler`).
     let changed = AsyncSignal()
     private let clock: any Clock<Duration>
+    /// Every waiting message's answer deadline, on one sleeper (``expireAnswers()``).
+    private let answerDeadlines: DeadlineQueue<UInt64>
 
     init(channels: AppChannels, clock: any Clock<Duration>) {
         self.channels = channels
         self.clock = clock
+        self.answerDeadlines = DeadlineQueue(clock: clock)
+    }
+
+    /// Fails each message whose client has not answered within ``answerTimeout`` with 7012, until the
+    /// calling task is cancelled (run by the daemon's face service, ``AppConnection``).
+    func expireAnswers() async {
+        await answerDeadlines.run(isLive: { token in self.state.withLock { $0.pending[token] != nil } }) { token, timeout in
+            _ = self.answer(token: token, .failure(WCFailure(.messageReplyTimedOut, "the app did not answer within \(timeout)")))
+        }
     }
 
     /// Makes `registration`'s client the newest handler for its variants.
@@ -88,13 +100,13 @@ final class MessageRouter: Sendable {
             let before = state.registrations.count
             state.registrations.removeAll { $0.clientId == clientId }
             let tokens = state.pending.filter { $0.value.clientId == clientId }.map(\.key)
-            let orphans = tokens.compactMap { state.pending.removeValue(forKey: $0)?.slot }
+            let orphans = tokens.compactMap { state.pending.removeValue(forKey: $0)?.complete }
             let changed = state.registrations.count != before
             if changed { state.generation += 1 }
             return (orphans, changed)
         }
-        for slot in orphans {
-            slot.complete(.failure(WCFailure(.deliveryFailed, "the app's message handler went away before answering")))
+        for orphan in orphans {
+            orphan(.failure(WCFailure(.deliveryFailed, "the app's message handler went away before answering")))
         }
         if changed {
             await installHandler()
@@ -105,7 +117,7 @@ final class MessageRouter: Sendable {
     /// Completes message `token` with `result`; false when the token is unknown (answered, expired, or never issued).
     func answer(token: UInt64, _ result: Result<MessageBody?, WCFailure>) -> Bool {
         guard let pending = state.withLock({ $0.pending.removeValue(forKey: token) }) else { return false }
-        pending.slot.complete(result)
+        pending.complete(result)
         return true
     }
 
@@ -143,29 +155,56 @@ final class MessageRouter: Sendable {
         }
     }
 
-    /// The engine's first try: a message its client answers automatically (no delay) or that wants no
-    /// reply is shown to the client and answered at once; false when it must wait (for the client's
-    /// `answer`, a delay, the socket, the layer), so ``handle(_:)`` takes it.
+    /// The engine's first try, with no task waiting: the message is shown to its client at once and
+    /// answered through `responder`, automatically (`autoReply`, `autoError`, no reply wanted) or when the
+    /// client's `answer` comes (or its deadline passes). False when it must wait (an `autoDelay`, the
+    /// socket, the layer, too many waiting), so ``handle(_:)`` takes it.
     func start(_ message: IncomingMessage, _ responder: MessageResponder) -> Bool {
         if case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil, state.withLock({ $0.layer != nil }) {
             return false
         }
+        guard let (registration, token) = pick(message), registration.autoDelay == nil else { return false }
+        if let automatic = Self.automaticAnswer(message, registration) {
+            guard registration.deliverNow(token, message) else { return false }
+            responder.respond(automatic)
+            return true
+        }
+        // Registered (and its deadline armed) before the client sees the token, so an immediate answer
+        // finds it and the deadline counts from the showing.
+        guard admit(token, clientId: registration.clientId, complete: { responder.respond($0) }) else { return false }
+        answerDeadlines.add(token, timeout: Self.answerTimeout)
+        guard registration.deliverNow(token, message) else {
+            // Never shown: the task path shows it (with a token of its own); the deadline finds it gone.
+            state.withLock { _ = $0.pending.removeValue(forKey: token) }
+            return false
+        }
+        return true
+    }
+
+    /// The newest client handling `message`'s variant, and a new token.
+    private func pick(_ message: IncomingMessage) -> (Registration, UInt64)? {
         let variant = message.variant
-        let picked = state.withLock { state -> (Registration, UInt64)? in
-            guard let registration = state.registrations.last(where: { $0.variants.contains(variant) }),
-                registration.autoDelay == nil,
-                !message.wantsReply || registration.autoError != nil || registration.autoReply != nil
-            else { return nil }
+        return state.withLock { state -> (Registration, UInt64)? in
+            guard let registration = state.registrations.last(where: { $0.variants.contains(variant) }) else { return nil }
             state.nextToken += 1
             return (registration, state.nextToken)
         }
-        guard let (registration, token) = picked, registration.deliverNow(token, message) else { return false }
-        if !message.wantsReply {
-            responder.respond(.success(nil))
-        } else {
-            responder.respond(registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) } ?? .success(nil))
+    }
+
+    /// The answer `registration` gives `message` without its client: for a message that wants no reply,
+    /// or a client with `autoReply`/`autoError`; nil when the client answers itself.
+    private static func automaticAnswer(_ message: IncomingMessage, _ registration: Registration) -> Result<MessageBody?, WCFailure>? {
+        guard message.wantsReply else { return .success(nil) }
+        return registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) }
+    }
+
+    /// Records a message waiting for its client's `answer`; false when too many wait already.
+    private func admit(_ token: UInt64, clientId: UInt64, complete: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.pending.count < Self.maximumPendingAnswers else { return false }
+            state.pending[token] = Pending(clientId: clientId, complete: complete)
+            return true
         }
-        return true
     }
 
     /// The engine's handler: delivers `message` to the newest matching client and waits for its answer.
@@ -175,56 +214,34 @@ final class MessageRouter: Sendable {
         {
             return await layer(message)
         }
-        let variant = message.variant
-        let picked = state.withLock { state -> (Registration, UInt64)? in
-            guard let registration = state.registrations.last(where: { $0.variants.contains(variant) }) else { return nil }
-            state.nextToken += 1
-            return (registration, state.nextToken)
-        }
-        guard let (registration, token) = picked else {
-            return .failure(WCFailure(.deliveryFailed, "the app has no handler for \(variant.rawValue) messages"))
+        guard let (registration, token) = pick(message) else {
+            return .failure(WCFailure(.deliveryFailed, "the app has no handler for \(message.variant.rawValue) messages"))
         }
         let notDelivered = WCFailure(.deliveryFailed, "the app's message handler went away")
-        let automatic: Result<MessageBody?, WCFailure>? =
-            registration.autoError.map { .failure($0) } ?? registration.autoReply.map { .success($0) }
-        if !message.wantsReply || automatic != nil {
+        if let automatic = Self.automaticAnswer(message, registration) {
             guard await registration.deliver(token, message) else { return .failure(notDelivered) }
             if let delay = registration.autoDelay {
                 guard (try? await Waiting.sleep(on: clock, for: delay)) != nil else {
                     return .failure(WCFailure(.deliveryFailed, "the daemon is stopping"))
                 }
             }
-            return message.wantsReply ? automatic ?? .success(nil) : .success(nil)
+            return automatic
         }
         let slot = OnceValue<Result<MessageBody?, WCFailure>>()
-        let admitted = state.withLock { state -> Bool in
-            guard state.pending.count < Self.maximumPendingAnswers else { return false }
-            state.pending[token] = Pending(clientId: registration.clientId, slot: slot)
-            return true
-        }
-        guard admitted else {
+        guard admit(token, clientId: registration.clientId, complete: { slot.complete($0) }) else {
             return .failure(WCFailure(.deliveryFailed, "too many messages wait for the app's answer"))
         }
-        // The token is registered before the client sees it, so an immediate answer finds it.
+        // The token is registered (its deadline armed) before the client sees it, so an immediate answer finds it.
+        answerDeadlines.add(token, timeout: Self.answerTimeout)
         guard await registration.deliver(token, message) else {
             _ = answer(token: token, .failure(notDelivered))
             return await slot.value
         }
-        let clock = self.clock
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                let expired = (try? await Waiting.sleep(on: clock, for: Self.answerTimeout)) != nil
-                // Only completes the slot if nothing else did (the entry is removed by whoever completes it).
-                _ = self.answer(
-                    token: token,
-                    .failure(expired
-                        ? WCFailure(.messageReplyTimedOut, "the app did not answer within \(Self.answerTimeout)")
-                        : WCFailure(.deliveryFailed, "the daemon is stopping")))
-            }
-            let result = await slot.value
-            group.cancelAll()
-            return result
+        // Only completes the slot if nothing else did (the entry is removed by whoever completes it).
+        return await withTaskCancellationHandler {
+            await slot.value
+        } onCancel: {
+            _ = self.answer(token: token, .failure(WCFailure(.deliveryFailed, "the daemon is stopping")))
         }
     }
 }
-

@@ -104,7 +104,7 @@ public final class ControlConnection: Sendable {
 
 /// A connection's requests in flight, counted where they end (a task's end, a started request's answer),
 /// so that reading can wait for room and the connection for its started requests.
-private final class RequestsInFlight: Sendable {
+final class RequestsInFlight: Sendable {
     private struct State {
         var count = 0
         /// Started requests not answered yet: their request ids by start number.
@@ -119,15 +119,22 @@ private final class RequestsInFlight: Sendable {
     func begin(limit: Int) async {
         while true {
             let seen = ended.generation
-            let counted = state.withLock { state in
-                guard state.count < limit else { return false }
-                state.count += 1
-                return true
-            }
-            if counted { return }
+            if tryBegin(limit: limit) { return }
             await ended.wait(after: seen)
         }
     }
+
+    /// Counts one more request if fewer than `limit` are in flight; false, counting nothing, otherwise.
+    func tryBegin(limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.count < limit else { return false }
+            state.count += 1
+            return true
+        }
+    }
+
+    /// Requests in flight now.
+    var count: Int { state.withLock { $0.count } }
 
     /// A task's request ended.
     func end() {

@@ -13,11 +13,11 @@ final class MessageChannel {
     var handler: MessageHandler?
     /// Incoming messages the app is handling (answered off the actor too, so counted apart).
     let incoming: IncomingMessages
-    /// Every call's reply deadline, on one sleeper.
-    let deadlines: MessageDeadlines
+    /// Every call's reply deadline, on one sleeper (run by the engine: ``expireCalls(_:)``).
+    let deadlines: DeadlineQueue<UInt64>
 
-    init(time: ElapsedTime, signal: AsyncSignal) {
-        deadlines = MessageDeadlines(time: time)
+    init(clock: some Clock<Duration>, signal: AsyncSignal) {
+        deadlines = DeadlineQueue(clock: clock)
         incoming = IncomingMessages(signal: signal)
     }
 
@@ -104,8 +104,13 @@ final class MessageChannel {
         return outcome.current ?? .failure(WCFailure(.deliveryFailed, "the sender stopped waiting (cancelled)"))
     }
 
-    /// Whether call `id` has not had its outcome yet.
-    func isInProgress(_ id: UInt64) -> Bool { pending[id] != nil }
+    /// Fails each call whose reply deadline passed with 7012 (or 7007 while still linking), until the
+    /// calling task is cancelled: a child of the engine's `run()`.
+    static func expireCalls(_ engine: isolated PairEngine) async {
+        await engine.messages.deadlines.run(
+            isLive: { engine.messages.pending[$0] != nil },
+            expire: { id, timeout in engine.messages.event(id, .deadline(timeout), engine) })
+    }
 
     /// The common case, without a task of its own: a usable link is up and its connection takes the frame
     /// at once (``Link/sendNow(_:)``). False when it cannot; then ``deliver(_:_:linkWithin:_:)`` runs in a
