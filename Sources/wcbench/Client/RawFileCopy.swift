@@ -52,4 +52,29 @@ enum RawFileCopy {
         guard fdatasync(output) == 0 else { throw BenchError.system("fdatasync \(destination)", errno: errno) }
         return Monotonic.seconds(start, Monotonic.now())
     }
+
+    /// The promise's own floor: the durable copy `transferFile` makes before it returns (read, write,
+    /// fsync, as the daemon's spool copy does), without a checksum or a store. Returns its seconds.
+    static func durableCopy(_ source: String, to destination: String) throws(BenchError) -> Double {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw BenchError.system("open \(source)", errno: errno) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw BenchError.system("open \(destination)", errno: errno) }
+        defer { close(output) }
+        let start = Monotonic.now()
+        var buffer = [UInt8](repeating: 0, count: bufferSize)
+        let failure: Int32? = buffer.withUnsafeMutableBytes { raw in
+            while true {
+                let n = read(input, raw.baseAddress!, raw.count)
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { return errno }
+                if n == 0 { return nil }
+                guard UnixSockets.writeExactly(output, raw.baseAddress!, n) else { return errno }
+            }
+        }
+        if let failure { throw BenchError.system("durable copy to \(destination)", errno: failure) }
+        guard fsync(output) == 0 else { throw BenchError.system("fsync \(destination)", errno: errno) }
+        return Monotonic.seconds(start, Monotonic.now())
+    }
 }
