@@ -104,6 +104,13 @@ final class FileSpoolWriter: Sendable {
         }
     }
 
+    /// Closes the file if ``close()`` was never called (every queued operation holds the writer, so this
+    /// runs after the last of them).
+    deinit {
+        let descriptor = state.withLock { $0.descriptor }
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+    }
+
     private func fail(_ code: Int32, _ what: String) {
         let error = FileSpool.error(code, what, path)
         state.withLock { if $0.failure == nil { $0.failure = error } }

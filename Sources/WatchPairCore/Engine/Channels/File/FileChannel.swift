@@ -130,13 +130,7 @@ final class FileChannel {
                 chunks.removeFirst()
                 continue
             }
-            // The released chunks of this file, up to readBatchBytes, in one read off the loop.
-            var batch: [FileChunkRange] = [], bytes = 0
-            while batch.count < chunks.count, chunks[batch.count].seq == file.seq, batch.isEmpty || bytes + chunks[batch.count].range.count <= Self.readBatchBytes {
-                bytes += chunks[batch.count].range.count
-                batch.append(chunks[batch.count].range)
-            }
-            chunks.removeFirst(batch.count)
+            let batch = takeBatch(of: file.seq)
             let read: [Data]
             do {
                 read = try await engine.store.files.readChunks(of: file, batch)
@@ -153,6 +147,19 @@ final class FileChannel {
             }
         }
         return engine.current === link
+    }
+
+    /// Takes the released chunks of file `seq` at the head of the queue, up to `readBatchBytes` (at least
+    /// one), to be read from the spool in one hop off the loop.
+    private func takeBatch(of seq: UInt64) -> [FileChunkRange] {
+        var batch: [FileChunkRange] = [], bytes = 0
+        for next in chunks {
+            guard next.seq == seq, batch.isEmpty || bytes + next.range.count <= Self.readBatchBytes else { break }
+            bytes += next.range.count
+            batch.append(next.range)
+        }
+        chunks.removeFirst(batch.count)
+        return batch
     }
 
     /// Whether a file from the peer is partly held and its link is open (a daemon does not idle-exit then).
@@ -287,14 +294,15 @@ final class FileChannel {
         syncRequest = nil
     }
 
-    /// Returns once no sync is running: before the store opens or cancels an incoming file, so a sync of
-    /// the last link records its bytes first and the row is read or deleted at rest.
-    private func syncIdle(_ engine: isolated PairEngine) async {
+    /// Waits until no sync is running: before the store opens or cancels an incoming file, so a sync of
+    /// the last link records its bytes first and the row is read or deleted at rest. False when the task
+    /// was cancelled first (the caller then leaves the store alone).
+    private func syncIdle(_ engine: isolated PairEngine) async -> Bool {
         while syncRunning {
-            let seen = syncSignal.generation
-            if !syncRunning { return }
-            await syncSignal.wait(after: seen)
+            guard !Task.isCancelled else { return false }
+            await syncSignal.wait(after: syncSignal.generation)
         }
+        return true
     }
 
     /// A `fileOffer` from the sender.
@@ -302,8 +310,7 @@ final class FileChannel {
         follow(link)
         let action = receiver.event(.offered(seq: offer.seq, after: offer.after, size: offer.size))
         guard case .open = action else { return await perform(action, on: link, engine) }
-        guard let peer = link.peerHello?.storeId else { return false }
-        await syncIdle(engine)
+        guard let peer = link.peerHello?.storeId, await syncIdle(engine) else { return false }
         let state: IncomingFileState
         do {
             state = try await engine.store.files.openIncomingFile(from: peer, offer: offer)
@@ -428,7 +435,7 @@ final class FileChannel {
                 guard let peer = link.peerHello?.storeId else { return false }
                 let cancelled = receiving?.offer.seq == seq ? receiving : nil
                 if cancelled != nil { dropReceiving() }
-                await syncIdle(engine)
+                guard await syncIdle(engine) else { return false }
                 do {
                     try await engine.store.files.cancelIncoming(from: peer, seq: seq)
                 } catch {
