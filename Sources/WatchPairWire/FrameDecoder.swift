@@ -76,7 +76,8 @@ public struct FrameDecoder: Sendable {
         let typeIndex = readIndex + 4
         let bodyEnd = typeIndex + Int(length)
         let expected = readUInt32(at: bodyEnd)
-        let actual = CRC32C.checksum(buffer[typeIndex..<bodyEnd])
+        let checked = FrameFormat.checkedLength(type: buffer[typeIndex], length: Int(length))
+        let actual = CRC32C.checksum(buffer[typeIndex..<(typeIndex + checked)])
         guard expected == actual else { throw .badChecksum(expected: expected, actual: actual) }
         guard let type = FrameType(rawValue: buffer[typeIndex]) else { throw .unknownType(buffer[typeIndex]) }
         let frame = try FrameBodyDecoder.decode(type: type, bytes: buffer, from: typeIndex + 1, to: bodyEnd)

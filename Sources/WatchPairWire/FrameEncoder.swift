@@ -15,15 +15,20 @@ public enum FrameEncoder {
     static let dictionaryBodyKind: UInt8 = 0
     static let dataBodyKind: UInt8 = 1
 
-    /// Encodes one frame: header, body, checksum.
+    /// Encodes one frame: header, body, checksum (of a `fileChunk`, of everything but its bytes:
+    /// `FrameFormat.checkedLength(type:length:)`).
     public static func encode(_ frame: Frame) -> [UInt8] {
-        var w = ByteWriter(reservingCapacity: 64)
+        // A chunk's bytes are copied once, into a buffer that already holds the whole frame.
+        var reserve = 64
+        if case .fileChunk(_, _, let bytes) = frame { reserve += bytes.count }
+        var w = ByteWriter(reservingCapacity: reserve)
         w.write(UInt32(0))  // length, patched below
         w.write(frame.type.rawValue)
         writeBody(of: frame, into: &w)
         let length = w.bytes.count - 4
         w.patch(UInt32(clamping: length), at: 0)
-        let crc = w.bytes.withUnsafeBufferPointer { CRC32C.update(0, buffer: UnsafeBufferPointer(rebasing: $0[4...])) }
+        let checked = FrameFormat.checkedLength(type: frame.type.rawValue, length: length)
+        let crc = w.bytes.withUnsafeBufferPointer { CRC32C.update(0, buffer: UnsafeBufferPointer(rebasing: $0[4..<(4 + checked)])) }
         w.write(crc)
         return w.bytes
     }

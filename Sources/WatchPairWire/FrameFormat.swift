@@ -1,7 +1,7 @@
 /// Constants of the frame layout (docs/WireFormat.md).
 ///
 /// A frame is `length: UInt32 BE` (of type byte + body), `type: UInt8`, the body, then
-/// `crc: UInt32 BE`, the CRC-32C of type byte + body.
+/// `crc: UInt32 BE`, the CRC-32C of type byte + body (of a `fileChunk`, only up to its bytes).
 public enum FrameFormat {
     /// Bytes before the body: the 4-byte length field and the type byte.
     public static let headerLength: Int = 5
@@ -11,6 +11,16 @@ public enum FrameFormat {
     ///
     /// Well above the largest payload (262,144 bytes for a context) plus its framing.
     public static let defaultMaxFrameLength: Int = 1 << 20
+    /// How much of a `fileChunk`'s type byte and body its trailer covers: the type, `seq`, `offset` and the
+    /// bytes' count (1 + 8 + 8 + 4), not the bytes. The file's CRC-32C in its `fileOffer` covers them end
+    /// to end, each side computing it once (the sender when it copies the file in, the receiver as it
+    /// writes), so a chunk's bytes are never checksummed a second time on the way (protocol version 5).
+    public static let fileChunkCheckedLength: Int = 21
+
+    /// How many bytes from the type byte the trailer of a frame of `type` with length field `length` covers.
+    public static func checkedLength(type: UInt8, length: Int) -> Int {
+        type == FrameType.fileChunk.rawValue ? min(length, fileChunkCheckedLength) : length
+    }
 }
 
 /// The type byte of each frame.

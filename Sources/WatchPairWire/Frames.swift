@@ -32,9 +32,9 @@ public struct ResumeState: Sendable, Hashable {
 
 /// The first frame each side sends on a new connection.
 public struct Hello: Sendable, Hashable {
-    /// The wire protocol version this build speaks: 4 (2 added the file frames, 3 `complicationUserInfo`,
-    /// 4 `launch`).
-    public static let currentProtocolVersion: UInt16 = 4
+    /// The wire protocol version this build speaks: 5 (2 added the file frames, 3 `complicationUserInfo`,
+    /// 4 `launch`, 5 a `fileChunk`'s trailer without its bytes).
+    public static let currentProtocolVersion: UInt16 = 5
 
     /// The wire protocol version the sender speaks; a receiver that speaks another rejects the
     /// hello (`FrameError.unsupportedVersion`).

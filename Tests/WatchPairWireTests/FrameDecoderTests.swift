@@ -109,6 +109,26 @@ import WatchPairWire
         #expect(frameError { _ = try decodeAll(bytes) } == .badChecksum(expected: carried, actual: actual))
     }
 
+    @Test("a fileChunk's trailer covers its header, not its bytes: those are checked end to end by the file's checksum")
+    func fileChunkChecksum() {
+        let chunk = Frame.fileChunk(seq: 3, offset: 65_536, bytes: Data((0..<300).map { UInt8(truncatingIfNeeded: $0) }))
+        var bytes = FrameEncoder.encode(chunk)
+        let carried = bytes.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(carried == CRC32C.checksum(bytes[4..<(4 + FrameFormat.fileChunkCheckedLength)]))
+        // A byte of the chunk changed on the way: the frame decodes; the receiver's running CRC catches it.
+        var flipped = bytes
+        flipped[4 + FrameFormat.fileChunkCheckedLength + 7] ^= 0xFF
+        guard case .fileChunk(3, 65_536, let received)? = try? decodeAll(flipped).first else {
+            Issue.record("the chunk did not decode")
+            return
+        }
+        #expect(received.count == 300 && received[7] == 0xF8)
+        // Its offset changed: the frame is refused.
+        bytes[4 + 1 + 8 + 7] ^= 0x01
+        let actual = CRC32C.checksum(bytes[4..<(4 + FrameFormat.fileChunkCheckedLength)])
+        #expect(frameError { _ = try decodeAll(bytes) } == .badChecksum(expected: carried, actual: actual))
+    }
+
     @Test func unknownType() {
         for type: UInt8 in [0, 17, 0x7F, 0xFF] {
             #expect(frameError { _ = try decodeAll(rawFrame(type: type, body: be64(1))) } == .unknownType(type))
@@ -116,9 +136,12 @@ import WatchPairWire
     }
 
     @Test func unsupportedVersionIsToldApart() {
-        let v5 = be16(5) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
+        let v6 = be16(6) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16)
             + be64(0) + be64(0) + Array("a future field".utf8)
-        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v5)) } == .unsupportedVersion(5))
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v6)) } == .unsupportedVersion(6))
+        // Version 4 checked a file chunk's bytes in its frame: refused at the hello.
+        let v4 = be16(4) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
+        #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v4)) } == .unsupportedVersion(4))
         // Version 3 had no launch frame: refused at the hello.
         let v3 = be16(3) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(0)
         #expect(frameError { _ = try decodeAll(rawFrame(type: 1, body: v3)) } == .unsupportedVersion(3))
@@ -139,15 +162,15 @@ import WatchPairWire
 
     @Test(arguments: [
         // hello
-        (1, be16(4) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
-        (1, be16(4) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
-        (1, be16(4) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
-        (1, be16(4) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
-        (1, be16(4) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
-        (1, be16(4) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
-        (1, be16(4) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
-        (1, be16(4) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
-        (1, be16(4) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
+        (1, be16(5) + [3, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), MalformedReason.invalidRole(3)),
+        (1, be16(5) + [0, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidRole(0)),
+        (1, be16(5) + [1, 0] + helloTail + [0] + zeros16 + be64(0) + be64(0), .invalidLaunchMode(0)),
+        (1, be16(5) + [1, 1] + helloTail + [2] + zeros16 + be64(0) + be64(0), .invalidBool(2)),
+        (1, be16(5) + [1, 1] + helloTail + [0] + [1] + zeros16.dropFirst() + be64(0) + be64(0), .nonZeroPadding),
+        (1, be16(5) + [1, 1] + helloTail + [0] + zeros16 + be64(0), .shortBody),
+        (1, be16(5) + [1, 1] + helloTail + [0] + zeros16 + be64(0) + be64(0) + [0], .trailingBytes(count: 1)),
+        (1, be16(5) + [1, 1] + be32(1) + [0xFF] + uuidBytes(uuidA) + [0] + zeros16 + be64(0) + be64(0), .invalidUTF8),
+        (1, be16(5) + [1, 1] + be32(0xFFFF_FFFF), .shortBody),
         // message
         (2, be64(1) + [0x04] + emptyDict, .invalidFlags(4)),
         (2, be64(1) + [0x80] + emptyDict, .invalidFlags(0x80)),

@@ -50,7 +50,7 @@ import WatchPairWire
         #expect(length == bytes.count - 8)
         #expect(bytes[4] == frame.type.rawValue)
         let crc = bytes.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        #expect(crc == CRC32C.checksum(bytes[4..<(bytes.count - 4)]))
+        #expect(crc == CRC32C.checksum(bytes[4..<(4 + FrameFormat.checkedLength(type: bytes[4], length: length))]))
     }
 
     @Test(arguments: WCErrorCode.allCases)
@@ -67,7 +67,7 @@ import WatchPairWire
         ]
         #expect(FrameType.allCases.count == expected.count)
         #expect(FileEndStatus.allCases.map(\.rawValue) == [1, 2, 3])
-        #expect(Hello.currentProtocolVersion == 4)
+        #expect(Hello.currentProtocolVersion == 5)
         for type in FrameType.allCases { #expect(type.rawValue == expected[type]) }
         #expect(FrameFormat.headerLength == 5)
         #expect(FrameFormat.trailerLength == 4)
@@ -79,10 +79,10 @@ import WatchPairWire
         #expect(FrameEncoder.encode(.ping(nonce: 0x0102_0304_0506_0708)) == rawFrame(type: 9, body: [1, 2, 3, 4, 5, 6, 7, 8]))
         #expect(FrameEncoder.encode(.ack(upTo: 5)) == rawFrame(type: 6, body: be64(5)))
         #expect(FrameEncoder.encode(.hello(Self.hello)) == rawFrame(type: 1, body:
-            be16(4) + [2, 2] + lp("pair-✓") + uuidBytes(uuidA) + [1] + uuidBytes(uuidB) + be64(41) + be64(.max)))
+            be16(5) + [2, 2] + lp("pair-✓") + uuidBytes(uuidA) + [1] + uuidBytes(uuidB) + be64(41) + be64(.max)))
         #expect(FrameEncoder.encode(.hello(Hello(role: .phone, pairId: "p", storeId: uuidA, launch: .foreground,
             resume: ResumeState(peerStoreId: nil, lastUserInfoSeq: 0, contextVersion: 2)))) == rawFrame(type: 1, body:
-            be16(4) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(2)))
+            be16(5) + [1, 1] + lp("p") + uuidBytes(uuidA) + [0] + [UInt8](repeating: 0, count: 16) + be64(0) + be64(2)))
         #expect(FrameEncoder.encode(.message(id: 3, wantsReply: true, body: .dictionary(["a": .bool(true)])))
             == rawFrame(type: 2, body: be64(3) + [0x01] + PlistCodec.encode(["a": .bool(true)])))
         #expect(FrameEncoder.encode(.message(id: 3, wantsReply: false, body: .data(Data([7]))))

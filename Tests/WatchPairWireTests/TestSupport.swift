@@ -7,7 +7,7 @@ import WatchPairWire
 func rawFrame(type: UInt8, body: [UInt8]) -> [UInt8] {
     let length = UInt32(body.count + 1)
     var bytes = be32(length) + [type] + body
-    bytes += be32(CRC32C.checksum(bytes[4...]))
+    bytes += be32(CRC32C.checksum(bytes[4..<(4 + FrameFormat.checkedLength(type: type, length: Int(length)))]))
     return bytes
 }
 

@@ -15,12 +15,13 @@ public func check(
     if !condition { fatalError("fuzz finding: \(message())", file: file, line: line) }
 }
 
-/// A frame built by hand around `body`: length, `type`, body, CRC-32C (so the fuzzer need not forge a checksum).
+/// A frame built by hand around `body`: length, `type`, body, CRC-32C of what the format says it covers
+/// (`FrameFormat.checkedLength`), so the fuzzer need not forge a checksum.
 public func frameBytes(type: UInt8, body: some Collection<UInt8>) -> [UInt8] {
     let length = UInt32(body.count + 1)
     var bytes = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type]
     bytes += body
-    let crc = CRC32C.checksum(bytes[4...])
+    let crc = CRC32C.checksum(bytes[4..<(4 + FrameFormat.checkedLength(type: type, length: Int(length)))])
     bytes += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
     return bytes
 }

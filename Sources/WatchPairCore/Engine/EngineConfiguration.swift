@@ -32,10 +32,9 @@ public struct EngineConfiguration: Sendable {
     /// The most file bytes sent beyond the receiver's durable offset (default 4 MiB): what a link drop
     /// can cost, and the receiver's buffer.
     public var fileWindow: UInt64 = 4 << 20
-    /// Received file bytes gathered before one durable write and acknowledgement (default 2 MiB); at
-    /// most half the window, so the sender is never stalled waiting for an acknowledgement. Each durable
-    /// write is an fdatasync and a store commit: at 256 KiB they were most of a large file's time
-    /// (8 fsyncs per MiB; BENCHMARKS.md, "Files").
+    /// Received file bytes written before one sync and acknowledgement (default 2 MiB); at most half the
+    /// window, so the sender keeps sending while the receiver syncs. Each sync is an fdatasync and a store
+    /// commit: at 256 KiB they were most of a large file's time (8 fsyncs per MiB; BENCHMARKS.md, "Files").
     public var fileSyncBytes: UInt64 = 2 << 20
     /// Complication transfers a (UTC) day before `transferCurrentComplicationUserInfo` sends plain
     /// userInfo instead (default 50, Apple's; ``ComplicationBudget``).

@@ -101,24 +101,29 @@ struct FileSpool: Sendable {
         return copied
     }
 
-    /// Up to `count` bytes of the file at `path` from `offset` (fewer only at its end).
-    func readChunk(_ path: String, at offset: UInt64, count: Int) throws(StoreError) -> Data {
+    /// For each range, up to `count` bytes of the file at `path` from `offset` (fewer only at its end).
+    func readChunks(_ path: String, _ ranges: [FileChunkRange]) throws(StoreError) -> [Data] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.error(errno, "opening a spooled file", path) }
         defer { close(descriptor) }
-        var data = Data(count: count)
-        var filled = 0
-        while filled < count {
-            let n = data.withUnsafeMutableBytes { bytes in
-                pread(descriptor, bytes.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+        var chunks: [Data] = []
+        chunks.reserveCapacity(ranges.count)
+        for range in ranges {
+            var data = Data(count: range.count)
+            var filled = 0
+            while filled < range.count {
+                let n = data.withUnsafeMutableBytes { bytes in
+                    pread(descriptor, bytes.baseAddress! + filled, range.count - filled, off_t(range.offset) + off_t(filled))
+                }
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw Self.error(errno, "reading a spooled file", path) }
+                if n == 0 { break }
+                filled += n
             }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw Self.error(errno, "reading a spooled file", path) }
-            if n == 0 { break }
-            filled += n
+            data.count = filled
+            chunks.append(data)
         }
-        data.count = filled
-        return data
+        return chunks
     }
 
     /// Writes `chunks` one after the other into the file at `path` from `offset`, first cutting the file to
@@ -161,11 +166,16 @@ struct FileSpool: Sendable {
         guard fsync(descriptor) == 0 else { throw Self.error(errno, "syncing the spool folder", folder) }
     }
 
-    /// Writes every byte; returns 0, or the errno of the failure (a write of 0 bytes counts as ENOSPC).
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    /// Writes every byte, at the file's position or, given `offset`, from there; returns 0, or the errno of
+    /// the failure (a write of 0 bytes counts as ENOSPC).
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64? = nil) -> Int32 {
         var written = 0
         while written < bytes.count {
-            let n = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            let n = if let offset {
+                pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
+            } else {
+                write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return n < 0 ? errno : ENOSPC }
             written += n
@@ -179,7 +189,7 @@ struct FileSpool: Sendable {
     }
 
     /// A failure in the spool: a full disk is 7015, anything else an I/O failure; errno kept in the message.
-    private static func error(_ code: Int32, _ what: String, _ path: String) -> StoreError {
+    static func error(_ code: Int32, _ what: String, _ path: String) -> StoreError {
         let kind: StoreError.Kind = code == ENOSPC || code == EDQUOT ? .diskFull : .ioFailure
         return StoreError(kind, "\(what): \(String(cString: strerror(code))) (errno \(code))", path: path)
     }

@@ -70,21 +70,22 @@ extension FileStore {
         }
         let spool = self.spool
         try await offload { () throws(StoreError) in try spool.writeChunks(chunks, to: file.spoolPath, at: file.durableOffset) }
-        var next = file
-        next.durableOffset += added
-        next.runningChecksum = chunks.reduce(file.runningChecksum) { CRC32C.update($0, with: $1) }
-        let updated = next
-        try await database.write("recording a received file's progress") { database in
-            try database.cachedStatement(sql: "UPDATE file_inbox SET durable_offset = ?, running_crc = ? WHERE transfer_id = ? AND durable_offset = ?")
-                .execute(arguments: [
-                    StoreColumns.integer(updated.durableOffset), Int64(updated.runningChecksum),
-                    StoreColumns.blob(file.offer.transferId), StoreColumns.integer(file.durableOffset),
-                ])
-            guard database.changesCount == 1 else {
-                throw StoreError(.ioFailure, "received file \(file.offer.seq) is not at offset \(file.durableOffset)", path: file.spoolPath)
-            }
+        let checksum = chunks.reduce(file.runningChecksum) { CRC32C.update($0, with: $1) }
+        return try await record(file, durable: file.durableOffset + added, checksum: checksum, completing: false).file
+    }
+
+    /// Records that `file` durably holds its first `durable` bytes, whose CRC-32C is `checksum` (the caller
+    /// fsynced them, e.g. with ``FileSpoolWriter/sync()``). When that is the whole file it is verified in the
+    /// same transaction, as ``completeIncoming(_:)`` does, and the outcome returned: one commit for a file's
+    /// last bytes and its end. Returns the file with its new durable offset, the one to acknowledge.
+    ///
+    /// Throws `.ioFailure` when the row is not at `file`'s durable offset any more or `durable` passes the
+    /// file's size.
+    func recordIncoming(_ file: IncomingFile, durable: UInt64, checksum: UInt32) async throws(StoreError) -> (file: IncomingFile, outcome: FileOutcome?) {
+        guard durable >= file.durableOffset, durable <= file.offer.size else {
+            throw StoreError(.ioFailure, "file \(file.offer.seq) cannot hold \(durable) of \(file.offer.size) bytes", path: file.spoolPath)
         }
-        return updated
+        return try await record(file, durable: durable, checksum: checksum, completing: durable == file.offer.size)
     }
 
     /// Ends a file whose every byte is durable: verifies the checksum and passes its seq, in one
@@ -94,18 +95,39 @@ extension FileStore {
         guard file.durableOffset == file.offer.size else {
             throw StoreError(.ioFailure, "file \(file.offer.seq) holds \(file.durableOffset) of \(file.offer.size) bytes", path: file.spoolPath)
         }
-        let outcome: FileOutcome = file.runningChecksum == file.offer.checksum ? .received : .corrupt
-        try await database.write("completing a received file") { database in
+        return try await record(file, durable: file.durableOffset, checksum: file.runningChecksum, completing: true).outcome ?? .corrupt
+    }
+
+    /// One transaction: the new durable offset and checksum (the row must still be at `file`'s offset),
+    /// then, when `completing`, the verdict (received: kept for the app; corrupt: row and file deleted) and
+    /// the seq passed.
+    private func record(
+        _ file: IncomingFile, durable: UInt64, checksum: UInt32, completing: Bool
+    ) async throws(StoreError) -> (file: IncomingFile, outcome: FileOutcome?) {
+        var next = file
+        next.durableOffset = durable
+        next.runningChecksum = checksum
+        let updated = next
+        let outcome: FileOutcome? = completing ? (checksum == file.offer.checksum ? .received : .corrupt) : nil
+        try await database.write(completing ? "completing a received file" : "recording a received file's progress") { database in
             let id = StoreColumns.blob(file.offer.transferId)
-            if outcome == .received {
-                try database.cachedStatement(sql: "UPDATE file_inbox SET complete = 1 WHERE transfer_id = ?").execute(arguments: [id])
-            } else {
+            try database.cachedStatement(sql: """
+                UPDATE file_inbox SET durable_offset = ?, running_crc = ?, complete = ? WHERE transfer_id = ? AND durable_offset = ?
+                """).execute(arguments: [
+                    StoreColumns.integer(durable), Int64(checksum), outcome == .received ? 1 : 0, id,
+                    StoreColumns.integer(file.durableOffset),
+                ])
+            guard database.changesCount == 1 else {
+                throw StoreError(.ioFailure, "received file \(file.offer.seq) is not at offset \(file.durableOffset)", path: file.spoolPath)
+            }
+            guard let outcome else { return }
+            if outcome == .corrupt {
                 try database.cachedStatement(sql: "DELETE FROM file_inbox WHERE transfer_id = ?").execute(arguments: [id])
             }
             try Self.pass(database, file.peerStoreId, seq: file.offer.seq, outcome)
         }
         if outcome == .corrupt { spool.remove(file.spoolPath) }
-        return outcome
+        return (updated, outcome)
     }
 
     /// The sender cancelled file `seq`: drops what this side holds of it and passes the seq (one

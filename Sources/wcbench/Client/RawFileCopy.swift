@@ -26,30 +26,43 @@ enum RawFileCopy {
         defer { close(receiving) }
         let start = Monotonic.now()
         let sender = Thread {
-            var buffer = [UInt8](repeating: 0, count: bufferSize)
-            buffer.withUnsafeMutableBytes { raw in
-                while true {
-                    let n = read(input, raw.baseAddress!, raw.count)
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0, UnixSockets.writeExactly(sending, raw.baseAddress!, n) else { break }
-                }
-            }
+            _ = drain(input, into: sending)  // a failure shows as a short copy at the receiving end
             close(input)
             close(sending)
         }
         sender.start()
+        if let failure = drain(receiving, into: output) { throw BenchError.system("raw copy to \(destination)", errno: failure) }
+        guard fdatasync(output) == 0 else { throw BenchError.system("fdatasync \(destination)", errno: errno) }
+        return Monotonic.seconds(start, Monotonic.now())
+    }
+
+    /// The promise's own floor: the durable copy `transferFile` makes before it returns (read, write,
+    /// fsync, as the daemon's spool copy does), without a checksum or a store. Returns its seconds.
+    static func durableCopy(_ source: String, to destination: String) throws(BenchError) -> Double {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw BenchError.system("open \(source)", errno: errno) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw BenchError.system("open \(destination)", errno: errno) }
+        defer { close(output) }
+        let start = Monotonic.now()
+        if let failure = drain(input, into: output) { throw BenchError.system("durable copy to \(destination)", errno: failure) }
+        guard fsync(output) == 0 else { throw BenchError.system("fsync \(destination)", errno: errno) }
+        return Monotonic.seconds(start, Monotonic.now())
+    }
+
+    /// Reads `input` to its end and writes every byte to `output`, `bufferSize` at a time; the errno of a
+    /// failure, or nil.
+    private static func drain(_ input: Int32, into output: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: bufferSize)
-        let failure: Int32? = buffer.withUnsafeMutableBytes { raw in
+        return buffer.withUnsafeMutableBytes { raw in
             while true {
-                let n = read(receiving, raw.baseAddress!, raw.count)
+                let n = read(input, raw.baseAddress!, raw.count)
                 if n < 0, errno == EINTR { continue }
                 if n < 0 { return errno }
                 if n == 0 { return nil }
                 guard UnixSockets.writeExactly(output, raw.baseAddress!, n) else { return errno }
             }
         }
-        if let failure { throw BenchError.system("raw copy to \(destination)", errno: failure) }
-        guard fdatasync(output) == 0 else { throw BenchError.system("fdatasync \(destination)", errno: errno) }
-        return Monotonic.seconds(start, Monotonic.now())
     }
 }

@@ -9,7 +9,10 @@ import WatchPairWire
 /// from `transferFile` (phoned copies the file into its spool, fsynced, before it answers) to the
 /// `finished` event of its `follow` stream (watchd holds the whole file, verified, durably). Reported:
 /// throughput of both (total bytes over total time), their ratio (target ≥ 50%), the accept time, and the
-/// daemons' CPU and fsyncs per MiB over the daemon transfers. `--quick`: one small size, a smoke check.
+/// daemons' CPU and fsyncs per MiB over the daemon transfers. Beside them, the promise's floor in the same
+/// run: a durable file copy (``RawFileCopy/durableCopy(_:to:)``, what `transferFile` must do before it
+/// returns) followed by the raw copy, whose ratio to the raw copy is the best the daemons can reach.
+/// `--quick`: one small size, a smoke check.
 struct FileBench {
     let context: BenchContext
 
@@ -48,11 +51,13 @@ struct FileBench {
             // One window over every repetition: between the transfers the daemons only idle (the raw copy
             // is this process's work), so their CPU and fsyncs are the transfers'.
             let meter = try PairMeter(pair: pair, perf: context.binaries.perf, name: "file-\(size.key)", profileDirectory: context.profileDirectory)
-            var raw = 0.0, daemons = 0.0, accepting = 0.0
+            var raw = 0.0, copying = 0.0, daemons = 0.0, accepting = 0.0
             try meter.begin()
             for _ in 0..<size.repetitions {
-                // Alternating, so both see the same noise of a shared machine.
+                // Alternating, so all see the same noise of a shared machine.
                 raw += try RawFileCopy.copy(source, to: "\(files)/raw-copy.bin")
+                unlink("\(files)/raw-copy.bin")
+                copying += try RawFileCopy.durableCopy(source, to: "\(files)/raw-copy.bin")
                 unlink("\(files)/raw-copy.bin")
                 let timing = try transfer(source, through: phone, pair: pair)
                 daemons += timing.total
@@ -60,7 +65,7 @@ struct FileBench {
             }
             let usage = try meter.end()
             unlink(source)
-            report(size: size, raw: raw, daemons: daemons, accepting: accepting, usage: usage, fsyncProblem: meter.fsyncProblem)
+            report(size: size, raw: raw, copying: copying, daemons: daemons, accepting: accepting, usage: usage, fsyncProblem: meter.fsyncProblem)
         }
         for failure in pair.stopAll() { throw failure }
     }
@@ -108,7 +113,9 @@ struct FileBench {
         }
     }
 
-    private func report(size: Size, raw: Double, daemons: Double, accepting: Double, usage: PairMeter.Usage, fsyncProblem: String?) {
+    private func report(
+        size: Size, raw: Double, copying: Double, daemons: Double, accepting: Double, usage: PairMeter.Usage, fsyncProblem: String?
+    ) {
         let report = context.report
         let key = "file.\(size.key)"
         let mib = Double(size.bytes * size.repetitions) / Double(1 << 20)
@@ -119,6 +126,14 @@ struct FileBench {
             "file", "\(key).rate", "\(size.name) ×\(size.repetitions): through the daemons (power), transferFile → finished", rate, "MiB/s",
             target: Target(comparison: ">=", limit: rawRate / 2, text: "≥ 50% of the raw copy"),
             ratio: Ratio(factor: rate / rawRate, baseline: "raw Unix-socket copy, \(size.name)", baselineValue: rawRate))
+        report.add(
+            "file", "\(key).durableCopy", "\(size.name) ×\(size.repetitions): durable file copy (file → file, fsync), as transferFile's", mib / copying, "MiB/s",
+            detail: true)
+        // The promise's floor: no transfer can finish before its durable copy and a raw copy of the bytes.
+        let floor = mib / (copying + raw)
+        report.add(
+            "file", "\(key).floor", "\(size.name) ×\(size.repetitions): floor of the promise (durable copy, then raw copy)", floor, "MiB/s",
+            ratio: Ratio(factor: floor / rawRate, baseline: "raw Unix-socket copy, \(size.name)", baselineValue: rawRate))
         report.add(
             "file", "\(key).accept", "\(size.name): accepted (spool copy, fsynced)", accepting / Double(size.repetitions) * 1000, "ms")
         report.add("file", "\(key).cpuPerMiB", "\(size.name): daemon CPU per MiB", usage.totalCPU / mib * 1000, "ms")

@@ -92,4 +92,27 @@ struct FileEventTests {
         #expect(await !watch.status().receivingFile)
         await pair.tearDown()
     }
+
+    @Test("a chunk's byte changed on the way: the frame passes (its checksum covers its header), the file's checksum does not; dropped, fileFailed 7014 at the sender")
+    func corruptedInTransit() async throws {
+        let clock = ManualClock()
+        let pair = try EnginePair(.inMemory, clock: clock)
+        let faults = FaultInjectingTransport(wrapping: pair.transport(for: .phone), clock: clock)
+        let phone = try await pair.start(.phone, transport: faults)
+        let phoneEvents = phone.diagnostics.subscribe()
+        // Byte 100 of the first two chunks' bytes (after length, type, seq, offset and count: 25 bytes).
+        faults.inject(.corrupt(byteOffset: 25 + 100), on: .frame(.fileChunk), count: 2)
+        let (path, _) = try FileChannelTests.makeFile(pair, "bent.bin", size: 1 << 20)
+        let file = try await phone.transferFile(at: path, metadata: nil)
+        let watch = try await pair.start(.watch)
+        let watchEvents = watch.diagnostics.subscribe()
+
+        let received = try await Self.fileEvents(watchEvents, until: .fileFailed)
+        #expect(received.last?.transferId == file.transferId && received.last?.errorCode == .deliveryFailed)
+        let sent = try await Self.fileEvents(phoneEvents, until: .fileFailed)
+        #expect(sent.last?.transferId == file.transferId && sent.last?.errorCode == .deliveryFailed)
+        #expect(try await watch.pendingFiles().isEmpty)
+        #expect(try await phone.outstandingFileTransfers().isEmpty)
+        await pair.tearDown()
+    }
 }

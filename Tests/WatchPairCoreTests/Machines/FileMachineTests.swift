@@ -86,27 +86,34 @@ struct FileMachineTests {
         #expect(sender.event(.acked(seq: 5, offset: 0)) == .reject("a fileAck for file 5, which is not the file in flight"))
     }
 
-    @Test("the receiver opens, resumes at the durable offset, syncs every syncBytes, verifies the whole file")
+    @Test("the receiver opens, resumes at the durable offset, writes each chunk, syncs every syncBytes one sync at a time, verifies the whole file with its last sync")
     func receiverFlow() {
         var receiver = R(syncBytes: 8)
         let steps: [(R.Event, R.Action)] = [
             (.linked, .none),
-            (.offered(seq: 2, after: 1, size: 20), .open(seq: 2)),
+            (.offered(seq: 2, after: 1, size: 28), .open(seq: 2)),
             (.opened(seq: 2, .open(durable: 4)), .ack(seq: 2, offset: 4)),  // resumed
-            (.chunk(seq: 2, offset: 4, count: 4), .hold),
-            (.chunk(seq: 2, offset: 8, count: 4), .flush(seq: 2)),  // 8 pending
-            (.written(seq: 2, durable: 12), .ack(seq: 2, offset: 12)),
-            (.chunk(seq: 2, offset: 12, count: 4), .hold),
-            (.chunk(seq: 2, offset: 16, count: 4), .flush(seq: 2)),  // the end
-            (.written(seq: 2, durable: 20), .ackAndComplete(seq: 2, offset: 20)),
-            (.completed(seq: 2, .received), .end(seq: 2, .received)),
+            (.chunk(seq: 2, offset: 4, count: 4), .write),
+            (.chunk(seq: 2, offset: 8, count: 4), .writeAndSync(seq: 2)),  // 8 written beyond the durable offset
+            (.chunk(seq: 2, offset: 12, count: 4), .write),  // the link goes on during the sync
+            (.written(seq: 2, durable: 12, outcome: nil), .ack(seq: 2, offset: 12)),
+            (.chunk(seq: 2, offset: 16, count: 4), .writeAndSync(seq: 2)),
+            (.chunk(seq: 2, offset: 20, count: 4), .write),
+            (.chunk(seq: 2, offset: 24, count: 4), .write),  // the end, during a sync: the next sync takes it
+            (.written(seq: 2, durable: 20, outcome: nil), .ackAndSync(seq: 2, offset: 20)),
+            (.written(seq: 2, durable: 28, outcome: .received), .ackAndEnd(seq: 2, offset: 28, .received)),
             // Offered again (the sender missed the fileEnd): the store says passed; answered, not delivered.
-            (.offered(seq: 2, after: 1, size: 20), .open(seq: 2)),
+            (.offered(seq: 2, after: 1, size: 28), .open(seq: 2)),
             (.opened(seq: 2, .passed(.received)), .end(seq: 2, .received)),
-            // A file whole before this link (a crash after its last write): verified at once.
+            // A file whole before this link (a store of an older version): verified at once.
             (.offered(seq: 3, after: 2, size: 5), .open(seq: 3)),
             (.opened(seq: 3, .open(durable: 5)), .ackAndComplete(seq: 3, offset: 5)),
             (.completed(seq: 3, .corrupt), .end(seq: 3, .corrupt)),
+            // A small file: its one chunk makes the one sync, which ends it.
+            (.offered(seq: 4, after: 3, size: 3), .open(seq: 4)),
+            (.opened(seq: 4, .open(durable: 0)), .ack(seq: 4, offset: 0)),
+            (.chunk(seq: 4, offset: 0, count: 3), .writeAndSync(seq: 4)),
+            (.written(seq: 4, durable: 3, outcome: .corrupt), .ackAndEnd(seq: 4, offset: 3, .corrupt)),
         ]
         for (index, (event, expected)) in steps.enumerated() {
             #expect(receiver.event(event) == expected, "step \(index)")
@@ -141,7 +148,7 @@ struct FileMachineTests {
         var receiver = R(syncBytes: 8)
         _ = receiver.event(.offered(seq: 1, after: 0, size: 10))
         _ = receiver.event(.opened(seq: 1, .open(durable: 0)))
-        #expect(receiver.event(.chunk(seq: 1, offset: 0, count: 2)) == .hold)
+        #expect(receiver.event(.chunk(seq: 1, offset: 0, count: 2)) == .write)
         #expect(receiver.event(.ended(seq: 1, status: .cancelled)) == .cancel(seq: 1))
         #expect(receiver.current == nil)
         // A cancel of a file never offered on this link still reaches the store (it passes the seq).

@@ -9,10 +9,14 @@ import WatchPairWire
 /// posted as control frames, and what the sender's machine decides on a received frame (more chunks, a
 /// cancel to tell) is queued here and written by the pump.
 ///
+/// The receiver writes each chunk as it arrives (``FileSpoolWriter``, in order on its own queue) and makes
+/// the written bytes durable every `fileSyncBytes` in ``syncReceived(_:)``, beside the reader, so the link
+/// keeps flowing during a sync; a chunk is acknowledged only once it is durable.
+///
 /// Bounds: one file in flight per side; at most `fileWindow` bytes (default 4 MiB) sent beyond the
-/// receiver's durable offset; chunks of `fileChunkSize` bytes (default 64 KiB), each its own frame and
-/// write, so userInfo, context and message frames interleave with them at chunk granularity; at most
-/// `fileSyncBytes` (default 2 MiB) plus one chunk of received bytes held in memory before a durable write.
+/// receiver's durable offset, which also bounds the received bytes waiting to be written; chunks of
+/// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, so userInfo, context and message
+/// frames interleave with them at chunk granularity, read from the spool at most `readBatchBytes` at a time.
 final class FileChannel {
     var sender: FileSender
     var receiver: FileReceiver
@@ -34,9 +38,18 @@ final class FileChannel {
     /// The link the receiver's state belongs to: a frame from another link starts it afresh, so a second
     /// link that is set up (and settled) while a file arrives on the first cannot disturb it.
     private weak var receiverLink: Link?
-    /// The incoming file being received, and its bytes not yet durable.
+    /// The incoming file being received, as far as it is durable, and the writer of its bytes.
     private var receiving: IncomingFile?
-    private var pending: [Data] = []
+    private var writer: FileSpoolWriter?
+    /// The queue of every writer of this channel: a writer opened on a new link cuts its file only after
+    /// the last link's writes.
+    private let writerQueue = DispatchQueue(label: "watchpair.file-writer")
+    /// A sync the receiver's machine asked for, for ``syncReceived(_:)``; and whether one is running.
+    private var syncRequest: (seq: UInt64, link: Link)?
+    private var syncRunning = false
+    private let syncSignal = AsyncSignal()
+    /// The most bytes of released chunks read from the spool at once.
+    static let readBatchBytes = 1 << 20
 
     init(configuration: EngineConfiguration) {
         sender = FileSender(chunkSize: configuration.fileChunkSize, window: configuration.fileWindow)
@@ -45,10 +58,19 @@ final class FileChannel {
 
     // MARK: Sender
 
+    /// Runs the sender's pump (``send(_:)``) and the receiver's syncs (``syncReceived(_:)``) side by side,
+    /// until cancelled.
+    func pump(_ engine: isolated PairEngine) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await engine.sendFiles() }
+            group.addTask { await engine.syncReceivedFiles() }
+        }
+    }
+
     /// Offers the oldest outstanding file on the current link and sends its chunks as the receiver's
     /// acknowledgements open the window. On a new link the file is offered again, and the receiver's answer
     /// says where to resume. Runs until cancelled.
-    func pump(_ engine: isolated PairEngine) async {
+    func send(_ engine: isolated PairEngine) async {
         var link: Link?
         while !Task.isCancelled {
             let seen = engine.contentSignal.generation
@@ -103,24 +125,41 @@ final class FileChannel {
             let frame = queued.removeFirst()
             guard (try? await link.send(frame)) != nil else { return false }
         }
-        while engine.current === link, let next = chunks.first {
-            chunks.removeFirst()
-            guard let file = sending, file.seq == next.seq else { continue }
-            let frame: Frame
+        while engine.current === link, let first = chunks.first {
+            guard let file = sending, file.seq == first.seq else {
+                chunks.removeFirst()
+                continue
+            }
+            let batch = takeBatch(of: file.seq)
+            let read: [Data]
             do {
-                let bytes = try await engine.store.files.readChunk(of: file, at: next.range.offset, count: next.range.count)
-                frame = .fileChunk(seq: file.seq, offset: next.range.offset, bytes: bytes)
+                read = try await engine.store.files.readChunks(of: file, batch)
             } catch {
                 engine.logger.error("reading a queued file failed", metadata: ["error": "\(error)"])
                 await link.close(.endOfStream)
                 return false
             }
-            // Re-checked after the read: a cancel or a new link meanwhile makes this chunk stale.
-            guard engine.current === link, sending?.seq == file.seq else { return false }
-            guard (try? await link.send(frame)) != nil else { return false }
-            engine.driver.madeProgress()
+            for (range, bytes) in zip(batch, read) {
+                // Re-checked after every wait: a cancel or a new link meanwhile makes this chunk stale.
+                guard engine.current === link, sending?.seq == file.seq else { return false }
+                guard (try? await link.send(.fileChunk(seq: file.seq, offset: range.offset, bytes: bytes))) != nil else { return false }
+                engine.driver.madeProgress()
+            }
         }
         return engine.current === link
+    }
+
+    /// Takes the released chunks of file `seq` at the head of the queue, up to `readBatchBytes` (at least
+    /// one), to be read from the spool in one hop off the loop.
+    private func takeBatch(of seq: UInt64) -> [FileChunkRange] {
+        var batch: [FileChunkRange] = [], bytes = 0
+        for next in chunks {
+            guard next.seq == seq, batch.isEmpty || bytes + next.range.count <= Self.readBatchBytes else { break }
+            bytes += next.range.count
+            batch.append(next.range)
+        }
+        chunks.removeFirst(batch.count)
+        return batch
     }
 
     /// Whether a file from the peer is partly held and its link is open (a daemon does not idle-exit then).
@@ -236,15 +275,34 @@ final class FileChannel {
 
     // MARK: Receiver
 
-    /// Starts the receiver afresh when `link` is not the one its state belongs to: what was pending of
-    /// an incoming file on the last link is dropped (not durable, so the sender sends it again from the
-    /// durable offset).
+    /// Starts the receiver afresh when `link` is not the one its state belongs to: what was written of an
+    /// incoming file on the last link beyond its durable offset is dropped (the sender sends it again from
+    /// the durable offset).
     private func follow(_ link: Link) {
         guard link !== receiverLink else { return }
         receiverLink = link
         _ = receiver.event(.linked)
+        dropReceiving()
+    }
+
+    /// Forgets the incoming file: closes its writer (after the writes queued before) and drops a sync not
+    /// begun.
+    private func dropReceiving() {
         receiving = nil
-        pending = []
+        writer?.close()
+        writer = nil
+        syncRequest = nil
+    }
+
+    /// Waits until no sync is running: before the store opens or cancels an incoming file, so a sync of
+    /// the last link records its bytes first and the row is read or deleted at rest. False when the task
+    /// was cancelled first (the caller then leaves the store alone).
+    private func syncIdle(_ engine: isolated PairEngine) async -> Bool {
+        while syncRunning {
+            guard !Task.isCancelled else { return false }
+            await syncSignal.wait(after: syncSignal.generation)
+        }
+        return true
     }
 
     /// A `fileOffer` from the sender.
@@ -252,7 +310,7 @@ final class FileChannel {
         follow(link)
         let action = receiver.event(.offered(seq: offer.seq, after: offer.after, size: offer.size))
         guard case .open = action else { return await perform(action, on: link, engine) }
-        guard let peer = link.peerHello?.storeId else { return false }
+        guard let peer = link.peerHello?.storeId, await syncIdle(engine) else { return false }
         let state: IncomingFileState
         do {
             state = try await engine.store.files.openIncomingFile(from: peer, offer: offer)
@@ -263,21 +321,75 @@ final class FileChannel {
         case .passed(let outcome):
             return await perform(receiver.event(.opened(seq: offer.seq, .passed(outcome))), on: link, engine)
         case .open(let file):
+            // Another link took the receiver meanwhile: its own offer opens the file there.
+            guard link === receiverLink else { return true }
+            dropReceiving()
             receiving = file
-            pending = []
+            writer = FileSpoolWriter(path: file.spoolPath, at: file.durableOffset, checksum: file.runningChecksum, queue: writerQueue)
             return await perform(receiver.event(.opened(seq: offer.seq, .open(durable: file.durableOffset))), on: link, engine)
         }
     }
 
-    /// A `fileChunk` from the sender.
+    /// A `fileChunk` from the sender: written at once, durable at a later sync.
     func chunk(seq: UInt64, offset: UInt64, bytes: Data, on link: Link, _ engine: isolated PairEngine) async -> Bool {
         follow(link)
         let action = receiver.event(.chunk(seq: seq, offset: offset, count: bytes.count))
         switch action {
-        case .hold, .flush: pending.append(bytes)
+        case .write, .writeAndSync: writer?.append(bytes)
         default: break
         }
         return await perform(action, on: link, engine)
+    }
+
+    /// Makes written bytes durable when the receiver's machine asks (``FileReceiver/Action/writeAndSync(seq:)``),
+    /// beside the link's reader, one sync at a time. Runs until cancelled.
+    func syncReceived(_ engine: isolated PairEngine) async {
+        while !Task.isCancelled {
+            let seen = syncSignal.generation
+            guard let request = syncRequest else {
+                await syncSignal.wait(after: seen)
+                continue
+            }
+            syncRequest = nil
+            syncRunning = true
+            await sync(seq: request.seq, on: request.link, engine)
+            syncRunning = false
+            syncSignal.fire()
+        }
+    }
+
+    /// One sync: fdatasync of what the writer wrote, then its offset and checksum recorded (the file verified
+    /// and ended when whole), then the machine told.
+    private func sync(seq: UInt64, on link: Link, _ engine: isolated PairEngine) async {
+        guard let file = receiving, let writer, file.offer.seq == seq, link === receiverLink else { return }
+        let recorded: (file: IncomingFile, outcome: FileOutcome?)
+        do {
+            let synced = try await writer.sync()
+            recorded = try await engine.store.files.recordIncoming(file, durable: synced.offset, checksum: synced.checksum)
+        } catch {
+            // A writer dropped meanwhile (a new link, a cancel) fails its sync: nothing to tell.
+            if self.writer === writer { _ = await refuse(error, on: link, engine) }
+            return
+        }
+        engine.driver.madeProgress()
+        // Re-checked after the waits: a new link or a cancel meanwhile owns the receiver now; what was
+        // recorded stays true (those bytes are durable) and the sender learns it from the next offer.
+        guard self.writer === writer, link === receiverLink else { return }
+        receiving = recorded.file
+        if let outcome = recorded.outcome { received(recorded.file, outcome, engine) }
+        let action = receiver.event(.written(seq: seq, durable: recorded.file.durableOffset, outcome: recorded.outcome))
+        _ = await perform(action, on: link, engine)
+    }
+
+    /// An incoming file ended, verified: received (waits for the app) or corrupt (dropped).
+    private func received(_ file: IncomingFile, _ outcome: FileOutcome, _ engine: isolated PairEngine) {
+        dropReceiving()
+        if outcome == .received {
+            emit(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size, engine)
+            engine.appChanges.fire(.receivedFiles)
+        } else {
+            emit(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed, engine)
+        }
     }
 
     /// Carries out one receiver action, feeding the machine the results of store work until it rests.
@@ -285,7 +397,7 @@ final class FileChannel {
         var action = first
         while true {
             switch action {
-            case .none, .hold, .open:
+            case .none, .write, .open:
                 return true
             case .reject(let reason):
                 await LinkSession(link).reject(reason, code: .deliveryFailed, engine)
@@ -296,16 +408,16 @@ final class FileChannel {
             case .end(let seq, let status):
                 link.post(.fileEnd(seq: seq, status: status))
                 return true
-            case .flush(let seq):
-                guard let file = receiving, file.offer.seq == seq else { return true }
-                do {
-                    receiving = try await engine.store.files.appendIncoming(file, chunks: pending)
-                } catch {
-                    return await refuse(error, on: link, engine)
-                }
-                pending = []
-                engine.driver.madeProgress()
-                action = receiver.event(.written(seq: seq, durable: receiving?.durableOffset ?? 0))
+            case .writeAndSync(let seq):
+                syncRequest = (seq, link)
+                syncSignal.fire()
+                return true
+            case .ackAndSync(let seq, let offset):
+                link.post(.fileAck(seq: seq, offset: offset))
+                action = .writeAndSync(seq: seq)
+            case .ackAndEnd(let seq, let offset, let status):
+                link.post(.fileAck(seq: seq, offset: offset))
+                action = .end(seq: seq, status)
             case .ackAndComplete(let seq, let offset):
                 link.post(.fileAck(seq: seq, offset: offset))
                 action = .complete(seq: seq)
@@ -317,25 +429,20 @@ final class FileChannel {
                 } catch {
                     return await refuse(error, on: link, engine)
                 }
-                receiving = nil
-                if outcome == .received {
-                    emit(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size, engine)
-                    engine.appChanges.fire(.receivedFiles)
-                } else {
-                    emit(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed, engine)
-                }
+                received(file, outcome, engine)
                 action = receiver.event(.completed(seq: seq, outcome))
             case .cancel(let seq):
                 guard let peer = link.peerHello?.storeId else { return false }
+                let cancelled = receiving?.offer.seq == seq ? receiving : nil
+                if cancelled != nil { dropReceiving() }
+                guard await syncIdle(engine) else { return false }
                 do {
                     try await engine.store.files.cancelIncoming(from: peer, seq: seq)
                 } catch {
                     return await refuse(error, on: link, engine)
                 }
-                if let file = receiving, file.offer.seq == seq {
+                if let file = cancelled {
                     emit(.fileCancelled, "file \(file.offer.fileName) cancelled by the sender; its partial copy was dropped", file.offer, offset: file.durableOffset, engine)
-                    receiving = nil
-                    pending = []
                 }
                 return true
             }

@@ -4,9 +4,11 @@ import WatchPairWire
 /// The receiving side of the file channel on one link, as a pure state machine.
 ///
 /// An offer is looked up in the store (`.open`), which answers where to resume or that the file is
-/// already passed. Chunks must continue exactly at the next expected byte; they are gathered and made
-/// durable together once `syncBytes` are pending or the file is whole (`.flush`), each durable write is
-/// acknowledged, and a whole file is verified (`.complete`) and ended with `fileEnd`.
+/// already passed. Chunks must continue exactly at the next expected byte; each is written as it arrives
+/// (`.write`), and once `syncBytes` are written beyond the durable offset, or the file is whole, what is
+/// written is made durable (`.writeAndSync`) while later chunks keep arriving: one sync at a time, each
+/// acknowledged when it is durable. The sync that makes the file whole also verifies it (the store does
+/// both in one commit) and the file is ended with `fileEnd`.
 struct FileReceiver: Sendable, Hashable {
     /// The file being received, as far as the machine needs it.
     struct Current: Sendable, Hashable {
@@ -14,8 +16,10 @@ struct FileReceiver: Sendable, Hashable {
         var size: UInt64
         /// The next byte expected from the link.
         var next: UInt64
-        /// The bytes durably written; `next - durable` are pending in the executor.
+        /// The bytes durably written; `next - durable` are written or being written, not yet durable.
         var durable: UInt64
+        /// A sync is in flight (at most one).
+        var syncing: Bool = false
         /// The store is opening it (no chunk may come before the answer to the offer).
         var opening: Bool
     }
@@ -29,8 +33,9 @@ struct FileReceiver: Sendable, Hashable {
         case opened(seq: UInt64, IncomingFileSummary)
         /// A `fileChunk` frame of `count` bytes.
         case chunk(seq: UInt64, offset: UInt64, count: Int)
-        /// The store made the pending bytes durable, up to `durable`.
-        case written(seq: UInt64, durable: UInt64)
+        /// A sync made the written bytes durable up to `durable`; `outcome` when that was the whole file
+        /// (verified in the same commit).
+        case written(seq: UInt64, durable: UInt64, outcome: FileOutcome?)
         /// The store verified the whole file.
         case completed(seq: UInt64, FileOutcome)
         /// The sender's `fileEnd`.
@@ -44,10 +49,16 @@ struct FileReceiver: Sendable, Hashable {
         case ack(seq: UInt64, offset: UInt64)
         /// Answer with `fileEnd(seq, status)`.
         case end(seq: UInt64, FileEndStatus)
-        /// Keep the chunk's bytes pending.
-        case hold
-        /// Keep the chunk's bytes pending, then write every pending byte durably and report `.written`.
-        case flush(seq: UInt64)
+        /// Write the chunk's bytes after the others (durable at a later sync).
+        case write
+        /// Write the chunk's bytes, then make every written byte durable and record it (verifying the file
+        /// when whole), and report `.written`; the link goes on meanwhile.
+        case writeAndSync(seq: UInt64)
+        /// Answer with `fileAck(seq, offset)`, then sync again: bytes enough for a sync were written
+        /// during the last one.
+        case ackAndSync(seq: UInt64, offset: UInt64)
+        /// Answer with `fileAck(seq, offset)`, then `fileEnd(seq, status)`: the last sync completed the file.
+        case ackAndEnd(seq: UInt64, offset: UInt64, FileEndStatus)
         /// Acknowledge `offset`, then verify the whole file (`completeIncoming`) and report `.completed`.
         case ackAndComplete(seq: UInt64, offset: UInt64)
         /// Verify the whole file and report `.completed` (it was whole before this link).
@@ -59,7 +70,7 @@ struct FileReceiver: Sendable, Hashable {
         case reject(String)
     }
 
-    /// Pending bytes that make a durable write: fewer, larger syncs than one per chunk.
+    /// Written bytes that make a sync: fewer, larger syncs than one per chunk.
     let syncBytes: UInt64
     private(set) var current: Current?
 
@@ -103,13 +114,20 @@ struct FileReceiver: Sendable, Hashable {
                 return .reject("a chunk of file \(seq) past its size \(file.size)")
             }
             file.next += UInt64(count)
+            let sync = !file.syncing && wantsSync(file)
+            file.syncing = file.syncing || sync
             current = file
-            return file.next == file.size || file.next - file.durable >= syncBytes ? .flush(seq: seq) : .hold
-        case .written(let seq, let durable):
+            return sync ? .writeAndSync(seq: seq) : .write
+        case .written(let seq, let durable, let outcome):
             guard var file = current, file.seq == seq else { return .none }
+            if let outcome {
+                current = nil
+                return .ackAndEnd(seq: seq, offset: durable, outcome.status)
+            }
             file.durable = durable
+            file.syncing = durable < file.next && wantsSync(file)
             current = file
-            return durable == file.size ? .ackAndComplete(seq: seq, offset: durable) : .ack(seq: seq, offset: durable)
+            return file.syncing ? .ackAndSync(seq: seq, offset: durable) : .ack(seq: seq, offset: durable)
         case .completed(let seq, let outcome):
             guard current?.seq == seq else { return .none }
             current = nil
@@ -121,6 +139,11 @@ struct FileReceiver: Sendable, Hashable {
             if current?.seq == seq { current = nil }
             return .cancel(seq: seq)
         }
+    }
+
+    /// Whether the bytes written beyond the durable offset make a sync: `syncBytes` of them, or the end.
+    private func wantsSync(_ file: Current) -> Bool {
+        file.next == file.size || file.next - file.durable >= syncBytes
     }
 }
 

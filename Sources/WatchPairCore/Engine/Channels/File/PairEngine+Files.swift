@@ -2,6 +2,10 @@ import Foundation
 import WatchPairWire
 
 extension PairEngine {
+    /// The file channel's two loops (``FileChannel/pump(_:)``), each a child task on the actor.
+    func sendFiles() async { await files.send(self) }
+    func syncReceivedFiles() async { await files.syncReceived(self) }
+
     /// Accepts a file transfer (`transferFile(_:metadata:)`): returns once the store holds its own durable
     /// copy, so the app may delete its file at once.
     ///
