@@ -28,7 +28,7 @@ final class InboundReads: Sendable {
         var head = 0
         /// How the input ended, once it has.
         var end: Result<Void, TransportError>?
-        var waiter: CheckedContinuation<[UInt8]?, any Error>?
+        var waiter: CheckedContinuation<[UInt8]?, Never>?
         /// The handler held back a `read()`: the consumer asks for it when it has drained.
         var readHeld = false
 
@@ -67,39 +67,30 @@ final class InboundReads: Sendable {
     /// The next read, nil once the input ended cleanly (or the caller was cancelled); throws
     /// `TransportError(.connectionClosed)` after a socket error. Single consumer.
     func next() async throws -> [UInt8]? {
-        enum Now {
-            case value([UInt8]?)
-            case failure(TransportError)
-            case wait
-        }
-        let (now, askForRead) = state.withLock { state -> (Now, Bool) in
-            if state.buffered > 0 {
-                let read = state.take()
-                return (.value(read), Self.drained(&state))
+        while true {
+            let (polled, askForRead) = state.withLock { state -> (Result<[UInt8]?, TransportError>?, Bool) in
+                if state.buffered > 0 { return (.success(state.take()), Self.drained(&state)) }
+                return (state.end.map { $0.map { nil } }, false)
             }
-            switch state.end {
-            case .success: return (.value(nil), false)
-            case .failure(let error): return (.failure(error), false)
-            case nil: return (.wait, false)
-            }
+            if askForRead { channel.read() }
+            if let polled { return try polled.get() }
+            if Task.isCancelled { return nil }
+            // The handler hands the next read straight to the waiter, or wakes it (nil) to look again.
+            if let read = await waitForRead() { return read }
         }
-        if askForRead { channel.read() }
-        switch now {
-        case .value(let read): return read
-        case .failure(let error): throw error
-        case .wait: break
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
-                let ready = state.withLock { state -> Result<[UInt8]?, TransportError>? in
-                    // Cancelled before waiting: the handler below already ran, or will find no waiter.
-                    if Task.isCancelled { return .success(nil) }
-                    if state.buffered > 0 { return .success(state.take()) }
-                    if let end = state.end { return end.map { nil } }
+    }
+
+    /// Waits until the handler has a read for the consumer (returned), or something else to look at: the
+    /// end of the input, a read that came before the wait began, cancellation (nil).
+    private func waitForRead() async -> [UInt8]? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
+                let waiting = state.withLock { state -> Bool in
+                    guard !Task.isCancelled, state.buffered == 0, state.end == nil else { return false }
                     state.waiter = continuation
-                    return nil
+                    return true
                 }
-                if let ready { continuation.resume(with: ready) }
+                if !waiting { continuation.resume(returning: nil) }
             }
         } onCancel: {
             let waiter = state.withLock { state in
@@ -123,7 +114,7 @@ final class InboundReads: Sendable {
     // MARK: The handler's side (on the channel's event loop)
 
     fileprivate func received(_ bytes: [UInt8]) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
             guard state.end == nil else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -136,14 +127,15 @@ final class InboundReads: Sendable {
     }
 
     fileprivate func ended(_ end: Result<Void, TransportError>) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
             guard state.end == nil else { return nil }
             state.end = end
             // Reads already buffered are still taken first; a waiter means there are none.
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(with: end.map { nil }.mapError { $0 as any Error })
+        // Woken to look again: it finds the end.
+        waiter?.resume(returning: nil)
     }
 
     /// Whether the pipeline's `read()` may go to the socket now; when not, it is remembered.
