@@ -25,6 +25,9 @@ public final class DeadlineQueue<Key: Hashable & Sendable>: Sendable {
         var entries: [Entry] = []
         var head = 0
 
+        /// The earliest entry not spent yet.
+        var front: Entry? { entries.indices.contains(head) ? entries[head] : nil }
+
         mutating func advance() {
             head += 1
             if head == entries.endIndex {
@@ -69,11 +72,11 @@ public final class DeadlineQueue<Key: Hashable & Sendable>: Sendable {
     ) async {
         while !Task.isCancelled {
             let seen = earlier.generation
-            var front = state.withLock { $0.entries.indices.contains($0.head) ? $0.entries[$0.head] : nil }
+            var front = state.withLock { $0.front }
             while let entry = front, !isLive(entry.key) {
                 front = state.withLock { state in
                     state.advance()
-                    return state.entries.indices.contains(state.head) ? state.entries[state.head] : nil
+                    return state.front
                 }
             }
             guard let first = front else {

@@ -160,10 +160,7 @@ final class MessageRouter: Sendable {
     /// client's `answer` comes (or its deadline passes). False when it must wait (an `autoDelay`, the
     /// socket, the layer, too many waiting), so ``handle(_:)`` takes it.
     func start(_ message: IncomingMessage, _ responder: MessageResponder) -> Bool {
-        if case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil, state.withLock({ $0.layer != nil }) {
-            return false
-        }
-        guard let (registration, token) = pick(message), registration.autoDelay == nil else { return false }
+        guard layer(for: message) == nil, let (registration, token) = pick(message), registration.autoDelay == nil else { return false }
         if let automatic = Self.automaticAnswer(message, registration) {
             guard registration.deliverNow(token, message) else { return false }
             responder.respond(automatic)
@@ -179,6 +176,13 @@ final class MessageRouter: Sendable {
             return false
         }
         return true
+    }
+
+    /// The reliability layer's handler when `message` is the layer's (a dictionary carrying its key, while
+    /// the layer runs); nil when a control client handles it.
+    private func layer(for message: IncomingMessage) -> (@Sendable (IncomingMessage) async -> Result<MessageBody?, WCFailure>)? {
+        guard case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil else { return nil }
+        return state.withLock { $0.layer }
     }
 
     /// The newest client handling `message`'s variant, and a new token.
@@ -209,11 +213,7 @@ final class MessageRouter: Sendable {
 
     /// The engine's handler: delivers `message` to the newest matching client and waits for its answer.
     func handle(_ message: IncomingMessage) async -> Result<MessageBody?, WCFailure> {
-        if case .dictionary(let dictionary) = message.body, dictionary[WireEnvelope.key] != nil,
-            let layer = state.withLock({ $0.layer })
-        {
-            return await layer(message)
-        }
+        if let layer = layer(for: message) { return await layer(message) }
         guard let (registration, token) = pick(message) else {
             return .failure(WCFailure(.deliveryFailed, "the app has no handler for \(message.variant.rawValue) messages"))
         }

@@ -40,8 +40,7 @@ public final class ControlWriter: Sendable {
     /// line is written by a task of its own, so it may pass lines written after it; only responses of
     /// requests started this way are written so, and each carries its request's id.
     public func sendNow(line: [UInt8]) {
-        guard !broken.withLock({ $0 }) else { return }
-        guard !connection.writeNow(line) else { return }
+        guard !sendIfReady(line: line), !isBroken else { return }
         Task { await self.send(line: line) }
     }
 
