@@ -150,3 +150,16 @@ final class EnginePair: Sendable {
         }
     }
 }
+
+extension EnginePair {
+    /// Starts the watch with `handler` for live messages, then the phone, and returns both once their link
+    /// is up on both sides (so no handshake timer is left on a manual clock).
+    func startLinked(watchHandler handler: MessageHandler) async throws -> (watch: PairEngine, phone: PairEngine) {
+        let watch = try await start(.watch)
+        await watch.setMessageHandler(handler)
+        let phone = try await start(.phone)
+        try await until("phone sees the watch", on: phone.stateSignal) { await phone.isReachable }
+        try await until("watch linked", on: watch.stateSignal) { await watch.status().link == "connected" }
+        return (watch, phone)
+    }
+}

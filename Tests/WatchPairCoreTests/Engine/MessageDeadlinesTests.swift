@@ -13,14 +13,10 @@ struct MessageDeadlinesTests {
         let clock = ManualClock()
         let pair = try EnginePair(.inMemory, clock: clock)
         let gate = AsyncSignal()
-        let watch = try await pair.start(.watch)
-        await watch.setMessageHandler(MessageHandler(variants: [.dictionaryWithReply]) { message in
+        let (_, phone) = try await pair.startLinked(watchHandler: MessageHandler(variants: [.dictionaryWithReply]) { message in
             await gate.wait(after: 0)  // answers only after the test is done
             return .success(message.body)
         })
-        let phone = try await pair.start(.phone)
-        try await until("phone sees the watch", on: phone.stateSignal) { await phone.isReachable }
-        try await until("watch linked", on: watch.stateSignal) { await watch.status().link == "connected" }
         #expect(clock.sleeperCount == 0)
 
         let long = Task { try await phone.sendMessage(.dictionary(["n": .integer(1)]), wantsReply: true, timeout: .seconds(5)) }
@@ -51,14 +47,10 @@ struct MessageDeadlinesTests {
         let clock = ManualClock()
         let pair = try EnginePair(.inMemory, clock: clock)
         let answerSecond = AsyncSignal()
-        let watch = try await pair.start(.watch)
-        await watch.setMessageHandler(MessageHandler(variants: [.dictionaryWithReply]) { message in
+        let (_, phone) = try await pair.startLinked(watchHandler: MessageHandler(variants: [.dictionaryWithReply]) { message in
             if message.body == .dictionary(["n": .integer(2)]) { await answerSecond.wait(after: 0) }
             return .success(message.body)
         })
-        let phone = try await pair.start(.phone)
-        try await until("phone sees the watch", on: phone.stateSignal) { await phone.isReachable }
-        try await until("watch linked", on: watch.stateSignal) { await watch.status().link == "connected" }
 
         let first = try await phone.sendMessage(.dictionary(["n": .integer(1)]), wantsReply: true, timeout: .seconds(4))
         #expect(first == .dictionary(["n": .integer(1)]))

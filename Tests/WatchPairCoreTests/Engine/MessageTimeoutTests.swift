@@ -12,15 +12,11 @@ struct MessageTimeoutTests {
         let clock = ManualClock()
         let pair = try EnginePair(.inMemory, clock: clock)
         let gate = AsyncSignal()
-        let watch = try await pair.start(.watch)
-        await watch.setMessageHandler(MessageHandler(variants: [.dictionaryWithReply]) { message in
+        // Both handshakes are complete then, so no handshake timer is left on the manual clock.
+        let (watch, phone) = try await pair.startLinked(watchHandler: MessageHandler(variants: [.dictionaryWithReply]) { message in
             await gate.wait(after: 0)
             return .success(message.body)
         })
-        let phone = try await pair.start(.phone)
-        try await until("phone sees the watch", on: phone.stateSignal) { await phone.isReachable }
-        // Both handshakes are complete, so no handshake timer is left on the manual clock.
-        try await until("watch linked", on: watch.stateSignal) { await watch.status().link == "connected" }
         #expect(clock.sleeperCount == 0)
         let sent = Task { try await phone.sendMessage(.dictionary(["slow": .bool(true)]), wantsReply: true, timeout: .seconds(10)) }
         // The only sleeper on the manual clock is the message's timeout (keep-alives are off).
