@@ -77,6 +77,9 @@ public actor PairEngine {
     /// This app's installation record and the peer's installation state.
     let installations = InstallationTracker()
 
+    /// Work that outlives the call starting it, run as children of `run()` (``EngineWork``).
+    nonisolated let work = EngineWork()
+
     /// The message channel: calls in progress, the app's handler.
     let messages: MessageChannel
 
@@ -151,6 +154,7 @@ public actor PairEngine {
                 group.addTask { await self.pumpContext() }
                 group.addTask { await self.pumpFiles() }
                 group.addTask { await self.expireMessages() }
+                group.addTask { await self.work.run() }
                 group.addTask { await self.announceContent() }
                 // Links this side opens run here, as children of run(), so cancellation reaches them.
                 group.addTask {
@@ -184,6 +188,7 @@ public actor PairEngine {
     /// After `run()`: no more links are spawned, and links that were spawned but never ran are failed,
     /// so nobody waits on their handshake.
     func stopLinks() async {
+        work.finish()
         spawner?.finish()
         spawner = nil
         for link in links.values {

@@ -52,7 +52,7 @@ final class MessageChannel {
     ) throws(WCFailure) {
         let (id, started) = try start(body, wantsReply: wantsReply, timeout: timeout, engine, completion: completion)
         if case .needsLink(let frame, let limit) = started {
-            Task { await MessageChannel.deliver(id, frame, linkWithin: limit, engine) }
+            engine.work.start { await MessageChannel.deliver(id, frame, linkWithin: limit, engine) }
         }
     }
 
@@ -199,7 +199,7 @@ final class MessageChannel {
         let variant = message.variant
         let responder = MessageResponder(
             message, on: link, limits: engine.configuration.limits, diagnostics: engine.diagnostics, role: engine.role,
-            handling: incoming)
+            handling: incoming, work: engine.work)
         incoming.started()
         let handler: MessageHandler
         switch self.handler {

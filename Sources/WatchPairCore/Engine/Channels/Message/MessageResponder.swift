@@ -14,11 +14,12 @@ public final class MessageResponder: Sendable {
     private let diagnostics: DiagnosticsHub
     private let role: Role
     private let handling: IncomingMessages
+    private let work: EngineWork
     private let answered = Atomic<Bool>(false)
 
     init(
         _ message: IncomingMessage, on link: Link, limits: PayloadLimits, diagnostics: DiagnosticsHub, role: Role,
-        handling: IncomingMessages
+        handling: IncomingMessages, work: EngineWork
     ) {
         self.message = message
         self.link = link
@@ -26,6 +27,7 @@ public final class MessageResponder: Sendable {
         self.diagnostics = diagnostics
         self.role = role
         self.handling = handling
+        self.work = work
     }
 
     /// Answers the message: `result` is the reply (nil for a message that wants none) or the failure the
@@ -39,10 +41,11 @@ public final class MessageResponder: Sendable {
         }
         let frame = MessageAnswer.frame(for: message, result: result, limits: limits)
         handling.finished()
-        // The common case goes out in this tick; a full socket makes a task wait for room, as a handler's would.
+        // The common case goes out in this tick; a full socket makes the engine's work wait for room, as a
+        // handler's task would.
         if !link.sendNow(frame) {
             let link = self.link
-            Task { try? await link.send(frame) }
+            work.start { try? await link.send(frame) }
         }
     }
 }
