@@ -77,6 +77,9 @@ let package = Package(
         // SplitMix64, the one seeded random algorithm: WatchConnection's SeededRandom and the test kit's
         // TestRandom (package access; no dependencies).
         .target(name: "SplitMix"),
+        // The quirks of real devices (docs/Quirks.md): the catalog and the seeded decision, pure; the engine
+        // and FlakySession both draw from it.
+        .target(name: "WatchPairQuirks", dependencies: ["SplitMix"]),
         // The reliability layer (docs/WatchConnection.md): sees only its WCSessionProviding protocol, so it
         // would also compile over Apple's framework; nothing of WatchPair's internals.
         .target(name: "WatchConnection", dependencies: ["SplitMix", .product(name: "Logging", package: "swift-log")]),
@@ -197,6 +200,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire", "WatchPairTesting"]),
+        .testTarget(name: "WatchPairQuirksTests", dependencies: ["WatchPairQuirks"]),
         .testTarget(
             name: "WatchConnectionTests",
             dependencies: [
