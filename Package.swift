@@ -85,8 +85,8 @@ let package = Package(
         .target(name: "WatchConnection", dependencies: ["SplitMix", .product(name: "Logging", package: "swift-log")]),
         // WatchConnectivity.WCSession as a WCSessionProviding: the one place that sees both modules.
         .target(name: "WatchConnectionWCSession", dependencies: ["WatchConnection", "WatchConnectivity"]),
-        // Test kit of WatchConnection apps: FlakySession (seeded faults, injected clock).
-        .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection"]),
+        // Test kit of WatchConnection apps: FlakySession (seeded faults, the quirks of real devices, injected clock).
+        .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection", "WatchPairQuirks"]),
         // Keyed sync (docs/KeyedSync.md): registered keys, revisions and the launch-order-safe handshake on top
         // of WatchConnection (and nothing below it).
         .target(name: "KeyedSync", dependencies: ["WatchConnection", .product(name: "Logging", package: "swift-log")]),
