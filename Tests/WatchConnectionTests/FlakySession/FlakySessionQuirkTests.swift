@@ -7,37 +7,9 @@ import WatchPairTesting
 /// The ten quirks on FlakySession, each with its meaning (docs/Quirks.md), on a manual clock.
 @Suite("FlakySession: the quirks", .timeLimit(.minutes(1)))
 struct FlakySessionQuirkTests {
-    /// A linked pair, both activated, the watch recording; `phoneQuirk`/`watchQuirk` are set first.
-    struct Link {
-        let clock = ManualClock()
-        let phone: FlakySession
-        let watch: FlakySession
-        let phoneSeen: SessionRecorder
-        let watchSeen: SessionRecorder
-
-        init(phone phoneQuirk: (Quirk, QuirkSetting)? = nil, watch watchQuirk: (Quirk, QuirkSetting)? = nil) {
-            (phone, watch) = FlakySession.pair(seed: 4, clock: clock)
-            if let (quirk, setting) = phoneQuirk { phone.setQuirk(quirk, setting) }
-            if let (quirk, setting) = watchQuirk { watch.setQuirk(quirk, setting) }
-            phoneSeen = SessionRecorder(phone)
-            watchSeen = SessionRecorder(watch)
-        }
-
-        /// Advances the clock by `duration` once a sleeper waits, then lets the woken tasks run.
-        func advance(by duration: Duration) async {
-            await clock.waitForSleepers(count: 1)
-            clock.advance(by: duration)
-            for _ in 0..<20 { await Task.yield() }
-        }
-    }
-
-    static func delay(_ seconds: Int, count: Int? = nil) throws -> QuirkSetting {
-        try QuirkSetting(count: count, delay: .seconds(seconds) ... .seconds(seconds))
-    }
-
     @Test("phantomReachability: isReachable reads true over a dead link, and a send fails 7007 unseen by the peer")
     func phantomReachability() {
-        let link = Link(phone: (.phantomReachability, .always))
+        let link = FlakyLink(phone: (.phantomReachability, .always))
         link.phone.setReachable(false)
         #expect(link.phone.isReachable && !link.watch.isReachable)
         let outcomes = Outcomes()
@@ -49,7 +21,7 @@ struct FlakySessionQuirkTests {
 
     @Test("asymmetricReachability: the link comes back, the phone reads it not reachable, the watch reaches the phone")
     func asymmetricReachability() throws {
-        let link = Link()
+        let link = FlakyLink()
         // Set after activation, which (the link being reachable) is an opportunity too.
         link.phone.setQuirk(.asymmetricReachability, try QuirkSetting(count: 1))
         link.phone.setReachable(false)
@@ -68,7 +40,7 @@ struct FlakySessionQuirkTests {
 
     @Test("lateReply: 7012 at the reply timeout; the reply comes after and is dropped, never a second outcome")
     func lateReply() async throws {
-        let link = Link(phone: (.lateReply, try Self.delay(1)))
+        let link = FlakyLink(phone: (.lateReply, try FlakyLink.held(1)))
         let outcomes = Outcomes()
         outcomes.send(["n": "1"], on: link.phone)
         #expect(link.watchSeen.messages == [["n": "1"]], "the receiver ran")
@@ -82,7 +54,7 @@ struct FlakySessionQuirkTests {
 
     @Test("replyAndError: the reply handler, then the error handler with 7012, for one message")
     func replyAndError() {
-        let link = Link(phone: (.replyAndError, .always))
+        let link = FlakyLink(phone: (.replyAndError, .always))
         let outcomes = Outcomes()
         outcomes.send(["n": "1"], on: link.phone)
         #expect(outcomes.all == [.reply(["answer": "1"]), .error(7012)])
@@ -90,7 +62,7 @@ struct FlakySessionQuirkTests {
 
     @Test("lostReply: the receiver ran, nothing comes back until 7012 at the reply timeout")
     func lostReply() async {
-        let link = Link(phone: (.lostReply, .always))
+        let link = FlakyLink(phone: (.lostReply, .always))
         link.phone.replyTimeout = .seconds(4)
         let outcomes = Outcomes()
         outcomes.send(["n": "1"], on: link.phone)
@@ -101,14 +73,14 @@ struct FlakySessionQuirkTests {
 
     @Test("duplicateUserInfo: set on the receiver, each userInfo reaches its app twice")
     func duplicateUserInfo() throws {
-        let link = Link(watch: (.duplicateUserInfo, .always))
+        let link = FlakyLink(watch: (.duplicateUserInfo, .always))
         try link.phone.transferUserInfo(["u": "1"])
         #expect(link.watchSeen.userInfos == [["u": "1"], ["u": "1"]])
     }
 
     @Test("contextReplay: at the next activation the last received context arrives again")
     func contextReplay() throws {
-        let link = Link(watch: (.contextReplay, .always))
+        let link = FlakyLink(watch: (.contextReplay, .always))
         try link.phone.updateApplicationContext(["k": "1"])
         #expect(link.watchSeen.contexts == [["k": "1"]])
         let relaunched = SessionRecorder(link.watch)
@@ -117,7 +89,7 @@ struct FlakySessionQuirkTests {
 
     @Test("stuckUserInfo: a transfer stays outstanding until the next one, which releases it first")
     func stuckUserInfo() throws {
-        let link = Link(phone: (.stuckUserInfo, try QuirkSetting(count: 1)))
+        let link = FlakyLink(phone: (.stuckUserInfo, try QuirkSetting(count: 1)))
         try link.phone.transferUserInfo(["u": "1"])
         #expect(link.watchSeen.userInfos.isEmpty && link.phone.outstandingUserInfoTransfers == [["u": "1"]])
         try link.phone.transferUserInfo(["u": "2"])
@@ -126,7 +98,7 @@ struct FlakySessionQuirkTests {
 
     @Test("stuckUserInfo: a re-activation (a restart of the sender) releases what was stuck")
     func stuckUntilRestart() throws {
-        let link = Link(phone: (.stuckUserInfo, try QuirkSetting(count: 1)))
+        let link = FlakyLink(phone: (.stuckUserInfo, try QuirkSetting(count: 1)))
         try link.phone.transferUserInfo(["u": "1"])
         _ = SessionRecorder(link.phone)
         #expect(link.watchSeen.userInfos == [["u": "1"]])
@@ -134,13 +106,13 @@ struct FlakySessionQuirkTests {
 
     @Test("asymmetricReachability: activation into a reachable link is an opportunity")
     func asymmetricAtActivation() {
-        let link = Link(phone: (.asymmetricReachability, .always))
+        let link = FlakyLink(phone: (.asymmetricReachability, .always))
         #expect(!link.phone.isReachable && link.watch.isReachable)
     }
 
     @Test("installedFlapping: after activation the counterpart app reads not installed for the drawn delay")
     func installedFlapping() async throws {
-        let link = Link(phone: (.installedFlapping, try Self.delay(2)))
+        let link = FlakyLink(phone: (.installedFlapping, try FlakyLink.held(2)))
         #expect(!link.phone.isCounterpartAppInstalled)
         await link.advance(by: .milliseconds(1999))
         #expect(!link.phone.isCounterpartAppInstalled)
@@ -151,7 +123,7 @@ struct FlakySessionQuirkTests {
 
     @Test("delayedDelivery: a delayed userInfo arrives after the delay, and a later one waits behind it (FIFO)")
     func delayedDelivery() async throws {
-        let link = Link(watch: (.delayedDelivery, try Self.delay(2, count: 1)))
+        let link = FlakyLink(watch: (.delayedDelivery, try FlakyLink.held(2, count: 1)))
         try link.phone.transferUserInfo(["u": "1"])
         try link.phone.transferUserInfo(["u": "2"])
         #expect(link.watchSeen.userInfos.isEmpty)
@@ -162,7 +134,7 @@ struct FlakySessionQuirkTests {
     @Test("seeded: the same seed gives the same injections; count bounds them; clearing stops them")
     func seeded() throws {
         func injections(seed: UInt64) throws -> [Int] {
-            let link = Link(watch: (.duplicateUserInfo, try QuirkSetting(probability: 0.5, seed: seed)))
+            let link = FlakyLink(watch: (.duplicateUserInfo, try QuirkSetting(probability: 0.5, seed: seed)))
             for n in 0..<24 { try link.phone.transferUserInfo(["u": "\(n)"]) }
             return link.watchSeen.userInfos.map { Int($0["u"]!)! }
         }
@@ -170,7 +142,7 @@ struct FlakySessionQuirkTests {
         #expect(first.count > 24 && first.count < 48)
         #expect(try injections(seed: 1) == first)
         #expect(try injections(seed: 2) != first)
-        let link = Link(watch: (.duplicateUserInfo, try QuirkSetting(count: 2)))
+        let link = FlakyLink(watch: (.duplicateUserInfo, try QuirkSetting(count: 2)))
         for n in 0..<4 { try link.phone.transferUserInfo(["u": "\(n)"]) }
         #expect(link.watchSeen.userInfos.count == 6)
         #expect(link.watch.quirkInjections.map(\.ordinal) == [1, 2])
@@ -181,7 +153,7 @@ struct FlakySessionQuirkTests {
 
     @Test("every quirk off: nothing injected, nothing recorded", arguments: Quirk.allCases)
     func offByDefault(_ quirk: Quirk) throws {
-        let link = Link()
+        let link = FlakyLink()
         link.phone.setQuirk(quirk)
         link.phone.clearQuirk(quirk)
         try link.phone.transferUserInfo(["u": "1"])
