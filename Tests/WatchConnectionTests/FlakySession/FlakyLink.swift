@@ -20,11 +20,15 @@ struct FlakyLink {
         watchSeen = SessionRecorder(watch)
     }
 
-    /// Advances the clock by `duration` once a sleeper waits, then lets the woken tasks run.
+    /// Advances the clock by `duration` once a sleeper waits.
     func advance(by duration: Duration) async {
         await clock.waitForSleepers(count: 1)
         clock.advance(by: duration)
-        for _ in 0..<20 { await Task.yield() }
+    }
+
+    /// Returns once `condition` holds: what the woken tasks do (bounded by the suite's time limit).
+    func until(_ condition: @Sendable () -> Bool) async {
+        while !condition() { await Task.yield() }
     }
 
     /// A setting that holds back for exactly `seconds`, at most `count` times.

@@ -45,10 +45,13 @@ struct FlakySessionQuirkTests {
         outcomes.send(["n": "1"], on: link.phone)
         #expect(link.watchSeen.messages == [["n": "1"]], "the receiver ran")
         #expect(outcomes.all.isEmpty)
-        await link.advance(by: .seconds(10))
+        await link.advance(by: .milliseconds(9999))
+        #expect(outcomes.all.isEmpty)
+        await link.advance(by: .milliseconds(1))
+        await link.until { !outcomes.all.isEmpty }
         #expect(outcomes.all == [.error(7012)])
         await link.advance(by: .seconds(1))
-        #expect(link.phone.droppedLateReplies == 1)
+        await link.until { link.phone.droppedLateReplies == 1 }
         #expect(outcomes.all == [.error(7012)])
     }
 
@@ -68,6 +71,7 @@ struct FlakySessionQuirkTests {
         outcomes.send(["n": "1"], on: link.phone)
         #expect(link.watchSeen.messages.count == 1 && outcomes.all.isEmpty)
         await link.advance(by: .seconds(4))
+        await link.until { !outcomes.all.isEmpty }
         #expect(outcomes.all == [.error(7012)])
     }
 
@@ -117,6 +121,7 @@ struct FlakySessionQuirkTests {
         await link.advance(by: .milliseconds(1999))
         #expect(!link.phone.isCounterpartAppInstalled)
         await link.advance(by: .milliseconds(1))
+        await link.until { link.phoneSeen.all.filter { $0 == .stateChanged }.count == 2 }
         #expect(link.phone.isCounterpartAppInstalled)
         #expect(link.phoneSeen.all.filter { $0 == .stateChanged }.count == 2, "both changes reported")
     }
@@ -128,6 +133,7 @@ struct FlakySessionQuirkTests {
         try link.phone.transferUserInfo(["u": "2"])
         #expect(link.watchSeen.userInfos.isEmpty)
         await link.advance(by: .seconds(2))
+        await link.until { link.watchSeen.userInfos.count == 2 }
         #expect(link.watchSeen.userInfos == [["u": "1"], ["u": "2"]])
     }
 
