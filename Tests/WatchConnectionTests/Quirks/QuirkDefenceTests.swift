@@ -133,4 +133,31 @@ struct QuirkDefenceTests {
         #expect(try await link.phone.send(Greet(name: "Ada")) == Greeting(text: "Hello, Ada"))
         #expect(runs.count == 1 && phoneSession.outstandingUserInfoTransfers.isEmpty)
     }
+
+    @Test("contextReplay: a contextOnly request replayed at a relaunch is answered from the persisted record, not run")
+    func contextReplayAcrossRelaunch() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quirk-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = WatchConnectionConfiguration(storageDirectory: directory)
+        let clock = ManualClock()
+        let (phoneSession, watchSession) = FlakySession.pair(seed: 12, clock: clock)
+        watchSession.setQuirk(.contextReplay)
+        let runs = Counter()
+        let phone = WatchConnection(session: phoneSession, clock: clock)
+        do {
+            let watch = WatchConnection(session: watchSession, configuration: configuration, clock: clock)
+            watch.registerGreeter(runs)
+            try await phone.waitForConnection()
+            #expect(try await phone.send(Greet(name: "Ada"), strategy: .contextOnly) == Greeting(text: "Hello, Ada"))
+            await watch.close()
+        }
+        let relaunched = WatchConnection(session: watchSession, configuration: configuration, clock: clock)
+        relaunched.registerGreeter(runs)
+        let suppressed = await first(relaunched.diagnosticEvents) { if case .duplicateSuppressed = $0 { true } else { false } }
+        #expect(suppressed != nil && watchSession.injections(of: .contextReplay) == 1)
+        #expect(runs.count == 1, "the replayed request was recognised by its id across the relaunch")
+        await relaunched.close()
+        await phone.close()
+    }
 }
