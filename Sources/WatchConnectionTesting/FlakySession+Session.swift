@@ -35,8 +35,9 @@ extension FlakySession {
     /// link is reachable, `asymmetricReachability`.
     public func activate(reportingTo receiver: @escaping @Sendable (SessionEvent) -> Void) {
         let outcome = state.withLock { state -> Activation? in
-            state.receiver = receiver
+            // Stuck: the activation never completes, and nothing reaches this receiver.
             guard !state.isStuck else { return nil }
+            state.receiver = receiver
             state.activationState = state.activationError == nil ? .activated : .notActivated
             var outcome = Activation(error: state.activationError)
             guard state.activationError == nil else { return outcome }

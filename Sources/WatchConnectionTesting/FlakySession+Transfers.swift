@@ -69,22 +69,33 @@ extension FlakySession {
 
     /// Delivers the ready arrivals at the head of the queue, in order, once activated. Each userInfo is
     /// `duplicateUserInfo`'s opportunity (delivered twice); each context becomes the received context.
+    ///
+    /// One caller drains at a time, outside the lock (the app may call the session back): a caller that
+    /// finds a drain going leaves its items to it, so nothing is delivered out of order.
     func deliverArrivals() {
-        let (receiver, events) = state.withLock { state -> ((@Sendable (SessionEvent) -> Void)?, [SessionEvent]) in
-            guard state.activationState == .activated, let receiver = state.receiver else { return (nil, []) }
-            var events: [SessionEvent] = []
-            while let first = state.inbound.first, first.ready {
-                state.inbound.removeFirst()
-                events.append(first.event)
-                switch first.event {
-                case .userInfo where state.inject(.duplicateUserInfo) != nil: events.append(first.event)
-                case .applicationContext(let context): state.receivedContext = context
-                default: break
-                }
-            }
-            return (receiver, events)
+        let receiver = state.withLock { state -> (@Sendable (SessionEvent) -> Void)? in
+            guard state.activationState == .activated, let receiver = state.receiver, !state.draining else { return nil }
+            state.draining = true
+            return receiver
         }
         guard let receiver else { return }
-        events.forEach(receiver)
+        while true {
+            let events = state.withLock { state -> [SessionEvent] in
+                var events: [SessionEvent] = []
+                while let first = state.inbound.first, first.ready {
+                    state.inbound.removeFirst()
+                    events.append(first.event)
+                    switch first.event {
+                    case .userInfo where state.inject(.duplicateUserInfo) != nil: events.append(first.event)
+                    case .applicationContext(let context): state.receivedContext = context
+                    default: break
+                    }
+                }
+                if events.isEmpty { state.draining = false }
+                return events
+            }
+            guard !events.isEmpty else { return }
+            events.forEach(receiver)
+        }
     }
 }

@@ -48,6 +48,8 @@ struct FlakySessionState {
     /// Arrivals not delivered yet (before activation, or behind a `delayedDelivery`), oldest first.
     var inbound: [FlakyArrival] = []
     var nextArrival = 0
+    /// A caller is delivering arrivals (`deliverArrivals`): others leave theirs to it.
+    var draining = false
     /// Late replies (`lateReply`) that arrived after their 7012 and were dropped.
     var droppedLateReplies = 0
 

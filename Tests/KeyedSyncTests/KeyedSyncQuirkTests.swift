@@ -43,6 +43,19 @@ struct KeyedSyncQuirkTests {
         if case .received(key: "theme", _) = event { true } else { false }
     }
 
+    /// Waits until `sync` ignores an older theme, checks that it still holds "light", closes it and
+    /// returns how many theme values `updates` reported meanwhile.
+    static func themeAfterIgnoring(
+        _ sync: KeyedSync, _ events: AsyncStream<KeyedSyncEvent>, _ updates: AsyncStream<Data>
+    ) async throws -> Int {
+        await KeyedSyncPairTests.next(events) { if case .ignoredOlder(key: "theme", _, _) = $0 { true } else { false } }
+        #expect(try sync.value(String.self, for: "theme") == "light")
+        sync.close()
+        var changes = 0
+        for await _ in updates { changes += 1 }
+        return changes
+    }
+
     @Test("contextReplay: a relaunched naive watch rolls back to the replayed context; keyed sync keeps its newer revision")
     func contextReplay() async throws {
         let clock = ManualClock()
@@ -75,11 +88,7 @@ struct KeyedSyncQuirkTests {
         let updates = relaunched.sync.updates(of: "theme")
         let events = relaunched.sync.events
         #expect(watchSync.injections(of: .contextReplay) == replays + 1, "the relaunch replayed the phone's context")
-        await KeyedSyncPairTests.next(events) { if case .ignoredOlder(key: "theme", _, _) = $0 { true } else { false } }
-        #expect(try relaunched.sync.value(String.self, for: "theme") == "light")
-        relaunched.sync.close()
-        var changes = 0
-        for await _ in updates { changes += 1 }
+        let changes = try await Self.themeAfterIgnoring(relaunched.sync, events, updates)
         #expect(changes == 0, "no change callback for the replayed snapshot")
     }
 
@@ -132,11 +141,7 @@ struct KeyedSyncQuirkTests {
         #expect(watchSync.injections(of: .delayedDelivery) == 1)
         let updates = watch.sync.updates(of: "theme")
         clock.advance(by: .seconds(5))
-        await KeyedSyncPairTests.next(events) { if case .ignoredOlder(key: "theme", _, _) = $0 { true } else { false } }
-        #expect(try watch.sync.value(String.self, for: "theme") == "light")
-        watch.sync.close()
-        var changes = 0
-        for await _ in updates { changes += 1 }
+        let changes = try await Self.themeAfterIgnoring(watch.sync, events, updates)
         #expect(changes == 0, "the late, older value changed nothing")
     }
 }
