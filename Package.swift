@@ -77,13 +77,16 @@ let package = Package(
         // SplitMix64, the one seeded random algorithm: WatchConnection's SeededRandom and the test kit's
         // TestRandom (package access; no dependencies).
         .target(name: "SplitMix"),
+        // The quirks of real devices (docs/Quirks.md): the catalog and the seeded decision, pure; the engine
+        // and FlakySession both draw from it.
+        .target(name: "WatchPairQuirks", dependencies: ["SplitMix"]),
         // The reliability layer (docs/WatchConnection.md): sees only its WCSessionProviding protocol, so it
         // would also compile over Apple's framework; nothing of WatchPair's internals.
         .target(name: "WatchConnection", dependencies: ["SplitMix", .product(name: "Logging", package: "swift-log")]),
         // WatchConnectivity.WCSession as a WCSessionProviding: the one place that sees both modules.
         .target(name: "WatchConnectionWCSession", dependencies: ["WatchConnection", "WatchConnectivity"]),
-        // Test kit of WatchConnection apps: FlakySession (seeded faults, injected clock).
-        .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection"]),
+        // Test kit of WatchConnection apps: FlakySession (seeded faults, the quirks of real devices, injected clock).
+        .target(name: "WatchConnectionTesting", dependencies: ["WatchConnection", "WatchPairQuirks"]),
         // Keyed sync (docs/KeyedSync.md): registered keys, revisions and the launch-order-safe handshake on top
         // of WatchConnection (and nothing below it).
         .target(name: "KeyedSync", dependencies: ["WatchConnection", .product(name: "Logging", package: "swift-log")]),
@@ -197,6 +200,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WatchPairWireTests", dependencies: ["WatchPairWire", "WatchPairTesting"]),
+        .testTarget(name: "WatchPairQuirksTests", dependencies: ["WatchPairQuirks"]),
         .testTarget(
             name: "WatchConnectionTests",
             dependencies: [
