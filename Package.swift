@@ -41,6 +41,7 @@ let package = Package(
             name: "WatchPairCore",
             dependencies: [
                 "WatchPairWire",
+                "WatchPairQuirks",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -125,6 +126,7 @@ let package = Package(
                 "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairCore",
+                "WatchPairQuirks",
                 "WatchPairTransport",
                 "Systemd",
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -142,6 +144,7 @@ let package = Package(
                 "KeyedSync",
                 "WatchPairWire",
                 "WatchPairCore",
+                "WatchPairQuirks",
                 "WatchPairTransport",
                 "Systemd",
                 .product(name: "Logging", package: "swift-log"),
@@ -164,6 +167,7 @@ let package = Package(
                 "WatchPairWire",
                 "WatchPairControlClient",
                 "WatchPairTimeline",
+                "WatchPairQuirks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -223,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "WatchPairCoreTests",
             dependencies: [
-                "WatchPairCore", "WatchPairTesting", "WatchPairTransport",
+                "WatchPairCore", "WatchPairTesting", "WatchPairTransport", "WatchPairQuirks",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
