@@ -91,6 +91,25 @@ struct QuirkDeliveryTests {
         await pair.tearDown()
     }
 
+    @Test("delayedDelivery: a received file reaches the app after the delay")
+    func delayedFile() async throws {
+        let clock = ManualClock()
+        let pair = try EnginePair(.inMemory, clock: clock)
+        let (watch, phone) = try await pair.startLinked(watchHandler: MessageHandler(variants: [.dictionaryWithReply]) { .success($0.body) })
+        await watch.setQuirk(.delayedDelivery, try QuirkSetting(delay: .seconds(4) ... .seconds(4)))
+        let events = watch.diagnostics.subscribe()
+        let path = pair.directory + "/track.bin"
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: path))
+        let accepted = try await phone.transferFile(at: path, metadata: nil)
+        let injected = try await events.first(.quirkInjected) { $0.channel == .file }
+        #expect(injected.transferId == accepted.transferId)
+        #expect(try await watch.pendingFiles().isEmpty)
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(4))
+        try await until("file released", on: watch.appSignal) { ((try? await watch.pendingFiles()) ?? []).count == 1 }
+        await pair.tearDown()
+    }
+
     @Test("installedFlapping: the phone reads the watch app not installed for the delay after launch")
     func installedFlapping() async throws {
         let clock = ManualClock()

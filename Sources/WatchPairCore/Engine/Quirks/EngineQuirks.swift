@@ -1,3 +1,4 @@
+import Foundation
 import WatchPairQuirks
 import WatchPairWire
 
@@ -20,6 +21,8 @@ final class EngineQuirks {
         case userInfo(deliveryId: UInt64)
         /// The received context of this version (`delayedDelivery`).
         case context(version: UInt64)
+        /// The received file with this transfer id (`delayedDelivery`).
+        case file(transferId: UUID)
         /// The peer app reads installed again (`installedFlapping`).
         case installed
 
@@ -27,7 +30,7 @@ final class EngineQuirks {
         var quirk: Quirk {
             switch self {
             case .reply: .lateReply
-            case .userInfo, .context: .delayedDelivery
+            case .userInfo, .context, .file: .delayedDelivery
             case .installed: .installedFlapping
             }
         }
@@ -48,6 +51,8 @@ final class EngineQuirks {
     var heldUserInfo: Set<UInt64> = []
     /// `delayedDelivery`: the received context of this version (or older) is not pending yet.
     var heldContext: UInt64?
+    /// `delayedDelivery`: received files not shown to the app yet.
+    var heldFiles: Set<UUID> = []
 
     /// Held items by key, released by ``timers``.
     var held: [UInt64: Held] = [:]

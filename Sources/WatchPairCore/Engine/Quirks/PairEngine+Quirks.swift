@@ -74,6 +74,9 @@ extension PairEngine {
         case .context(let version):
             if quirks.heldContext == version { quirks.heldContext = nil }
             appChanges.fire(.context)
+        case .file(let transferId):
+            quirks.heldFiles.remove(transferId)
+            appChanges.fire(.receivedFiles)
         case .installed:
             quirks.installationHidden = false
             installations.update(self)
@@ -189,6 +192,15 @@ extension PairEngine {
         }) else { return }
         quirks.heldContext = version
         quirks.hold(.context(version: version), for: injection.delay)
+    }
+
+    /// A file received whole: it may be held back (`delayedDelivery`).
+    func quirkOnReceivedFile(_ offer: FileOffer) {
+        guard let injection = injected(.delayedDelivery, channel: .file, transferId: offer.transferId, seq: offer.seq, {
+            "file \(offer.fileName) reaches the app after \(QuirkSetting.text($0.delay))"
+        }) else { return }
+        quirks.heldFiles.insert(offer.transferId)
+        quirks.hold(.file(transferId: offer.transferId), for: injection.delay)
     }
 
     /// The pending context under the quirks: none while held back, the received one again while replayed.
