@@ -246,14 +246,14 @@ let package = Package(
             name: "ProcessTests",
             dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting", "WatchPairControlClient"]
         ),
-        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire"]),
+        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire", "WatchPairQuirks"]),
         .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",
             dependencies: [
                 "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
-                "WatchConnection", "WatchPairControlClient",
+                "WatchConnection", "WatchPairControlClient", "WatchPairQuirks",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]
