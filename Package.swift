@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "WatchConnectivity",
             dependencies: [
-                "WatchPairHost", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
+                "WatchPairHost", "WatchPairCore", "WatchPairWire", "WatchPairQuirks", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // SplitMix64, the one seeded random algorithm: WatchConnection's SeededRandom and the test kit's
@@ -193,7 +193,8 @@ let package = Package(
         .target(
             name: "WatchConnectivityTesting",
             dependencies: [
-                "WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
+                "WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "WatchPairQuirks",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -237,7 +238,7 @@ let package = Package(
             name: "WatchConnectivityTests",
             dependencies: [
                 "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
-                "WatchPairHost", "WatchPairTesting", "WatchPairControlClient",
+                "WatchPairHost", "WatchPairTesting", "WatchPairControlClient", "WatchPairQuirks",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

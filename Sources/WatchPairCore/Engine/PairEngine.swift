@@ -136,12 +136,13 @@ public actor PairEngine {
     /// the peer when there is something to deliver (or, in the foreground, when the peer app runs),
     /// and keeps established links alive. Throws only when the transport cannot listen.
     public func run() async throws {
+        // First: whoever sees the session activated must see the quirks' launch state.
+        if !quirks.isEmpty { quirksAtActivation() }
         let (spawned, spawner) = AsyncStream.makeStream(of: Link.self, bufferingPolicy: .unbounded)
         self.spawner = spawner
         await installations.load(self)
         await refreshPeerPresence()
         installations.update(self)
-        if !quirks.isEmpty { quirksAtActivation() }
         emit(.sessionActivated, "\(role.daemonName) activated (\(launch.rawValue) launch, store \(store.storeId))")
         activationSignal.fire()
         do {

@@ -85,7 +85,9 @@ extension PairEngine {
 
     // MARK: - Activation
 
-    /// At activation (`run()`): `contextReplay` and `installedFlapping`.
+    /// At activation, first thing in `run()`, so that the session reads activated only with them in
+    /// place: `contextReplay`, and `installedFlapping` (the peer app reads not installed from the first
+    /// look on, so the one `watchStateChanged` is its return).
     func quirksAtActivation() {
         if context.receivedVersion > 0,
             injected(.contextReplay, channel: .applicationContext, seq: context.receivedVersion, { _ in
@@ -97,7 +99,6 @@ extension PairEngine {
         }
         if let injection = injected(.installedFlapping, { "the \(role.peer.daemonName) app reads not installed for \(QuirkSetting.text($0.delay))" }) {
             quirks.installationHidden = true
-            installations.update(self)
             quirks.hold(.installed, for: injection.delay)
         }
     }
