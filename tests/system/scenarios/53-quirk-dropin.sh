@@ -7,14 +7,11 @@
 . "$WP_REPO/tests/system/lib.sh"
 dropin=/run/systemd/system/watchd.service.d/62-quirk.conf
 cleanup() {
-    sx rm -f "$dropin"
-    sx systemctl daemon-reload
+    unset_dropin "$dropin"
     sx systemctl reset-failed watchd.service 2>/dev/null || true
 }
 trap cleanup EXIT
-sx mkdir -p "$(dirname "$dropin")"
-sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_QUIRKS_DUPLICATE_USER_INFO_COUNT=1\n' > $dropin"
-sx systemctl daemon-reload
+set_dropin "$dropin" Environment=WATCHPAIR_QUIRKS_DUPLICATE_USER_INFO_COUNT=1
 reset_pair
 sx systemctl start phoned.service watchd.service
 wait_unit phoned.service active
@@ -27,11 +24,13 @@ set_=$(echo "$listed" | $PY -c 'import json, sys; print([q["set"] for q in json.
 [ "$set_" = True ] || fail "duplicateUserInfo is not set from the drop-in: $listed"
 
 id=$(phone transfer '{"n":1}') || fail "transfer"
+wait_event 15 WC_EVENT=userInfoDelivered WC_ROLE=watch WC_SEQ=1
+# The opportunity is the delivery to the app: `wcctl receive`, acting as the watch app.
+got=$(received_ns watch | tr '\n' ' ')
+[ "$got" = "1 1 " ] || fail "watch received: $got (expected the first transfer twice)"
 wait_event 15 WC_EVENT=quirkInjected WC_ROLE=watch
 [ "$(events WC_EVENT=quirkInjected WC_ROLE=watch | field WC_QUIRK)" = duplicateUserInfo ] || fail "WC_QUIRK is not duplicateUserInfo"
 [ "$(events WC_EVENT=quirkInjected WC_ROLE=watch | field WC_TRANSFER_ID)" = "$id" ] || fail "WC_TRANSFER_ID is not the transfer's"
-got=$(received_ns watch | tr '\n' ' ')
-[ "$got" = "1 1 " ] || fail "watch received: $got (expected the first transfer twice)"
 spent=$(watch --json quirk list | $PY -c 'import json, sys; print([q["spent"] for q in json.load(sys.stdin)["quirks"] if q["name"] == "duplicateUserInfo"][0])')
 [ "$spent" = True ] || fail "duplicateUserInfo not spent after its one injection"
 watch events --event quirkInjected | grep -q 'duplicateUserInfo' || fail "wcctl events does not show the injection"
@@ -44,8 +43,7 @@ got=$(received_ns watch | tr '\n' ' ')
 [ "$(count_events WC_EVENT=quirkInjected)" = 1 ] || fail "more than one injection"
 
 # A misspelt quirk variable: the daemon refuses to start (EX_CONFIG), naming it.
-sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_QUIRKS_DUPLICATE_USERINFO_COUNT=1\n' > $dropin"
-sx systemctl daemon-reload
+set_dropin "$dropin" Environment=WATCHPAIR_QUIRKS_DUPLICATE_USERINFO_COUNT=1
 sx systemctl stop watchd.service watchd.socket
 journal_mark
 sx systemctl start watchd.service || true
