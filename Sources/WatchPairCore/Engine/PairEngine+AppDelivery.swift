@@ -47,10 +47,11 @@ extension PairEngine {
 
     /// The received context, if the app has not been given this version yet.
     public func pendingContext() async throws(WCFailure) -> StoredContext? {
-        let (received, delivered) = try await StoreError.reported { () async throws(StoreError) in
-            (try await store.contexts.receivedContext(), try await store.contexts.contextDeliveredVersion())
+        let read = try await StoreError.reported { () async throws(StoreError) -> (StoredContext, UInt64)? in
+            guard let received = try await store.contexts.receivedContext() else { return nil }
+            return (received, try await store.contexts.contextDeliveredVersion())
         }
-        guard let received else { return nil }
+        guard let (received, delivered) = read else { return nil }
         guard quirks.isEmpty else { return quirkPendingContext(received, delivered: delivered) }
         return received.version > delivered ? received : nil
     }
