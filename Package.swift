@@ -41,6 +41,7 @@ let package = Package(
             name: "WatchPairCore",
             dependencies: [
                 "WatchPairWire",
+                "WatchPairQuirks",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -71,7 +72,7 @@ let package = Package(
         .target(
             name: "WatchConnectivity",
             dependencies: [
-                "WatchPairHost", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
+                "WatchPairHost", "WatchPairCore", "WatchPairWire", "WatchPairQuirks", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // SplitMix64, the one seeded random algorithm: WatchConnection's SeededRandom and the test kit's
@@ -125,6 +126,7 @@ let package = Package(
                 "WatchPairVersion",
                 "WatchPairWire",
                 "WatchPairCore",
+                "WatchPairQuirks",
                 "WatchPairTransport",
                 "Systemd",
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -142,6 +144,7 @@ let package = Package(
                 "KeyedSync",
                 "WatchPairWire",
                 "WatchPairCore",
+                "WatchPairQuirks",
                 "WatchPairTransport",
                 "Systemd",
                 .product(name: "Logging", package: "swift-log"),
@@ -164,6 +167,7 @@ let package = Package(
                 "WatchPairWire",
                 "WatchPairControlClient",
                 "WatchPairTimeline",
+                "WatchPairQuirks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -189,7 +193,8 @@ let package = Package(
         .target(
             name: "WatchConnectivityTesting",
             dependencies: [
-                "WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire", .product(name: "Logging", package: "swift-log"),
+                "WatchConnectivity", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "WatchPairQuirks",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -223,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "WatchPairCoreTests",
             dependencies: [
-                "WatchPairCore", "WatchPairTesting", "WatchPairTransport",
+                "WatchPairCore", "WatchPairTesting", "WatchPairTransport", "WatchPairQuirks",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -233,7 +238,7 @@ let package = Package(
             name: "WatchConnectivityTests",
             dependencies: [
                 "WatchConnectivity", "WatchConnectivityTesting", "WatchPairCore", "WatchPairWire", "WatchPairTransport",
-                "WatchPairHost", "WatchPairTesting", "WatchPairControlClient",
+                "WatchPairHost", "WatchPairTesting", "WatchPairControlClient", "WatchPairQuirks",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -242,14 +247,14 @@ let package = Package(
             name: "ProcessTests",
             dependencies: ["WatchPairWire", "WatchPairCore", "WatchPairTesting", "WatchPairControlClient"]
         ),
-        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire"]),
+        .testTarget(name: "WcctlTests", dependencies: ["WatchPairCLI", "WatchPairControlClient", "WatchPairWire", "WatchPairQuirks"]),
         .testTarget(name: "WatchPairControlClientTests", dependencies: ["WatchPairControlClient", "WatchPairWire"]),
         .testTarget(name: "TimelineTests", dependencies: ["WatchPairTimeline", "WatchPairWire"]),
         .testTarget(
             name: "WatchPairDaemonTests",
             dependencies: [
                 "WatchPairDaemon", "WatchPairHost", "WatchPairTesting", "WatchPairCore", "WatchPairWire", "Systemd",
-                "WatchConnection", "WatchPairControlClient",
+                "WatchConnection", "WatchPairControlClient", "WatchPairQuirks",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]

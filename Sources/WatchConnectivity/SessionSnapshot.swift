@@ -36,6 +36,12 @@ struct SessionSnapshot: Equatable, Sendable {
     /// device is off (nothing listens) is still installed.
     init(status: EngineStatus, presence: PeerPresence) {
         self.init(link: status.link, reachable: status.reachable, presence: presence)
+        // `installedFlapping` (docs/Quirks.md): the app reads the counterpart not installed for a while.
+        if status.peerInstallationHidden == true {
+            counterpartInstalled = false
+            complicationEnabled = false
+            reachable = false
+        }
     }
 
     /// The snapshot for a link state (`EngineStatus.link`), the engine's reachability and a presence probe.

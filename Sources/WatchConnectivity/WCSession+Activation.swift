@@ -33,9 +33,10 @@ extension WCSession {
     /// control socket answering `status`, engine) and runs it, with the deliveries and the state follower
     /// as children, until cancelled (`shutdown()`) or until the host fails (its listener broke).
     func runSession() async {
-        let configuration: WCSessionConfiguration
+        var configuration: WCSessionConfiguration
         do {
             configuration = try await loadConfiguration()
+            configuration.quirks.merge(state.withLock { $0.quirks }) { $1 }
         } catch {
             activationFailed(WCError(.sessionNotSupported, message: "WatchConnectivity is not configured: \(error)"))
             return

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import WatchPairCore
 import WatchPairHost
+import WatchPairQuirks
 import WatchPairWire
 
 /// The link between an iPhone app and its Apple Watch app, with Apple's `WCSession` API, on Linux.
@@ -57,6 +58,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
         var hasContentPending = false
         var applicationContext: PlistDictionary = [:]
         var receivedApplicationContext: PlistDictionary = [:]
+        /// Quirks the test kit set (``setQuirk(_:_:)``): on at every activation, over the configuration's.
+        var quirks: [Quirk: QuirkSetting] = [:]
     }
 
     let state = Mutex(State())

@@ -1,6 +1,7 @@
 import Foundation
 import WatchPairCore
 import WatchPairHost
+import WatchPairQuirks
 import WatchPairWire
 
 /// Which side this app is and where its engine keeps its state and sockets.
@@ -62,6 +63,8 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     /// Phone side: complication transfers a UTC day before `transferCurrentComplicationUserInfo` sends
     /// plain userInfo (`complications.dailyBudget`, default 50 as on Apple's devices).
     public var complicationDailyBudget = 50
+    /// The quirks of real devices on from activation (`quirks.*`, docs/Quirks.md); none by default.
+    public var quirks: [Quirk: QuirkSetting] = [:]
 
     /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`, and the
     /// host's defaults for everything else (docs/Configuration.md).
@@ -94,6 +97,7 @@ public struct WCSessionConfiguration: Sendable, Hashable {
         }
         host.listenFDName = listenFDName
         host.engine.complicationDailyBudget = complicationDailyBudget
+        host.engine.quirks = quirks
         return host
     }
 }
@@ -149,6 +153,7 @@ extension WCSessionConfiguration {
         allowedUIDs = host.allowedUIDs
         listenFDName = host.listenFDName
         complicationDailyBudget = host.engine.complicationDailyBudget
+        quirks = host.engine.quirks
     }
 }
 

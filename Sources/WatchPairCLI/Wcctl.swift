@@ -36,6 +36,7 @@ public struct Wcctl: ParsableCommand {
             ConnectCommand.self,
             DisconnectCommand.self,
             SyncCommand.self,
+            QuirkCommand.self,
             FrameCommand.self,
         ]
     )

@@ -85,6 +85,8 @@ public enum TimelineElementKind: String, Sendable, Hashable, CaseIterable {
     case linkDown
     /// A rejected frame, a failed handshake, a refused payload, a full queue (note, red).
     case fault
+    /// A quirk of real devices injected on purpose (`quirkInjected`): its name (note, magenta, dashed).
+    case quirk
     /// Reachability changed, or any other event (note, grey).
     case info
 

@@ -11,7 +11,8 @@ import WatchPairWire
 ///   transfer id as `link`. A transfer never delivered becomes a `queued` note.
 /// - A context version is an arrow from `contextUpdated` to the peer's `contextReceived` of that
 ///   version; a version never received (superseded, or still pending) becomes a `queued` note.
-/// - Launches, idle exits, link changes and faults are notes on the app's lifeline. A launch of an app
+/// - Launches, idle exits, link changes, faults and injected quirks (`quirkInjected`, labelled with its
+///   `WC_QUIRK`) are notes on the app's lifeline. A launch of an app
 ///   whose previous run did not end in an idle exit first closes that run with an `ended` note: it was
 ///   stopped or killed, which the events alone cannot tell apart.
 /// `sessionActivated` draws nothing (the launch says it). Any other event is an `info` note, so nothing
@@ -80,6 +81,8 @@ public enum TimelineLayout {
                 note(.linkDown, event, event.kind == "peerUnresponsive" ? "link silent, closed" : "link down")
             case "frameRejected", "handshakeFailed", "queueFull", "payloadRejected", "peerUnavailable":
                 note(.fault, event, Self.faultLabel(event))
+            case "quirkInjected":
+                note(.quirk, event, "quirk " + (event.json["quirk"]?.stringValue ?? "?"))
             case "messageReceived":
                 messageReceived(event)
             case "messageSent", "messageFailed":

@@ -37,6 +37,10 @@ struct ConfigErrorTests {
         BadConfig(name: "layer key from the environment", environment: ["WATCHPAIR_LAYER_QUEUE_CAPACITY": "0"], key: "layer.queueCapacity"),
         BadConfig(name: "environment overrides the file", environment: ["WATCHPAIR_TIMEOUTS_IDLE_EXIT": "abc"], key: "timeouts.idleExit"),
         BadConfig(name: "environment list", environment: ["WATCHPAIR_ALLOWED_UIDS": "0,x"], key: "allowedUIDs"),
+        BadConfig(name: "quirk probability above 1", environment: ["WATCHPAIR_QUIRKS_LATE_REPLY_PROBABILITY": "1.5"], key: "quirks.lateReply.probability"),
+        BadConfig(name: "quirk delay backwards", overrides: ["quirks": .object(["delayedDelivery": .object(["delay": .string("3...1")])])], key: "quirks.delayedDelivery.delay"),
+        BadConfig(name: "misspelt quirk in the file", overrides: ["quirks": .object(["lateRepy": .object(["count": .integer(1)])])], key: "quirks.lateRepy.count"),
+        BadConfig(name: "misspelt quirk in the environment", environment: ["WATCHPAIR_QUIRKS_LATE_REPY_COUNT": "1"], key: "WATCHPAIR_QUIRKS_LATE_REPY_COUNT"),
         BadConfig(name: "file that is not JSON", rawFile: #"{"timeouts": {"reply": }"#, key: "phoned.json"),
     ]
 

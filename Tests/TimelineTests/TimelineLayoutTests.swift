@@ -108,6 +108,15 @@ struct TimelineLayoutTests {
         #expect(Self.drawn(TimelineLayout.diagram(of: events)) == expected, "\(scenario)")
     }
 
+    @Test func anInjectedQuirkIsANoteNamingIt() throws {
+        let quirk = try SessionEvent(json: .object([
+            "timestamp": .string(EventTimestamp.format(microseconds: 1_795_000_000_000_000)), "role": .string("phone"),
+            "event": .string("quirkInjected"), "message": .string("quirk lateReply #1"), "quirk": .string("lateReply"),
+            "seq": .integer(3),
+        ]))
+        #expect(Self.drawn(TimelineLayout.diagram(of: [quirk])) == ["quirk phone 0→0 quirk lateReply"])
+    }
+
     @Test func theTransfersElementsShareItsId() {
         let diagram = TimelineLayout.diagram(of: Self.table[6].1)
         #expect(diagram.elements.filter { $0.link == "A" }.map(\.kind) == [.userInfo, .didFinish])

@@ -2,6 +2,7 @@ import Glibc
 import Configuration
 import Testing
 import WatchPairCore
+import WatchPairQuirks
 import WatchPairTransport
 import WatchPairWire
 
@@ -48,7 +49,12 @@ struct ComponentConfigurationTests {
         "log.destination": "stderr", "listenFDName": "x", "complications.dailyBudget": "7",
         "layer.queueCapacity": "5", "layer.queueExpiry": "2", "layer.degradedAfter": "1", "layer.unhealthyAfter": "20",
         "layer.suggestionDedupeWindow": "0",
-    ]
+    ].merging(quirkValues) { first, _ in first }
+
+    /// A valid value other than the default for every quirk key (each turns its quirk on).
+    static let quirkValues = Dictionary(uniqueKeysWithValues: QuirkSettings.configKeys.map { key in
+        (key, ["probability": "0.5", "count": "2", "seed": "3", "delay": "2s"][String(key.split(separator: ".").last!)]!)
+    })
 
     @Test("the components' keys and the host's own are HostConfiguration.keys, each read by exactly one reader")
     func componentKeysPartitionTheHostKeys() {
@@ -72,7 +78,11 @@ struct ComponentConfigurationTests {
     func hostComposesTheComponentReaders() throws {
         let config = reader(Self.nonDefaultValues)
         let host = try HostConfiguration(role: .phone, config: config)
-        #expect("\(host.engine)" == "\(try EngineConfiguration(role: .phone, config: config))")
+        // The quirks apart: two equal dictionaries may print in different orders.
+        var (engine, read) = (host.engine, try EngineConfiguration(role: .phone, config: config))
+        #expect(engine.quirks == read.quirks && engine.quirks.count == 10)
+        (engine.quirks, read.quirks) = ([:], [:])
+        #expect("\(engine)" == "\(read)")
         #expect(Self.describe(host.transport) == Self.describe(try UnixSocketTransportConfiguration(role: .phone, config: config)))
         #expect(host.control == (try ControlServerConfiguration(role: .phone, config: config)))
         #expect("\(host.store)" == "\(try StoreConfiguration(role: .phone, config: config))")
@@ -167,7 +177,25 @@ struct ComponentConfigurationTests {
         ("durability", "disk", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
         ("queues.inbox", "many", { config throws(ConfigurationError) in _ = try StoreConfiguration(role: .phone, config: config) }),
         ("layer.queueExpiry", "-2", { config throws(ConfigurationError) in _ = try LayerConfiguration(config: config) }),
+        ("quirks.lateReply.probability", "1.5", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
+        ("quirks.lostReply.count", "0", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
+        ("quirks.stuckUserInfo.seed", "-1", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
+        ("quirks.delayedDelivery.delay", "3s...1s", { config throws(ConfigurationError) in _ = try EngineConfiguration(role: .phone, config: config) }),
     ]
+
+    @Test("quirk keys: any key of a quirk turns it on, the others take their defaults")
+    func quirkKeys() throws {
+        let engine = try EngineConfiguration(
+            role: .watch,
+            config: reader(["quirks.lateReply.probability": "0.25", "quirks.lateReply.delay": "500ms...2s", "quirks.stuckUserInfo.count": "1"]))
+        #expect(engine.quirks == [
+            .lateReply: try QuirkSetting(probability: 0.25, delay: .milliseconds(500) ... .seconds(2)),
+            .stuckUserInfo: try QuirkSetting(count: 1),
+        ])
+        #expect(try EngineConfiguration(role: .watch, config: reader(["quirks.delayedDelivery.delay": "1.5"])).quirks
+            == [.delayedDelivery: try QuirkSetting(delay: .milliseconds(1500) ... .milliseconds(1500))])
+        #expect(try EngineConfiguration(role: .watch, config: reader([:])).quirks.isEmpty)
+    }
 
     @Test("a bad value is refused by its component's reader, naming the full key", arguments: 0..<badValues.count)
     func badValueNamesItsKey(row: Int) {
@@ -189,6 +217,6 @@ struct ComponentConfigurationTests {
             #expect(Array(HostConfiguration.keys[start..<start + keys.count]) == keys)
         }
         #expect(HostConfiguration.keys.count == Set(HostConfiguration.keys).count)
-        #expect(HostConfiguration.keys.count == 34)
+        #expect(HostConfiguration.keys.count == 34 + 40)
     }
 }

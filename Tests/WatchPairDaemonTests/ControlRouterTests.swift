@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WatchPairQuirks
 import WatchPairWire
 
 @testable import WatchPairDaemon
@@ -54,6 +55,12 @@ struct ControlRouterTests {
         ("{\"id\":11,\"op\":\"answer\",\"token\":1,\"reply\":{},\"errorCode\":7014}", 11, "exactly one"),
         ("{\"id\":11,\"op\":\"answer\",\"token\":1,\"errorCode\":42}", 11, "WCError code"),
         ("{\"id\":12,\"op\":\"events\",\"follow\":\"yes\"}", 12, "'follow' must be true or false"),
+        ("{\"id\":13,\"op\":\"quirkSet\"}", 13, "needs 'name'"),
+        ("{\"id\":13,\"op\":\"quirkSet\",\"name\":\"lateRepy\"}", 13, "the quirks are: phantomReachability"),
+        ("{\"id\":13,\"op\":\"quirkSet\",\"name\":\"lateReply\",\"probability\":2}", 13, "probability 2.0 is outside 0...1"),
+        ("{\"id\":13,\"op\":\"quirkSet\",\"name\":\"lateReply\",\"count\":0}", 13, "count 0 must be at least 1"),
+        ("{\"id\":13,\"op\":\"quirkSet\",\"name\":\"lateReply\",\"delay\":\"3s...1s\"}", 13, "delay '3s...1s'"),
+        ("{\"id\":14,\"op\":\"quirkClear\",\"name\":\"nope\"}", 14, "no quirk named 'nope'"),
     ] as [(String, Int64?, String)])
     func rejects(line: String, id: Int64?, phrase: String) {
         guard case .failure(let rejection) = parse(line) else {
@@ -109,6 +116,15 @@ struct ControlRouterTests {
 
     /// A payload's `null` is 7010 and a single reserved key is not a dictionary, as when the daemon
     /// converted a JSON tree: the conventions hold without one.
+    @Test func quirkRequestsReadTheirSetting() throws {
+        let set = try decode(QuirkSetOperation.self, #"{"id":1,"op":"quirkSet","name":"lateReply","probability":0.5,"count":3,"seed":7,"delay":"1s...3s"}"#)
+        #expect(set.quirk == .lateReply)
+        #expect(set.setting == (try QuirkSetting(probability: 0.5, count: 3, seed: 7, delay: .seconds(1) ... .seconds(3))))
+        #expect(try decode(QuirkSetOperation.self, #"{"id":1,"op":"quirkSet","name":"lostReply"}"#).setting == .always)
+        #expect(try decode(QuirkClearOperation.self, #"{"id":2,"op":"quirkClear"}"#).quirk == nil)
+        #expect(try decode(QuirkClearOperation.self, #"{"id":2,"op":"quirkClear","name":"stuckUserInfo"}"#).quirk == .stuckUserInfo)
+    }
+
     @Test func payloadsKeepTheirErrorsWithoutATree() {
         guard case .failure(let null) = parse(#"{"id":5,"op":"transfer","userInfo":{"a":[1,null]}}"#) else {
             Issue.record("accepted a null")

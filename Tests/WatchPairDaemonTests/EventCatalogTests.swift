@@ -83,7 +83,7 @@ struct EventCatalogTests {
         #expect(Set(all).count == all.count, "a vocabulary's field would overwrite another's")
         #expect(all.map(\.description) == [
             "WC_CHANNEL", "WC_TRANSFER_ID", "WC_FILE_NAME", "WC_FILE_BYTES", "WC_FILE_OFFSET", "WC_SEQ", "WC_ERROR_CODE",
-            "WC_DURATION_US", "WC_REQUEST_TYPE", "WC_REQUEST_ID", "WC_ATTEMPT", "WC_STRATEGY", "WC_HEALTH", "WC_SYNC_KEY",
+            "WC_DURATION_US", "WC_QUIRK", "WC_REQUEST_TYPE", "WC_REQUEST_ID", "WC_ATTEMPT", "WC_STRATEGY", "WC_HEALTH", "WC_SYNC_KEY",
             "WC_SYNC_REVISION",
         ])
     }

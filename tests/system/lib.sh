@@ -126,6 +126,22 @@ reset_pair() {
     sx rm -f /run/watchpair/phoned.sock.pending /run/watchpair/watchd.sock.pending
 }
 
+# set_dropin FILE LINE...: a runtime drop-in (/run/systemd/system/UNIT.d/NAME.conf) with a [Service]
+# section of LINEs, then daemon-reload; unset_dropin FILE removes it (and reloads).
+set_dropin() {
+    local file=$1
+    shift
+    sx mkdir -p "$(dirname "$file")"
+    sx sh -c "printf '[Service]\n' > $file"
+    local line
+    for line in "$@"; do sx sh -c "printf '%s\n' '$line' >> $file"; done
+    sx systemctl daemon-reload
+}
+unset_dropin() {
+    sx rm -f "$1"
+    sx systemctl daemon-reload
+}
+
 # wait_prop_ge UNIT PROPERTY N [SECONDS]: waits until a numeric property (NRestarts...) is at least N.
 prop_ge() { [ "$(unit_prop "$1" "$2")" -ge "$3" ] 2>/dev/null; }
 wait_prop_ge() {

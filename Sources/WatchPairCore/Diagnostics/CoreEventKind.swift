@@ -77,6 +77,9 @@ public enum CoreEventKind: String, JournalEventKind {
     /// The day's complication budget was used up: the transfer was accepted and goes as a plain
     /// userInfo (`isCurrentComplicationInfo` false), as Apple does.
     case complicationBudgetExhausted
+    /// A quirk of real devices was injected (docs/Quirks.md): `WC_QUIRK` names it; the message or transfer
+    /// it hit is in `WC_SEQ` / `WC_TRANSFER_ID` where there is one.
+    case quirkInjected
 
     /// The journald `MESSAGE_ID` of this kind.
     public var messageID: String {
@@ -116,6 +119,7 @@ public enum CoreEventKind: String, JournalEventKind {
         case .contentRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b262"
         case .complicationQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b263"
         case .complicationBudgetExhausted: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b264"
+        case .quirkInjected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b270"
         }
     }
 
@@ -125,7 +129,7 @@ public enum CoreEventKind: String, JournalEventKind {
         case .fileFailed: .warning
         case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
         case .contentRefused, .installationChanged, .watchStateChanged: .notice
-        case .complicationBudgetExhausted: .notice
+        case .complicationBudgetExhausted, .quirkInjected: .notice
         case .messageFailed, .peerUnavailable, .payloadRejected: .notice
         case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug
         default: .info
@@ -134,9 +138,13 @@ public enum CoreEventKind: String, JournalEventKind {
 
     /// ``DiagnosticEvent``'s own fields: `WC_CHANNEL`, `WC_TRANSFER_ID`, `WC_FILE_NAME`, `WC_FILE_BYTES`,
     /// `WC_FILE_OFFSET`, `WC_SEQ`, `WC_ERROR_CODE`, `WC_DURATION_US`.
-    public static let fields: [EventField.Name] = [
+    public static let storedFields: [EventField.Name] = [
         .channel, .transferId, .fileName, .fileBytes, .fileOffset, .seq, .errorCode, .durationUs,
     ]
+
+    /// Every field of this vocabulary: ``storedFields`` and `WC_QUIRK`, which only `quirkInjected` carries
+    /// (in ``DiagnosticEvent/fields``, like another vocabulary's).
+    public static let fields: [EventField.Name] = storedFields + [.quirk]
 }
 
 extension EventField.Name {
@@ -156,6 +164,8 @@ extension EventField.Name {
     public static let errorCode = Self("errorCode")
     /// `WC_DURATION_US`: ``DiagnosticEvent/duration`` in microseconds.
     public static let durationUs = Self("durationUs")
+    /// `WC_QUIRK`: the quirk a `quirkInjected` event reports (its name, e.g. `lateReply`).
+    public static let quirk = Self("quirk")
 }
 
 extension DiagnosticEvent.Kind {
@@ -229,4 +239,6 @@ extension DiagnosticEvent.Kind {
     public static let complicationQueued = Self(CoreEventKind.complicationQueued)
     /// ``CoreEventKind/complicationBudgetExhausted``.
     public static let complicationBudgetExhausted = Self(CoreEventKind.complicationBudgetExhausted)
+    /// ``CoreEventKind/quirkInjected``.
+    public static let quirkInjected = Self(CoreEventKind.quirkInjected)
 }

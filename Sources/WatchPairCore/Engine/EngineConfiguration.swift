@@ -1,3 +1,4 @@
+import WatchPairQuirks
 import WatchPairWire
 
 /// Everything the engine needs to know about its side of the pair, with the defaults of docs/Configuration.md.
@@ -39,6 +40,8 @@ public struct EngineConfiguration: Sendable {
     /// Complication transfers a (UTC) day before `transferCurrentComplicationUserInfo` sends plain
     /// userInfo instead (default 50, Apple's; ``ComplicationBudget``).
     public var complicationDailyBudget: Int = 50
+    /// The quirks of real devices set from the start (docs/Quirks.md); none by default.
+    public var quirks: [Quirk: QuirkSetting] = [:]
 
     public init(
         role: Role,

@@ -29,5 +29,6 @@ extension EngineStatus {
             outstandingFiles: engine.store.files.outstandingFileCount,
             receivingFile: engine.files.isReceiving
         )
+        if !engine.quirks.isEmpty, engine.quirks.installationHidden { peerInstallationHidden = true }
     }
 }

@@ -16,6 +16,9 @@ public struct EngineStatus: Sendable, Hashable, Codable {
     /// Something listens on the peer's link socket (probed; a leftover file does not count), or the link
     /// is up: false while the peer's device is off.
     public var peerListening = false
+    /// True while `installedFlapping` shows the peer app not installed (``peerInstalled`` false): readers
+    /// that probe the peer themselves (`WCSession`) follow it. Nil (absent) otherwise.
+    public var peerInstallationHidden: Bool?
     /// This app is installed (`wcctl uninstall` / `install`).
     public var installed = true
     /// `isComplicationEnabled` (phone): the watch app is installed and its complication enabled.

@@ -7,7 +7,10 @@ import WatchPairWire
 extension PairEngine {
     /// Received userInfo transfers of `queue` (the app's by default) not yet acknowledged, in arrival order.
     public func pendingUserInfo(after deliveryId: UInt64 = 0, limit: Int = 256, queue: InboxQueue = .app) async throws(WCFailure) -> [InboxTransfer] {
-        try await StoreError.reported { () async throws(StoreError) in try await store.inbox(after: deliveryId, limit: limit, queue: queue) }
+        let transfers = try await StoreError.reported { () async throws(StoreError) in
+            try await store.inbox(after: deliveryId, limit: limit, queue: queue)
+        }
+        return quirks.isEmpty || queue != .app ? transfers : quirkView(transfers)
     }
 
     /// ``pendingUserInfo(after:limit:queue:)``, and the delivery id up to which the inbox was looked at:
@@ -44,15 +47,18 @@ extension PairEngine {
 
     /// The received context, if the app has not been given this version yet.
     public func pendingContext() async throws(WCFailure) -> StoredContext? {
-        try await StoreError.reported { () async throws(StoreError) in
+        let read = try await StoreError.reported { () async throws(StoreError) -> (StoredContext, UInt64)? in
             guard let received = try await store.contexts.receivedContext() else { return nil }
-            let delivered = try await store.contexts.contextDeliveredVersion()
-            return received.version > delivered ? received : nil
+            return (received, try await store.contexts.contextDeliveredVersion())
         }
+        guard let (received, delivered) = read else { return nil }
+        guard quirks.isEmpty else { return quirkPendingContext(received, delivered: delivered) }
+        return received.version > delivered ? received : nil
     }
 
     /// The app has been given context `version`.
     public func acknowledgeContext(version: UInt64) async throws(WCFailure) {
         try await StoreError.reported { () async throws(StoreError) in try await store.contexts.markContextDelivered(version: version) }
+        if !quirks.isEmpty { quirks.replayContext = false }
     }
 }

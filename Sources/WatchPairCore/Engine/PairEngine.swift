@@ -97,6 +97,9 @@ public actor PairEngine {
     /// The complication budget: how many complication transfers are left today.
     let complications: ComplicationChannel
 
+    /// The quirks of real devices set on this side and what they hold back; empty unless set.
+    let quirks: EngineQuirks
+
     /// Loads the caches from `store`. Throws when the store cannot be read.
     public init(
         configuration: EngineConfiguration,
@@ -123,6 +126,7 @@ public actor PairEngine {
             receivedVersion: try await store.contexts.receivedContext()?.version ?? 0)
         self.files = FileChannel(configuration: configuration)
         self.messages = MessageChannel(clock: clock, signal: messageSignal)
+        self.quirks = EngineQuirks(configuration.quirks, clock: clock)
         self.complications = ComplicationChannel(
             budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),
             clock: clock, origin: wallClockOrigin)
@@ -132,6 +136,8 @@ public actor PairEngine {
     /// the peer when there is something to deliver (or, in the foreground, when the peer app runs),
     /// and keeps established links alive. Throws only when the transport cannot listen.
     public func run() async throws {
+        // First: whoever sees the session activated must see the quirks' launch state.
+        if !quirks.isEmpty { quirksAtActivation() }
         let (spawned, spawner) = AsyncStream.makeStream(of: Link.self, bufferingPolicy: .unbounded)
         self.spawner = spawner
         await installations.load(self)
@@ -156,6 +162,7 @@ public actor PairEngine {
                 group.addTask { await self.expireMessages() }
                 group.addTask { await self.work.run() }
                 group.addTask { await self.announceContent() }
+                group.addTask { await self.runQuirkTimers() }
                 // Links this side opens run here, as children of run(), so cancellation reaches them.
                 group.addTask {
                     await withDiscardingTaskGroup { links in
@@ -204,7 +211,13 @@ public actor PairEngine {
 
     /// `isReachable` (docs/Lifecycle.md): the phone needs a handshaken link to a foreground watch app;
     /// the watch needs the phone app installed (its link can be made, launching it if needed).
+    /// A quirk may change what this reads (``quirkReachability(_:)``).
     public var isReachable: Bool {
+        quirks.isEmpty ? linkReachable : quirkReachability(linkReachable)
+    }
+
+    /// Reachability as the link and the peer's presence give it.
+    var linkReachable: Bool {
         LinkPolicy.isReachable(
             role: role, linkedPeerLaunch: current?.peerHello?.launch, linked: current != nil, presence: peerPresence)
     }
@@ -255,6 +268,7 @@ public actor PairEngine {
 
     /// Emits `reachabilityChanged` when `isReachable` flipped since the last call.
     func updateReachability() {
+        if !quirks.isEmpty { quirkFollowsReachability() }
         let now = isReachable
         guard now != lastReachable else { return }
         lastReachable = now

@@ -13,6 +13,7 @@ public enum DaemonOperations {
         HealthOperation.self, QueueOperation.self, QueueCancelOperation.self, ConnectOperation.self, DisconnectOperation.self,
         SyncSetOperation.self, SyncGetOperation.self, SyncListOperation.self, SyncNowOperation.self, UninstallOperation.self,
         InstallOperation.self, OpenOperation.self, SetComplicationOperation.self, TransferComplicationOperation.self,
+        QuirkListOperation.self, QuirkSetOperation.self, QuirkClearOperation.self,
     ]
 
     /// The daemon's operations over `context`, `router` (live messages) and `connection` (the layer).

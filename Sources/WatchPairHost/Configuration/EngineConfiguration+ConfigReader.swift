@@ -7,7 +7,7 @@ extension EngineConfiguration {
     /// `BackoffPolicy.init(config:)` and `KeepAlivePolicy.init(config:)`, in reading order.
     public static let configKeys =
         ["pairId"] + PayloadLimits.configKeys + ["timeouts.reply", "timeouts.handshake"] + BackoffPolicy.configKeys
-        + KeepAlivePolicy.configKeys + ["complications.dailyBudget"]
+        + KeepAlivePolicy.configKeys + ["complications.dailyBudget"] + QuirkSettings.configKeys
 
     /// Reads the engine of the daemon playing `role` in `pair` from `config`; absent keys keep
     /// `EngineConfiguration`'s defaults. `launch` stays `.foreground`: the host decides it at build time.
@@ -21,6 +21,7 @@ extension EngineConfiguration {
     /// | `backoff.*` | see `BackoffPolicy.init(config:)` | |
     /// | `keepAlive.*` | see `KeepAlivePolicy.init(config:)` | |
     /// | `complications.dailyBudget` | integer ≥ 0 | 50 |
+    /// | `quirks.<name>.*` | see `QuirkSettings.read(config:)` | none set |
     /// - Throws: ``ConfigurationError`` naming the first key out of its range or of the wrong type.
     public init(role: Role, pair: PairName? = nil, config: ConfigReader) throws(ConfigurationError) {
         self.init(role: role)
@@ -33,5 +34,6 @@ extension EngineConfiguration {
         backoff = try BackoffPolicy(config: config)
         keepAlive = try KeepAlivePolicy(config: config)
         complicationDailyBudget = try read.integer("complications.dailyBudget", minimum: 0) ?? complicationDailyBudget
+        quirks = try QuirkSettings.read(config: config)
     }
 }

@@ -7,6 +7,8 @@ extension HostConfiguration {
     public static let configFileVariable = "WATCHPAIR_CONFIG"
     /// The prefix of every environment override.
     public static let environmentPrefix = "WATCHPAIR_"
+    /// The prefix of the quirks' environment variables (``QuirkSettings``).
+    static let quirkVariablePrefix = environmentPrefix + "QUIRKS_"
 
     /// A loaded configuration and what looked wrong without being fatal.
     public struct Loaded: Sendable {
@@ -35,6 +37,11 @@ extension HostConfiguration {
         let explicit = options.configPath ?? environment[configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
         let path = explicit ?? Self.defaultFile(role: role, pair: options.pair, directory: defaultFileDirectory)
         var warnings: [String] = []
+        // A quirk misspelt would silently not be set, and the test run it was for would prove nothing.
+        let quirkVariables = Set(QuirkSettings.configKeys.map(environmentVariableName(for:)))
+        if let unknown = environment.keys.sorted().first(where: { $0.hasPrefix(quirkVariablePrefix) && !quirkVariables.contains($0) }) {
+            throw ConfigurationError(key: unknown, reason: QuirkSettings.unknownKeyReason)
+        }
         var providers: [any ConfigProvider] = [environmentProvider(environment, warnings: &warnings)]
         var file: String?
         if let contents = FileManager.default.contents(atPath: path) {
@@ -104,6 +111,9 @@ extension HostConfiguration {
         }
         let known = Set(keys)
         let leaves = leaves(object, prefix: "").sorted { $0.key < $1.key }
+        if let unknown = leaves.first(where: { $0.key.hasPrefix("quirks.") && !known.contains($0.key) }) {
+            throw ConfigurationError(key: unknown.key, reason: QuirkSettings.unknownKeyReason)
+        }
         // No key takes true/false or null; swift-configuration would read `true` as the number 1.
         for (key, value) in leaves where known.contains(key) {
             let elements: [JSONValue] = if case .array(let array) = value { array } else { [value] }

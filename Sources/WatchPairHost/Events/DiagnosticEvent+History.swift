@@ -5,8 +5,8 @@ import WatchPairWire
 extension DiagnosticEvent {
     /// The keys every ``controlJSON`` object has, beside its fields.
     private static let headerKeys: Set<String> = ["timestamp", "event", "role", "message", "priority", "messageId"]
-    /// The keys of the engine's own fields (``CoreEventKind/fields``).
-    private static let coreKeys = Set(CoreEventKind.fields.map(\.key))
+    /// The keys of the engine's own stored fields (``CoreEventKind/storedFields``).
+    private static let coreKeys = Set(CoreEventKind.storedFields.map(\.key))
 
     /// The file fields of a ``controlJSON`` object, nil when it has none.
     private static func fileFields(_ json: JSONValue) -> FileFields? {
@@ -22,7 +22,7 @@ extension DiagnosticEvent {
     ///
     /// The object names its kind whatever its vocabulary (`event`, `messageId`, `priority`), so the kinds
     /// of the reliability layer and keyed sync read back here without this module knowing them; every
-    /// member that is neither a header nor one of the engine's fields (``CoreEventKind/fields``) is a field
+    /// member that is neither a header nor one of the engine's stored fields (``CoreEventKind/storedFields``) is a field
     /// of the kind's vocabulary (``fields``).
     init?(controlJSON json: JSONValue) {
         guard case .object(let object) = json,

@@ -49,6 +49,7 @@ public enum HTMLRenderer {
         ("i", "#7c3aed", "solid", "userInfo (queued → received)"), ("i", "#7c3aed", "dashed", "didFinish"),
         ("i", "#d97706", "solid", "context version"), ("b", "#16a34a", "solid", "launch"), ("b", "#64748b", "solid", "idle exit"),
         ("b", "#dc2626", "solid", "stopped or killed / fault"), ("b", "#0ea5e9", "solid", "link up"), ("b", "#ea580c", "solid", "link down"),
+        ("b", "#c026d3", "dashed", "quirk injected"),
     ].map { tag, colour, line, text in
         "<span><\(tag) style=\"border-color:\(colour);border-style:\(line)\"></\(tag)>\(Markup.escape(text))</span>"
     }.joined()

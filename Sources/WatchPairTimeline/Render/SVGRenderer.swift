@@ -26,6 +26,7 @@ public enum SVGRenderer {
         .k-idleExit rect{fill:#f1f5f9;stroke:#64748b}.k-ended rect{fill:#fee2e2;stroke:#dc2626}
         .k-linkUp rect{fill:#f0f9ff;stroke:#0ea5e9}.k-linkDown rect{fill:#fff7ed;stroke:#ea580c}
         .k-fault rect{fill:#fee2e2;stroke:#b91c1c}.k-queued rect{fill:#faf5ff;stroke:#a78bfa;stroke-dasharray:3 3}
+        .k-quirk rect{fill:#fdf4ff;stroke:#c026d3;stroke-dasharray:4 2}
         .k-info rect{fill:#f8fafc;stroke:#cbd5e1}
         .el:hover line{stroke-width:3.5}.el:hover rect{stroke-width:2}
         """

@@ -11,14 +11,11 @@ size=$((mib << 20))
 # could otherwise make it a background launch, which exits when idle and takes its byte count along.
 dropin=/run/systemd/system/phoned.service.d/61-foreground.conf
 cleanup() {
-    sx rm -f "$dropin"
-    sx systemctl daemon-reload
+    unset_dropin "$dropin"
     sx rm -rf /srv/wp-files
 }
 trap cleanup EXIT
-sx mkdir -p "$(dirname "$dropin")"
-sx sh -c "printf '[Service]\nEnvironment=WATCHPAIR_LAUNCH=foreground\n' > $dropin"
-sx systemctl daemon-reload
+set_dropin "$dropin" Environment=WATCHPAIR_LAUNCH=foreground
 reset_pair
 sx systemctl start phoned.service watchd.service
 wait_unit phoned.service active

@@ -13,7 +13,7 @@ extension LinkDriver {
     /// or nil.
     func linkReason(_ engine: isolated PairEngine) -> LinkPolicy.LinkReason? {
         // Nothing links to or from an app that is not installed; its content waits for a reinstall.
-        guard engine.installation.installed, engine.peerWatchState.installed else { return nil }
+        guard engine.installation.installed, engine.peerPresence.watchState.installed else { return nil }
         return LinkPolicy.linkReason(
             contentForPeer: engine.hasContentForPeer, deliveryLink: wantsDeliveryLink(engine), owesRoom: owesRoomNow(engine),
             presenceLink: wantsPresenceLink(engine))

@@ -43,7 +43,9 @@ extension LinkSession {
         case .message(let id, let wantsReply, let body):
             engine.messages.receive(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, group: &group, engine)
         case .reply(let id, let body):
-            engine.messages.event(id, .answered(.success(body)), engine)
+            if engine.quirks.isEmpty || !engine.quirkTakesReply(id, body) {
+                engine.messages.event(id, .answered(.success(body)), engine)
+            }
         case .error(let relatesTo, let code, let reason) where relatesTo != 0:
             engine.messages.event(relatesTo, .answered(.failure(WCFailure(code, reason))), engine)
         case .error(_, let code, let reason):

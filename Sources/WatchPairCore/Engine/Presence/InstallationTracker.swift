@@ -58,7 +58,7 @@ final class InstallationTracker {
     /// 7018 on the watch, with a `contentRefused` event; nothing is queued. Called after the local
     /// checks (7008, 7009, 7010), like reachability.
     func refuseIfPeerNotInstalled(_ what: String, channel: DiagnosticEvent.Channel, _ engine: isolated PairEngine) throws(WCFailure) {
-        guard let failure = engine.peerWatchState.refusal(role: engine.role) else { return }
+        guard let failure = engine.peerPresence.watchState.refusal(role: engine.role) else { return }
         engine.emit(.contentRefused, "\(what) refused: \(failure.message)", channel: channel, errorCode: failure.code)
         throw failure
     }

@@ -2,7 +2,10 @@ import WatchPairWire
 
 extension PairEngine {
     /// The peer app's ``WatchState`` as last probed: `isWatchAppInstalled` / `isCompanionAppInstalled`.
-    public var peerWatchState: WatchState { peerPresence.watchState }
+    /// `installedFlapping` may show it not installed for a while; refusals follow the real state.
+    public var peerWatchState: WatchState {
+        quirks.isEmpty || !quirks.installationHidden ? peerPresence.watchState : WatchState(installed: false)
+    }
 
     /// This app's own installation record (`wcctl uninstall` / `install`).
     public var installation: AppInstallation { installations.own }

@@ -4,7 +4,7 @@ import WatchPairWire
 
 /// The channels' control operations (docs/ControlProtocol.md), each registered beside its request type:
 /// status, the message, userInfo and context channels, files, acting as the app (`receive`, `ack`,
-/// `answer`), installation and lifecycle, events and `wait`.
+/// `answer`), installation and lifecycle, the quirks, events and `wait`.
 struct ChannelOperations {
     /// The host served.
     let context: HostContext
@@ -26,5 +26,6 @@ struct ChannelOperations {
             WaitState(channels: channels, router: router, connection: connection, requestType: requestType)
         }
         InstallationOperations(channels: context.channels).register(on: &controlRouter)
+        QuirkOperations(channels: context.channels).register(on: &controlRouter)
     }
 }

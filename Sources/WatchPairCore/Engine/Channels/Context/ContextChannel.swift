@@ -93,6 +93,7 @@ final class ContextChannel {
             if let stored = try await engine.store.contexts.receiveContext(from: peer, version: version, payload: payload) {
                 receivedVersion = stored.version
                 engine.emit(.contextReceived, "application context version \(version) received", channel: .applicationContext, seq: version)
+                if !engine.quirks.isEmpty { engine.quirkOnReceivedContext(stored.version) }
                 engine.appChanges.fire(.context)
             }
             link.post(.contextAck(version: version))

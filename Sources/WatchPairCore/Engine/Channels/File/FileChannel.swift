@@ -386,6 +386,7 @@ final class FileChannel {
         dropReceiving()
         if outcome == .received {
             emit(.fileReceived, "file \(file.offer.fileName) received (\(file.offer.size) bytes, checksum matched)", file.offer, offset: file.offer.size, engine)
+            if !engine.quirks.isEmpty { engine.quirkOnReceivedFile(file.offer) }
             engine.appChanges.fire(.receivedFiles)
         } else {
             emit(.fileFailed, "file \(file.offer.fileName) arrived corrupt (checksum mismatch) and was dropped", file.offer, errorCode: .deliveryFailed, engine)

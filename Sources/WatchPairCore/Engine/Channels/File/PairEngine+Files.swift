@@ -46,7 +46,8 @@ extension PairEngine {
 
     /// Received files the app has not taken, oldest first; each is whole and verified at `spoolPath`.
     public func pendingFiles(limit: Int = 64) async throws(WCFailure) -> [IncomingFile] {
-        try await StoreError.reported { () async throws(StoreError) in try await store.files.receivedFiles(limit: limit) }
+        let files = try await StoreError.reported { () async throws(StoreError) in try await store.files.receivedFiles(limit: limit) }
+        return quirks.isEmpty || quirks.heldFiles.isEmpty ? files : files.filter { !quirks.heldFiles.contains($0.offer.transferId) }
     }
 
     /// The app is done with a received file: it is deleted (as Apple removes it when `didReceive file`

@@ -8,7 +8,7 @@ import WatchPairWire
 final class MessageChannel {
     private var nextId: UInt64 = 0
     /// Calls in progress, each with its own ``MessageCall`` machine.
-    private var pending: [UInt64: PendingMessage] = [:]
+    private(set) var pending: [UInt64: PendingMessage] = [:]
     /// The app's handler for live messages.
     var handler: MessageHandler?
     /// Incoming messages the app is handling (answered off the actor too, so counted apart).
@@ -82,16 +82,20 @@ final class MessageChannel {
             engine.emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
             throw failure
         }
-        if let failure = engine.peerWatchState.refusal(role: engine.role) {
+        if let failure = engine.peerPresence.watchState.refusal(role: engine.role) {
+            engine.emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
+            throw failure
+        }
+        if !engine.quirks.isEmpty, let failure = engine.quirkRefusesMessage() {
             engine.emit(.messageFailed, "message not sent: \(failure.message)", channel: channel, errorCode: failure.code)
             throw failure
         }
         nextId += 1
         let id = nextId
-        pending[id] = PendingMessage(wantsReply: wantsReply, started: .now, completion: completion)
-        engine.messageSignal.fire()
         let limits = MessageCall.Deadlines(
             timeout: timeout ?? engine.configuration.replyTimeout, handshakeTimeout: engine.configuration.handshakeTimeout)
+        pending[id] = PendingMessage(wantsReply: wantsReply, started: .now, timeout: limits.reply, completion: completion)
+        engine.messageSignal.fire()
         deadlines.add(id, timeout: limits.reply)
         let frame = Frame.message(id: id, wantsReply: wantsReply, body: body)
         return (id, sendOnCurrentLink(id, frame, engine) ? .sent : .needsLink(frame, limit: limits.link))
@@ -185,6 +189,16 @@ final class MessageChannel {
         }
     }
 
+    /// `replyAndError`: call `id` completes with its reply, and then its caller also gets 7012 (the one
+    /// place "exactly one outcome" is broken, on purpose).
+    func answerThenFail(_ id: UInt64, _ body: MessageBody, _ engine: isolated PairEngine) {
+        guard let message = pending[id], case .complete = event(id, .answered(.success(body)), engine) else { return }
+        let failure = WCFailure(.messageReplyTimedOut, "an error after the reply")
+        engine.emit(
+            .messageFailed, "message \(id) failed after its reply: \(failure.message)", channel: .message, seq: id, errorCode: failure.code)
+        message.completion(.failure(failure))
+    }
+
     /// A link closed: the calls written on it fail (their machines decide which).
     func linkClosed(_ link: Link, _ engine: isolated PairEngine) {
         for id in pending.keys {
@@ -224,6 +238,8 @@ struct PendingMessage: Sendable {
     let wantsReply: Bool
     /// When the call started (its event's duration).
     let started: ContinuousClock.Instant
+    /// The call's reply timeout (a late reply, `lateReply`, is held past it).
+    let timeout: Duration
     let completion: @Sendable (MessageChannel.Outcome) -> Void
     var call = MessageCall()
 }

@@ -11,6 +11,7 @@ extension PairEngine {
     public func transferUserInfo(_ payload: PlistDictionary) async throws(WCFailure) -> OutboxTransfer {
         let encoded = try checkedUserInfo(payload, "userInfo")
         let transfer = try await enqueueUserInfo(encoded, complication: false)
+        if !quirks.isEmpty { quirkOnTransfer(transfer) }
         userInfoQueued(transfer)
         return transfer
     }

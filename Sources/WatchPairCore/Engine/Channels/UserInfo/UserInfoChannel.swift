@@ -34,9 +34,11 @@ final class UserInfoChannel {
                 await engine.contentSignal.wait(after: seen)
                 continue
             }
-            let batch: [OutboxTransfer]
+            var batch: [OutboxTransfer]
             do {
                 batch = try await engine.store.outstandingToSend(after: cursor, limit: Int(min(256, room)))
+                // `stuckUserInfo`: what is stuck waits for the next transfer.
+                if !engine.quirks.isEmpty, let stuck = engine.quirks.stuckFrom { batch.removeAll { $0.seq >= stuck } }
             } catch {
                 engine.logger.error("reading the outbox failed", metadata: ["error": "\(error)"])
                 await engine.contentSignal.wait(after: seen)
@@ -149,6 +151,7 @@ final class UserInfoChannel {
         for transfer in receipt.accepted {
             engine.emit(.userInfoDelivered, "userInfo \(transfer.seq) received", channel: .userInfo, transferId: transfer.transferId, seq: transfer.seq)
         }
+        if !engine.quirks.isEmpty { engine.quirkOnReceived(receipt.accepted) }
         if !receipt.accepted.isEmpty { engine.appChanges.fire(.userInfo) }
         link.post(.ack(upTo: receipt.lastSeq))
         if let gap {
