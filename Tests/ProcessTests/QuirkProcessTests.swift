@@ -46,6 +46,25 @@ struct QuirkProcessTests {
         }
     }
 
+    @Test("replyAndError on the phone: wcctl send prints the reply, then exits 112 for the error that followed it")
+    func replyAndError() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            _ = try await pair.startHandler(["receive", "--follow", "--reply", #"{"pong":true}"#], side: .watch)
+            try await pair.ok(["quirk", "set", "replyAndError", "--count", "1"])
+
+            let hit = try await pair.wcctl(["send", #"{"ping":1}"#])
+            #expect(hit.status == 112, "\(hit)")
+            #expect(hit.stdout == [#"{"pong":true}"#], "the reply is printed first: \(hit)")
+            #expect(hit.stderr.hasPrefix("wcctl: error 7012 (messageReplyTimedOut): after the reply"), "\(hit)")
+            let json = try await pair.wcctl(["--json", "send", #"{"ping":2}"#])
+            #expect(json.status == 0 && json.stdout == [#"{"reply":{"pong":true}}"#], "spent after one: \(json)")
+            let events = try await Self.injected(pair, .phone)
+            #expect(events.map { $0["quirk"] } == [.string("replyAndError")], "\(events)")
+        }
+    }
+
     @Test("WATCHPAIR_QUIRKS_PHANTOM_REACHABILITY_PROBABILITY=1 at start: reachable with no watch, sends fail 7007")
     func fromEnvironment() async throws {
         try await PairSandbox.with { pair in

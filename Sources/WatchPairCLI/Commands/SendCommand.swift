@@ -1,4 +1,5 @@
 import ArgumentParser
+import WatchPairWire
 
 /// `wcctl send JSON`: `sendMessage` with a dictionary.
 struct SendCommand: WcctlSubcommand {
@@ -53,7 +54,16 @@ struct SendCommand: WcctlSubcommand {
         } else if !noReply {
             try context.printJSON(result[field: "reply"] ?? .object([:]))
         }
+        try throwErrorAfterReply(result)
     }
+}
+
+/// The `replyAndError` quirk: the reply (already printed) was followed by an error, which is the exit status.
+func throwErrorAfterReply(_ result: JSONValue) throws(CLIError) {
+    guard let error = result[field: "errorAfterReply"] else { return }
+    let code = Int(error[field: "code"]?.integerValue ?? Int64(WCErrorCode.genericError.rawValue))
+    let name = error[field: "name"]?.stringValue ?? "genericError"
+    throw CLIError(.wcError(code: code, name: name), "after the reply: \(error[field: "message"]?.stringValue ?? "an error")")
 }
 
 /// `--timeout` must be a positive, finite number of seconds.

@@ -46,7 +46,7 @@ struct SendDataCommand: WcctlSubcommand {
         let result = try client.call(request, wait: Payload.replyWait(timeout: timeout))
         guard let reply = result[field: "reply"] else {
             if context.json { try context.printJSON(.object([:])) }
-            return
+            return try throwErrorAfterReply(result)
         }
         guard case .string(let base64) = reply, let replyBytes = Data(base64Encoded: base64) else {
             throw CLIError(.failure, "\(client.target.daemonName) sent a reply that is not base64")
@@ -56,5 +56,6 @@ struct SendDataCommand: WcctlSubcommand {
         } else {
             try context.streams.writeOut(Array(replyBytes))
         }
+        try throwErrorAfterReply(result)
     }
 }

@@ -9,9 +9,17 @@ import WatchPairWire
 /// data written by the same functions. Members go in canonical (UTF-8 byte) order; `ControlLinesTests`
 /// holds every line to the literal example in docs/ControlProtocol.md.
 enum ControlLines {
-    /// The result of `send`/`sendData`: `{}`, or `{"reply": …}` with a dictionary or base64 data.
-    static func sendResult(_ id: Int64, reply: MessageBody?) -> [UInt8] {
+    /// The result of `send`/`sendData`: `{}`, or `{"reply": …}` with a dictionary or base64 data; under
+    /// the `replyAndError` quirk also `"errorAfterReply": {"code", "name", "message"}`.
+    static func sendResult(_ id: Int64, reply: MessageBody?, errorAfterReply: WCFailure? = nil) -> [UInt8] {
         ControlResponse.successLine(id) { result in
+            if let errorAfterReply {
+                result.add("errorAfterReply", object: { error in
+                    error.add("code", integer: Int64(errorAfterReply.code.rawValue))
+                    error.add("message", string: errorAfterReply.message)
+                    error.add("name", string: errorAfterReply.code.name)
+                })
+            }
             switch reply {
             case nil: break
             case .dictionary(let dictionary)?: result.add("reply", plist: dictionary)

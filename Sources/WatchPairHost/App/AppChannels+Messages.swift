@@ -13,9 +13,11 @@ extension AppChannels {
     /// `completion` gets the outcome when it is known, on the engine (it must not block).
     public func sendMessage(
         _ body: MessageBody, wantsReply: Bool, timeout: Duration? = nil,
-        completion: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void
+        completion: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void,
+        replyThenError: (@Sendable (MessageBody?, WCFailure) -> Void)? = nil
     ) async throws(WCFailure) {
-        try await engine.sendMessage(body, wantsReply: wantsReply, timeout: timeout, completion: completion)
+        try await engine.sendMessage(
+            body, wantsReply: wantsReply, timeout: timeout, completion: completion, replyThenError: replyThenError)
     }
 
     /// Makes `handler` the receiver of live messages (nil: none, so they fail with 7014 at the sender).

@@ -110,6 +110,25 @@ struct QuirkMessageTests {
         await pair.tearDown()
     }
 
+    @Test("replyAndError for a caller that answers once: both outcomes at once, the completion not called")
+    func replyThenError() async throws {
+        let pair = try EnginePair(.inMemory)
+        let (_, phone) = try await pair.startLinked(watchHandler: Self.echo)
+        await phone.setQuirk(.replyAndError, try QuirkSetting(count: 1))
+        let outcomes = Outcomes()
+        let both = Outcomes()
+        for n in 1...2 {
+            try await phone.sendMessage(.dictionary(["n": .integer(Int64(n))]), wantsReply: true) { outcomes.add($0) } replyThenError: {
+                both.add(.success($0))
+                both.add(.failure($1))
+            }
+        }
+        try await until("both calls over", on: phone.messageSignal) { both.count == 2 && outcomes.count == 1 }
+        #expect(both.replies == [.dictionary(["n": .integer(1)])] && both.codes == [.messageReplyTimedOut])
+        #expect(outcomes.replies == [.dictionary(["n": .integer(2)])] && outcomes.codes.isEmpty, "spent: the second as usual")
+        await pair.tearDown()
+    }
+
     @Test("lostReply: the watch's handler ran, the phone gets 7012 at its timeout")
     func lostReply() async throws {
         let clock = ManualClock()

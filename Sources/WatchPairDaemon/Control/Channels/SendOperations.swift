@@ -59,12 +59,14 @@ struct MessageSend: Sendable {
     }
 }
 
-/// The result of `send`/`sendData`: `{}`, or `{"reply": …}` (``ControlLines/sendResult(_:reply:)``).
+/// The result of `send`/`sendData`: `{}`, or `{"reply": …}`, and under the `replyAndError` quirk the
+/// error that followed the reply (``ControlLines/sendResult(_:reply:errorAfterReply:)``).
 struct SendResult: ControlResult {
     var reply: MessageBody?
+    var errorAfterReply: WCFailure?
 
     func responseLine(id: Int64) -> [UInt8] {
-        ControlLines.sendResult(id, reply: reply)
+        ControlLines.sendResult(id, reply: reply, errorAfterReply: errorAfterReply)
     }
 }
 
@@ -84,6 +86,8 @@ struct SendOperations {
         do throws(WCFailure) {
             try await channels.sendMessage(body, wantsReply: !noReply, timeout: timeout) { outcome in
                 respond(outcome.map { SendResult(reply: $0) })
+            } replyThenError: { reply, failure in
+                respond(.success(SendResult(reply: reply, errorAfterReply: failure)))
             }
         } catch {
             respond(.failure(error))

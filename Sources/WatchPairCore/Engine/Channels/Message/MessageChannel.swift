@@ -27,6 +27,10 @@ final class MessageChannel {
     /// The outcome of a call as the app sees it: the reply, nil when none was wanted, or the failure.
     typealias Outcome = Result<MessageBody?, WCFailure>
 
+    /// Takes both outcomes of a call hit by `replyAndError` at once, for a caller that can answer only
+    /// once (a control client's `send`): the reply, and the error that followed it.
+    typealias ReplyThenError = @Sendable (MessageBody?, WCFailure) -> Void
+
     /// Sends a live message and waits for its outcome; see ``PairEngine/sendMessage(_:wantsReply:timeout:)``.
     func send(
         _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine
@@ -48,9 +52,10 @@ final class MessageChannel {
     /// waiting for it (the daemons' `send`); see ``PairEngine/sendMessage(_:wantsReply:timeout:completion:)``.
     func send(
         _ body: MessageBody, wantsReply: Bool, timeout: Duration?, _ engine: isolated PairEngine,
-        completion: @escaping @Sendable (Outcome) -> Void
+        completion: @escaping @Sendable (Outcome) -> Void, replyThenError: ReplyThenError? = nil
     ) throws(WCFailure) {
         let (id, started) = try start(body, wantsReply: wantsReply, timeout: timeout, engine, completion: completion)
+        if let replyThenError { pending[id]?.replyThenError = replyThenError }
         if case .needsLink(let frame, let limit) = started {
             engine.work.start { await MessageChannel.deliver(id, frame, linkWithin: limit, engine) }
         }
@@ -192,11 +197,20 @@ final class MessageChannel {
     /// `replyAndError`: call `id` completes with its reply, and then its caller also gets 7012 (the one
     /// place "exactly one outcome" is broken, on purpose).
     func answerThenFail(_ id: UInt64, _ body: MessageBody, _ engine: isolated PairEngine) {
-        guard let message = pending[id], case .complete = event(id, .answered(.success(body)), engine) else { return }
+        guard var message = pending[id] else { return }
         let failure = WCFailure(.messageReplyTimedOut, "an error after the reply")
+        if let both = message.replyThenError {
+            // The reply goes out together with the error that follows it; any other outcome as it is.
+            let completion = message.completion
+            message.completion = { outcome in
+                if case .success(let reply) = outcome { both(reply, failure) } else { completion(outcome) }
+            }
+            pending[id] = message
+        }
+        guard case .complete = event(id, .answered(.success(body)), engine) else { return }
         engine.emit(
             .messageFailed, "message \(id) failed after its reply: \(failure.message)", channel: .message, seq: id, errorCode: failure.code)
-        message.completion(.failure(failure))
+        if message.replyThenError == nil { message.completion(.failure(failure)) }
     }
 
     /// A link closed: the calls written on it fail (their machines decide which).
@@ -240,6 +254,8 @@ struct PendingMessage: Sendable {
     let started: ContinuousClock.Instant
     /// The call's reply timeout (a late reply, `lateReply`, is held past it).
     let timeout: Duration
-    let completion: @Sendable (MessageChannel.Outcome) -> Void
+    var completion: @Sendable (MessageChannel.Outcome) -> Void
+    /// Where both outcomes of a `replyAndError` go at once, for a caller that answers once.
+    var replyThenError: MessageChannel.ReplyThenError?
     var call = MessageCall()
 }

@@ -21,12 +21,17 @@ extension PairEngine {
 extension PairEngine {
     /// ``sendMessage(_:wantsReply:timeout:)`` without a task waiting for the outcome: refusals throw at
     /// once; otherwise `completion` gets the one outcome later, on this actor (so it must not block).
+    ///
+    /// Under the `replyAndError` quirk `completion` gets the reply and then a 7012, unless
+    /// `replyThenError` is given: then that gets both at once (for a caller that can answer only once).
     public func sendMessage(
         _ body: MessageBody,
         wantsReply: Bool,
         timeout: Duration? = nil,
-        completion: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void
+        completion: @escaping @Sendable (Result<MessageBody?, WCFailure>) -> Void,
+        replyThenError: (@Sendable (MessageBody?, WCFailure) -> Void)? = nil
     ) throws(WCFailure) {
-        try messages.send(body, wantsReply: wantsReply, timeout: timeout, self, completion: completion)
+        try messages.send(
+            body, wantsReply: wantsReply, timeout: timeout, self, completion: completion, replyThenError: replyThenError)
     }
 }
