@@ -41,7 +41,10 @@ struct PairNameProcessTests {
                 return events.json.contains { ($0["message"]?.stringValue ?? "").contains("'ci-3'") }
             }
             #expect(try await pair.receivePending(.watch, channels: ["userInfo"]).isEmpty, "a transfer crossed pairs")
-            #expect(try await pair.status(.phone)["outstandingTransfers"] == .integer(1))
+            let phone = try await pair.status(.phone)
+            #expect(phone["outstandingTransfers"] == .integer(1))
+            let watchStatus = try await pair.status(.watch)
+            #expect(phone["pair"] == .string("ci-3") && watchStatus["pair"] == .string("ci-4"), "status names each app's pair")
         }
     }
 }

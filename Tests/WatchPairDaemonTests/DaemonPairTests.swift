@@ -72,6 +72,7 @@ struct DaemonPairTests {
                     let status = try await phoneApp.call(["id": 1, "op": "status"])
                     #expect(status["ok"] == .bool(true))
                     #expect(status["result"]?["role"] == .string("phone"))
+                    #expect(status["result"]?["pair"] == .string("default"), "the default pair, as WC_PAIR names it")
                     #expect(status["result"]?["launch"] == .string("foreground"))
                     #expect(status["result"]?["pid"] == .integer(Int64(getpid())))
                     #expect(status["result"]?["controlClients"]?.integerValue ?? 0 >= 1)

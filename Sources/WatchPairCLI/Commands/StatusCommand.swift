@@ -10,12 +10,12 @@ struct StatusCommand: WcctlSubcommand {
             peer link, outstanding userInfo transfers, received items not yet taken by the
             app, and the sent, acknowledged and received context versions.
 
-            Text: `key: value` lines under four headings: app (role, activation, launch,
-            installation, process), peer (reachability, link, pairing, installation,
-            running), queues (transfers, files, received items, messages in flight) and
-            context (versions sent, acknowledged, received). --counters adds the store's
-            counters (storeCommits, storeReads: transactions since the app started, for
-            benchmarks) under a last heading, counters.
+            Text: `key: value` lines under four headings: app (role, pair, activation,
+            launch, installation, process), peer (reachability, link, pairing,
+            installation, running), queues (transfers, files, received items, messages
+            in flight) and context (versions sent, acknowledged, received). --counters
+            adds the store's counters (storeCommits, storeReads: transactions since the
+            app started, for benchmarks) under a last heading, counters.
 
             --json: one object with every field, the counters included, with or without
             --counters.

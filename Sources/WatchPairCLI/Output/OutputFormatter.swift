@@ -9,7 +9,7 @@ public enum OutputFormatter {
     /// its peer, what is queued, the context versions.
     public static let statusGroups: [(title: String, keys: [String])] = [
         ("app", [
-            "role", "activated", "launch", "installed", "pid", "controlClients", "complicationEnabled",
+            "role", "pair", "activated", "launch", "installed", "pid", "controlClients", "complicationEnabled",
             "complicationTransfersRemaining",
         ]),
         ("peer", [

@@ -18,12 +18,15 @@ public struct HostContext: Sendable {
     public let clientCount: @Sendable () -> Int
     /// What the app may do with the host (``AppChannels``): the operations handlers call.
     public let channels: AppChannels
+    /// The pair's name as `status` and the journal (`WC_PAIR`) give it: `default` for the default pair.
+    public let pair: String
 
     /// A context for a control handler.
     public init(
         engine: PairEngine, store: PairStore, events: EventLog, clock: any Clock<Duration>, pid: Int32,
-        clientCount: @escaping @Sendable () -> Int, channels: AppChannels? = nil
+        clientCount: @escaping @Sendable () -> Int, channels: AppChannels? = nil, pair: String = PairName.defaultPairName
     ) {
+        self.pair = pair
         self.engine = engine
         self.store = store
         self.events = events
@@ -39,6 +42,7 @@ public struct HostContext: Sendable {
         let statistics = store.statistics
         return .object([
             "role": .string(status.role.rawValue),
+            "pair": .string(pair),
             "activated": .bool(status.activated),
             "launch": .string(status.launch.rawValue),
             "reachable": .bool(status.reachable),

@@ -166,7 +166,8 @@ public func buildHost(
     let face = makeFace(
         HostContext(
             engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
-            clientCount: { serverReference.server.withLock { $0?.attachedClients ?? 0 } }))
+            clientCount: { serverReference.server.withLock { $0?.attachedClients ?? 0 } },
+            pair: PairName.label(of: configuration.pair)))
     var controlServer: ControlServer?
     if environment.transport == nil {
         do {
