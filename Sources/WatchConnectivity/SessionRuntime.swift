@@ -56,6 +56,16 @@ package struct SessionOverrides: Sendable {
     package var logger: Logger?
     /// How the test kit waits on the session's behalf (its pair's self-driving clock).
     package var waits: (any SessionWaits)?
+    /// A phone with several watches: the link to each watch by name, used instead of `transport` while
+    /// bound to that watch.
+    package var watchTransports: [String: any Transport] = [:]
+
+    /// These overrides while bound to `watch`: its link in place of ``transport``, if one is given.
+    func forWatch(_ watch: PairName?) -> SessionOverrides {
+        var overrides = self
+        if let watch, let link = watchTransports[watch.rawValue] { overrides.transport = link }
+        return overrides
+    }
 
     package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,

@@ -62,6 +62,10 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     /// Phone side: complication transfers a UTC day before `transferCurrentComplicationUserInfo` sends
     /// plain userInfo (`complications.dailyBudget`, default 50 as on Apple's devices).
     public var complicationDailyBudget = 50
+    /// Phone side: the watches this phone is paired with (`watches`), one active at a time, each a
+    /// `watchd` instance with its own store and this app keeping one state directory per watch
+    /// (docs/Watches.md). Empty (the default): one watch, at the paths above.
+    public var watches: [String] = []
 
     /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`, and the
     /// host's defaults for everything else (docs/Configuration.md).
@@ -94,7 +98,14 @@ public struct WCSessionConfiguration: Sendable, Hashable {
         }
         host.listenFDName = listenFDName
         host.engine.complicationDailyBudget = complicationDailyBudget
+        host.watches = watches.compactMap { try? PairName(validating: $0) }
         return host
+    }
+
+    /// This (phone) app's configuration while bound to `watch`: its paths in the watch's own directories
+    /// (`HostConfiguration.forWatch(_:)`).
+    func forWatch(_ watch: PairName) -> WCSessionConfiguration {
+        WCSessionConfiguration(hostConfiguration.forWatch(watch))
     }
 }
 
@@ -149,6 +160,7 @@ extension WCSessionConfiguration {
         allowedUIDs = host.allowedUIDs
         listenFDName = host.listenFDName
         complicationDailyBudget = host.engine.complicationDailyBudget
+        watches = host.watches.map(\.rawValue)
     }
 }
 

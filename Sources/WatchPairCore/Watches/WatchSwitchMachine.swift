@@ -46,6 +46,9 @@ public struct WatchSwitchMachine: Sendable, Hashable {
         case drained(String)
         /// The app called `activate()`.
         case activate
+        /// The activation ended other than by a switch or an unpair: it failed, its host stopped, or the app
+        /// exited. The session is `.notActivated`; nothing is reported (the host reports what ended it).
+        case activationEnded
         /// A probe saw `name`'s watch app installed or not.
         case installation(String, installed: Bool)
         /// The app starts a send or transfer: may it?
@@ -112,6 +115,9 @@ public struct WatchSwitchMachine: Sendable, Hashable {
         case .switchTo(let name): return try switchTo(name)
         case .drained(let name): return drained(name)
         case .activate: return activate()
+        case .activationEnded:
+            session = .notActivated
+            return []
         case .installation(let name, let installed): return try installation(name, installed: installed)
         case .newContent: return [newContent()]
         }

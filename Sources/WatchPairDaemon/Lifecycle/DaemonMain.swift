@@ -53,6 +53,14 @@ public enum DaemonMain {
             return ConfigurationError.exitStatus
         }
         let configuration = loaded.configuration
+        // A phone with several watches is modelled by WCSession and its test kit; phoned does not switch yet,
+        // and must not silently run as a phone with one watch.
+        guard configuration.watches.isEmpty else {
+            let error = ConfigurationError(
+                key: "watches", reason: "phoned does not switch watches yet; a WCSession app does (docs/Watches.md)")
+            printError(error.line(daemon: name))
+            return ConfigurationError.exitStatus
+        }
 
         // The only place logging is bootstrapped: the libraries just take a Logger.
         let destination: JournaldLogHandler.Destination = switch configuration.log.destination {

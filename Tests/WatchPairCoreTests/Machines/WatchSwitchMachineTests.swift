@@ -79,6 +79,9 @@ struct WatchSwitchMachineTests {
         SwitchRow("a", true, .installation("b", installed: false), [], "a", .activated(watch: "a")),
         SwitchRow("a", true, .installation("a", installed: true), [], "a", .activated(watch: "a")),
         SwitchRow("a", true, .activate, [], "a", .activated(watch: "a")),
+        // The activation ended (the app exited, the host failed): not activated, the active watch unchanged.
+        SwitchRow("a", true, .activationEnded, [], "a", .notActivated),
+        SwitchRow("a", false, .activationEnded, [], "a", .notActivated),
     ])
     func table(row: SwitchRow) throws {
         var machine = Self.phone(active: row.active, activated: row.activated)
