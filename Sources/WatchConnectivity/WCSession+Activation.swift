@@ -93,7 +93,7 @@ extension WCSession {
             }
             await overrides.beforeActivationCompletes?(host)
             if !Task.isCancelled {
-                await completeActivation(runtime, rebound: rebound)
+                await completeActivation(runtime, watch: watch?.rawValue, rebound: rebound)
                 activated.fire()
                 group.addTask {
                     await SessionDelivery(session: self, runtime: runtime).run()
@@ -154,7 +154,9 @@ extension WCSession {
 
     /// Fills the snapshots, marks the session activated and tells the delegate: the activation completed,
     /// or, when the session was activated without a watch and is now `rebound` to one, the watch's state changed.
-    private func completeActivation(_ runtime: SessionRuntime, rebound: Bool) async {
+    /// On a phone with several watches, an activation bound to another `watch` than the last one also
+    /// reports `sessionWatchStateDidChange` (the session now describes another watch).
+    private func completeActivation(_ runtime: SessionRuntime, watch: String?, rebound: Bool) async {
         let channels = runtime.channels
         let sent = (try? await channels.applicationContext()) ?? [:]
         let received = (try? await channels.receivedApplicationContext()) ?? [:]
@@ -171,6 +173,7 @@ extension WCSession {
             return true
         }
         guard activated else { return }
+        let otherWatch = noteBoundWatch(watch)
         snapshotSignal.fire()
         runtime.logger.info(
             "WCSession activated",
@@ -179,11 +182,8 @@ extension WCSession {
                 "link": "\(runtime.configuration.linkSocketPath)",
             ])
         notifyDelegate { session, delegate in
-            if rebound {
-                delegate.sessionWatchStateDidChange(session)
-            } else {
-                delegate.session(session, activationDidCompleteWith: .activated, error: nil)
-            }
+            if !rebound { delegate.session(session, activationDidCompleteWith: .activated, error: nil) }
+            if rebound || otherWatch { delegate.sessionWatchStateDidChange(session) }
         }
     }
 

@@ -142,8 +142,12 @@ extension WCSession {
             return true
         }
         guard activated else { return nil }
+        let otherWatch = noteBoundWatch(nil)
         snapshotSignal.fire()
-        notifyDelegate { session, delegate in delegate.session(session, activationDidCompleteWith: .activated, error: nil) }
+        notifyDelegate { session, delegate in
+            delegate.session(session, activationDidCompleteWith: .activated, error: nil)
+            if otherWatch { delegate.sessionWatchStateDidChange(session) }
+        }
         while !Task.isCancelled {
             let seen = watchSignal.generation
             let bound = state.withLock { state -> String? in
@@ -154,6 +158,16 @@ extension WCSession {
             await watchSignal.wait(after: seen)
         }
         return nil
+    }
+
+    /// Records that an activation is bound to `watch` (nil: none); true when the phone has several watches
+    /// and an earlier activation was bound to another one, so the watch state the app sees changed.
+    func noteBoundWatch(_ watch: String?) -> Bool {
+        state.withLock { state in
+            guard state.watches != nil else { return false }
+            defer { (state.lastBoundWatch, state.hasBoundWatch) = (watch, true) }
+            return state.hasBoundWatch && state.lastBoundWatch != watch
+        }
     }
 
     /// The end of an activation a switch or an unpair closed: `.notActivated`, `sessionDidDeactivate`.

@@ -60,6 +60,9 @@ public final class WCSession: NSObject, @unchecked Sendable {
         /// A phone with several watches (the configuration lists them): which is active, which the
         /// session is bound to, and the switch in progress. Nil with one watch.
         var watches: WatchSwitchMachine?
+        /// The watch the last activation was bound to (nil: none), once one was (``WatchSwitchMachine``).
+        var lastBoundWatch: String?
+        var hasBoundWatch = false
     }
 
     let state = Mutex(State())

@@ -57,6 +57,8 @@ struct WatchSwitchPairTests {
         let b = try await pair.activate(watch: "b")
         pair.phone.activate()
         #expect(try await phone.first(\.activationState) == .activated)
+        // The session describes another watch now.
+        #expect(try await phone.next().watchState != nil)
         await pair.phone.waitForReachability()
         #expect(pair.phone.isPaired && pair.phone.isWatchAppInstalled)
         let directoryOfB = try #require(pair.phone.watchDirectoryURL)
@@ -133,6 +135,7 @@ struct WatchSwitchPairTests {
 
         pair.phone.activate()
         #expect(try await phone.first(\.activationState) == .activated)
+        #expect(try await phone.next().watchState?.isPaired == false)
         #expect(!pair.phone.isPaired)
         #expect(Self.code { try pair.phone.updateApplicationContext(["x": 1]) } == .deviceNotPaired)
         #expect(await Self.code { try await pair.switch(to: "a") } == .deviceNotPaired)
