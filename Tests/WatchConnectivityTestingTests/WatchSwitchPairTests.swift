@@ -28,11 +28,16 @@ struct WatchSwitchPairTests {
         }
     }
 
+    /// A phone with watches `a` (active) and `b`, the phone's session activated with a recorder.
+    static func phoneWithTwoWatches(_ mode: WCSessionTestMode) async throws -> (WCSessionPair, SessionRecorder) {
+        let pair = try WCSessionPair(mode, watches: ["a", "b"])
+        return (pair, try await pair.activate(.phone))
+    }
+
     @Test("Apple's sequence: inactive (7016), deactivated, re-activated on the new watch; each watch's queue is its own",
           arguments: WCSessionTestMode.allCases)
     func wholeSequence(_ mode: WCSessionTestMode) async throws {
-        let pair = try WCSessionPair(mode, watches: ["a", "b"])
-        let phone = try await pair.activate(.phone)
+        let (pair, phone) = try await Self.phoneWithTwoWatches(mode)
         let a = try await pair.activate(watch: "a")
         await pair.phone.waitForReachability()
         #expect(pair.activeWatch == "a" && pair.phone.isPaired)
@@ -87,8 +92,7 @@ struct WatchSwitchPairTests {
     @Test("while the old watch drains, what was queued for it still goes out; new content fails with 7016",
           arguments: WCSessionTestMode.allCases)
     func drainsWhileInactive(_ mode: WCSessionTestMode) async throws {
-        let pair = try WCSessionPair(mode, watches: ["a", "b"])
-        let phone = try await pair.activate(.phone)
+        let (pair, phone) = try await Self.phoneWithTwoWatches(mode)
         let a = try await pair.activate(watch: "a")
         await pair.phone.waitForReachability()
         for n in 1...5 { pair.phone.transferUserInfo(["n": n]) }
@@ -104,8 +108,7 @@ struct WatchSwitchPairTests {
     @Test("an app that does not re-activate in sessionDidDeactivate stays .notActivated and cannot send",
           arguments: WCSessionTestMode.allCases)
     func noReactivation(_ mode: WCSessionTestMode) async throws {
-        let pair = try WCSessionPair(mode, watches: ["a", "b"])
-        let phone = try await pair.activate(.phone)
+        let (pair, phone) = try await Self.phoneWithTwoWatches(mode)
         try await pair.switch(to: "b")
         try await phone.first { $0 == .deactivated }
         #expect(pair.phone.activationState == .notActivated)
@@ -119,8 +122,7 @@ struct WatchSwitchPairTests {
     @Test("unpair drops the watch's queue and its watch directory; with no watch active isPaired is false and sends fail 7005",
           arguments: WCSessionTestMode.allCases)
     func unpairDrops(_ mode: WCSessionTestMode) async throws {
-        let pair = try WCSessionPair(mode, watches: ["a", "b"])
-        let phone = try await pair.activate(.phone)
+        let (pair, phone) = try await Self.phoneWithTwoWatches(mode)
         // Watch a never runs: its content queues.
         pair.phone.transferUserInfo(["n": 1])
         pair.phone.transferUserInfo(["n": 2])
@@ -156,8 +158,7 @@ struct WatchSwitchPairTests {
 
     @Test("clear errors: an unknown watch (7008), a switch during a switch (7016); a switch to the active watch does nothing")
     func errors() async throws {
-        let pair = try WCSessionPair(.inMemory, watches: ["a", "b"])
-        let phone = try await pair.activate(.phone)
+        let (pair, phone) = try await Self.phoneWithTwoWatches(.inMemory)
         let unknown = await Self.code { try await pair.switch(to: "c") }
         #expect(unknown == .invalidParameter)
         #expect(await Self.code { try await pair.unpair("c") } == .invalidParameter)
