@@ -38,8 +38,7 @@ struct ConfigErrorTests {
         BadConfig(name: "environment overrides the file", environment: ["WATCHPAIR_TIMEOUTS_IDLE_EXIT": "abc"], key: "timeouts.idleExit"),
         BadConfig(name: "environment list", environment: ["WATCHPAIR_ALLOWED_UIDS": "0,x"], key: "allowedUIDs"),
         BadConfig(name: "a watch name that is not a pair name", overrides: ["watches": .array([.string("a/b")])], key: "watches"),
-        // docs/Watches.md: phoned does not switch watches yet; it must not run as a phone with one watch.
-        BadConfig(name: "watches, which phoned does not switch", overrides: ["watches": .array([.string("a"), .string("b")])], key: "watches"),
+        BadConfig(name: "a watch listed twice", overrides: ["watches": .array([.string("a"), .string("a")])], key: "watches"),
         BadConfig(name: "file that is not JSON", rawFile: #"{"timeouts": {"reply": }"#, key: "phoned.json"),
     ]
 

@@ -77,6 +77,13 @@ public enum CoreEventKind: String, JournalEventKind {
     /// The day's complication budget was used up: the transfer was accepted and goes as a plain
     /// userInfo (`isCurrentComplicationInfo` false), as Apple does.
     case complicationBudgetExhausted
+    /// The phone switched to another of its watches (docs/Watches.md): the session is inactive until the
+    /// old watch's queue drains or its link is gone, then the new watch's engine starts.
+    case watchSwitched
+    /// A watch was unpaired: what the phone had queued for it was dropped (the message says how many items).
+    case watchUnpaired
+    /// A watch was paired again.
+    case watchPaired
 
     /// The journald `MESSAGE_ID` of this kind.
     public var messageID: String {
@@ -116,6 +123,9 @@ public enum CoreEventKind: String, JournalEventKind {
         case .contentRefused: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b262"
         case .complicationQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b263"
         case .complicationBudgetExhausted: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b264"
+        case .watchSwitched: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b265"
+        case .watchUnpaired: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b266"
+        case .watchPaired: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b267"
         }
     }
 
@@ -125,7 +135,7 @@ public enum CoreEventKind: String, JournalEventKind {
         case .fileFailed: .warning
         case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
         case .contentRefused, .installationChanged, .watchStateChanged: .notice
-        case .complicationBudgetExhausted: .notice
+        case .complicationBudgetExhausted, .watchSwitched, .watchUnpaired, .watchPaired: .notice
         case .messageFailed, .peerUnavailable, .payloadRejected: .notice
         case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug
         default: .info
@@ -229,4 +239,10 @@ extension DiagnosticEvent.Kind {
     public static let complicationQueued = Self(CoreEventKind.complicationQueued)
     /// ``CoreEventKind/complicationBudgetExhausted``.
     public static let complicationBudgetExhausted = Self(CoreEventKind.complicationBudgetExhausted)
+    /// ``CoreEventKind/watchSwitched``.
+    public static let watchSwitched = Self(CoreEventKind.watchSwitched)
+    /// ``CoreEventKind/watchUnpaired``.
+    public static let watchUnpaired = Self(CoreEventKind.watchUnpaired)
+    /// ``CoreEventKind/watchPaired``.
+    public static let watchPaired = Self(CoreEventKind.watchPaired)
 }

@@ -53,15 +53,6 @@ public enum DaemonMain {
             return ConfigurationError.exitStatus
         }
         let configuration = loaded.configuration
-        // A phone with several watches is modelled by WCSession and its test kit; phoned does not switch yet,
-        // and must not silently run as a phone with one watch.
-        guard configuration.watches.isEmpty else {
-            let error = ConfigurationError(
-                key: "watches", reason: "phoned does not switch watches yet; a WCSession app does (docs/Watches.md)")
-            printError(error.line(daemon: name))
-            return ConfigurationError.exitStatus
-        }
-
         // The only place logging is bootstrapped: the libraries just take a Logger.
         let destination: JournaldLogHandler.Destination = switch configuration.log.destination {
         case .auto: .automatic
@@ -88,6 +79,9 @@ public enum DaemonMain {
                 "control": "\(configuration.paths.control)", "state": "\(configuration.paths.state)",
             ])
 
+        if !configuration.watches.isEmpty {
+            return await runWithWatches(configuration: configuration, logger: logger)
+        }
         let daemon: Daemon
         do {
             daemon = try await buildDaemon(configuration: configuration, logger: logger)
@@ -105,7 +99,7 @@ public enum DaemonMain {
         return 0
     }
 
-    private static func printError(_ line: String) {
+    static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
