@@ -131,32 +131,32 @@ struct WatchesOperation: FieldlessControlOperation {
     static let name = "watches"
 }
 
-/// `pair`: pairs the listed watch `watch` again.
-struct PairWatchOperation: ControlOperation {
-    static let name = "pair"
-    var watch: String
+/// An operation on one of the phone's watches: its one field is `watch`, the watch's name.
+protocol WatchNameOperation: ControlOperation {
+    var watch: String { get }
+    init(watch: String)
+}
 
+extension WatchNameOperation {
     init(fields: inout ControlFieldReader) throws(WCFailure) {
-        watch = try Self.required("watch", from: &fields) { fields throws(WCFailure) in try fields.string() }
+        self.init(watch: try Self.required("watch", from: &fields) { fields throws(WCFailure) in try fields.string() })
     }
+}
+
+/// `pair`: pairs the listed watch `watch` again.
+struct PairWatchOperation: WatchNameOperation {
+    static let name = "pair"
+    let watch: String
 }
 
 /// `unpair`: unpairs `watch`, dropping what the phone queued for it.
-struct UnpairWatchOperation: ControlOperation {
+struct UnpairWatchOperation: WatchNameOperation {
     static let name = "unpair"
-    var watch: String
-
-    init(fields: inout ControlFieldReader) throws(WCFailure) {
-        watch = try Self.required("watch", from: &fields) { fields throws(WCFailure) in try fields.string() }
-    }
+    let watch: String
 }
 
 /// `switch`: makes `watch` the active watch.
-struct SwitchWatchOperation: ControlOperation {
+struct SwitchWatchOperation: WatchNameOperation {
     static let name = "switch"
-    var watch: String
-
-    init(fields: inout ControlFieldReader) throws(WCFailure) {
-        watch = try Self.required("watch", from: &fields) { fields throws(WCFailure) in try fields.string() }
-    }
+    let watch: String
 }
