@@ -25,6 +25,8 @@ struct SessionRuntime: Sendable {
         logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
         let clock = overrides.clock ?? ContinuousClock()
         var hostConfiguration = configuration.hostConfiguration
+        // A phone bound to one of several watches listens in that watch's directory, which may not exist yet.
+        if !configuration.watches.isEmpty, overrides.transport == nil { hostConfiguration.makeLinkDirectory() }
         if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
         var environment = HostEnvironment(
             clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,

@@ -116,9 +116,6 @@ public final class WCSessionPair: Sendable {
         var phoneConfiguration = configuration(.phone, watch: nil)
         phoneConfiguration.watches = names
         let watches: [String?] = names.isEmpty ? [nil] : names
-        for name in names {
-            try? FileManager.default.createDirectory(atPath: "\(directory)/\(name)", withIntermediateDirectories: true)
-        }
         self.mode = mode
         self.directory = directory
         watchNames = names

@@ -110,7 +110,7 @@ struct WatchSwitchProcessTests {
             try await pair.pollUntil("the phone bound to watch b") { await Self.bound(to: "b", pair) }
             let unpaired = try await pair.ok(["--json", "unpair", "a"])
             #expect(unpaired.object?["dropped"] == .object(["userInfo": .integer(2), "files": .integer(0), "context": .integer(1)]))
-            #expect(!FileManager.default.fileExists(atPath: pair.path("a/phoned")))
+            #expect(!FileManager.default.fileExists(atPath: pair.path("phoned/watches/a")))
             #expect(pair.occurrences(of: "3 queued items dropped", in: .phone) == 1)
             try await pair.ok(["pair", "a"])
             let list = try await Self.watches(pair)

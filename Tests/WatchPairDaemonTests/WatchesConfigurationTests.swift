@@ -31,7 +31,7 @@ struct WatchesConfigurationTests {
         #expect(error?.reason.contains(reason) == true)
     }
 
-    @Test("bound to a watch, the phone's paths are the named pair's; its control socket stays the phone's")
+    @Test("bound to a watch, the phone's sockets are the named pair's, its state is in its own; its control socket stays")
     func watchPaths() throws {
         let watch = try PairName(validating: "left")
         let bound = HostConfiguration(role: .phone).forWatch(watch)
@@ -39,7 +39,7 @@ struct WatchesConfigurationTests {
         #expect(bound.paths.link == pair.paths.link)
         #expect(bound.paths.peerLink == pair.paths.peerLink)
         #expect(bound.paths.peerControl == pair.paths.peerControl)
-        #expect(bound.paths.state == pair.paths.state)
+        #expect(bound.paths.state == HostConfiguration(role: .phone).paths.state + "/watches/left")
         #expect(bound.paths.peerState == pair.paths.peerState)
         #expect(bound.pairId == "left")
         #expect(bound.paths.control == HostConfiguration(role: .phone).paths.control)

@@ -20,10 +20,11 @@ extension DaemonMain {
         while let watch = watches.activate() {
             logger.info("bound to watch \(watch)", metadata: ["watch": "\(watch)"])
             let environment = DaemonEnvironment(listenFileDescriptors: ListenFileDescriptors([]))
+            let bound = configuration.forWatch(watch)
+            bound.makeLinkDirectory()
             let daemon: Daemon
             do {
-                daemon = try await buildDaemon(
-                    configuration: configuration.forWatch(watch), logger: logger, environment: environment, watches: watches)
+                daemon = try await buildDaemon(configuration: bound, logger: logger, environment: environment, watches: watches)
             } catch {
                 printError("\(name): \(error.message)")
                 return error.exitStatus

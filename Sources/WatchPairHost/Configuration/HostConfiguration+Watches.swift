@@ -1,3 +1,4 @@
+import Foundation
 import WatchPairWire
 
 extension HostConfiguration {
@@ -13,9 +14,18 @@ extension HostConfiguration {
         bound.paths = Paths(
             link: Self.path(current.link, in: watch), peerLink: Self.path(current.peerLink, in: watch),
             control: current.control, peerControl: Self.path(current.peerControl, in: watch),
-            state: Self.path(current.state, in: watch), peerState: current.peerState.map { Self.path($0, in: watch) })
+            state: current.state + "/watches/" + watch.rawValue, peerState: current.peerState.map { Self.path($0, in: watch) })
         bound.pairId = watch.rawValue
         return bound
+    }
+
+    /// Creates the directory of the link socket (`/run/watchpair/W/`) when missing (mode 0755, as the
+    /// template units make it), so a phone bound to a watch whose units never ran can still listen for it.
+    public func makeLinkDirectory() {
+        let directory = (linkPath as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
     }
 
     /// Where the phone keeps which of its watches is active and which are unpaired (``WatchSetRecord``):
