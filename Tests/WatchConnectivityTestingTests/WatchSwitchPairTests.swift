@@ -34,12 +34,18 @@ struct WatchSwitchPairTests {
         return (pair, try await pair.activate(.phone))
     }
 
+    /// Activates watch `a` and returns its recorder once the phone reaches it.
+    static func linkWatchA(_ pair: WCSessionPair) async throws -> SessionRecorder {
+        let a = try await pair.activate(watch: "a")
+        await pair.phone.waitForReachability()
+        return a
+    }
+
     @Test("Apple's sequence: inactive (7016), deactivated, re-activated on the new watch; each watch's queue is its own",
           arguments: WCSessionTestMode.allCases)
     func wholeSequence(_ mode: WCSessionTestMode) async throws {
         let (pair, phone) = try await Self.phoneWithTwoWatches(mode)
-        let a = try await pair.activate(watch: "a")
-        await pair.phone.waitForReachability()
+        let a = try await Self.linkWatchA(pair)
         #expect(pair.activeWatch == "a" && pair.phone.isPaired)
         let directoryOfA = try #require(pair.phone.watchDirectoryURL)
         pair.phone.transferUserInfo(["to": "a", "n": 1])
@@ -93,8 +99,7 @@ struct WatchSwitchPairTests {
           arguments: WCSessionTestMode.allCases)
     func drainsWhileInactive(_ mode: WCSessionTestMode) async throws {
         let (pair, phone) = try await Self.phoneWithTwoWatches(mode)
-        let a = try await pair.activate(watch: "a")
-        await pair.phone.waitForReachability()
+        let a = try await Self.linkWatchA(pair)
         for n in 1...5 { pair.phone.transferUserInfo(["n": n]) }
         try await pair.switch(to: "b")
         let refused = pair.phone.transferUserInfo(["n": 99])

@@ -43,7 +43,8 @@ struct WatchesCommand: WcctlSubcommand {
 }
 
 /// `wcctl switch NAME`: makes another watch active, as the user does in the Watch app.
-struct SwitchCommand: WcctlSubcommand {
+struct SwitchCommand: WatchNameCommand {
+    static let op = "switch"
     static let configuration = CommandConfiguration(
         commandName: "switch",
         abstract: "Make another of the phone's watches active (Apple's watch switching).",
@@ -74,13 +75,11 @@ struct SwitchCommand: WcctlSubcommand {
     @Argument(help: ArgumentHelp("The watch to make active, as the phone's `watches` lists it.", valueName: "name"))
     var name: String
 
-    func execute(_ context: CommandContext) throws(CLIError) {
-        try watchRequest("switch", name, context)
-    }
 }
 
 /// `wcctl pair NAME`: pairs a watch again after `unpair`.
-struct PairWatchCommand: WcctlSubcommand {
+struct PairWatchCommand: WatchNameCommand {
+    static let op = "pair"
     static let configuration = CommandConfiguration(
         commandName: "pair",
         abstract: "Pair one of the phone's watches again after `unpair`.",
@@ -100,13 +99,11 @@ struct PairWatchCommand: WcctlSubcommand {
     @Argument(help: ArgumentHelp("The watch to pair, as the phone's `watches` lists it.", valueName: "name"))
     var name: String
 
-    func execute(_ context: CommandContext) throws(CLIError) {
-        try watchRequest("pair", name, context)
-    }
 }
 
 /// `wcctl unpair NAME`: unpairs a watch, dropping what the phone queued for it.
-struct UnpairWatchCommand: WcctlSubcommand {
+struct UnpairWatchCommand: WatchNameCommand {
+    static let op = "unpair"
     static let configuration = CommandConfiguration(
         commandName: "unpair",
         abstract: "Unpair one of the phone's watches: what was queued for it is dropped.",
@@ -131,15 +128,22 @@ struct UnpairWatchCommand: WcctlSubcommand {
     @Argument(help: ArgumentHelp("The watch to unpair, as the phone's `watches` lists it.", valueName: "name"))
     var name: String
 
-    func execute(_ context: CommandContext) throws(CLIError) {
-        try watchRequest("unpair", name, context)
-    }
 }
 
-/// Sends `op` for watch `name` and prints the answer as JSON.
-private func watchRequest(_ op: String, _ name: String, _ context: CommandContext) throws(CLIError) {
-    let client = try context.connect()
-    var request = client.makeRequest(op)
-    request["watch"] = .string(name)
-    try context.printJSON(try client.call(request, wait: Payload.requestWait))
+/// A command on one of the phone's watches: sends its operation for the watch `name` and prints the answer
+/// as JSON.
+protocol WatchNameCommand: WcctlSubcommand {
+    /// The control operation.
+    static var op: String { get }
+    /// The watch's name.
+    var name: String { get }
+}
+
+extension WatchNameCommand {
+    func execute(_ context: CommandContext) throws(CLIError) {
+        let client = try context.connect()
+        var request = client.makeRequest(Self.op)
+        request["watch"] = .string(name)
+        try context.printJSON(try client.call(request, wait: Payload.requestWait))
+    }
 }
