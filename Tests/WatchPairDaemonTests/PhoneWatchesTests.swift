@@ -28,6 +28,7 @@ struct PhoneWatchesTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(watches.activate()?.rawValue == "a")
         #expect(watches.refusal("transfer") == nil)
+        #expect(watches.refusal("send") == nil)
         #expect(try watches.apply(.switchTo("b")) == [.reportInactive])
         for operation in PhoneWatches.contentOperations.sorted() {
             #expect(watches.refusal(operation)?.code == .sessionInactive, "\(operation)")

@@ -75,12 +75,14 @@ public final class PhoneWatches: Sendable {
         }
     }
 
-    /// 7016 for new content while a switch is in progress (docs/Watches.md), else nil.
+    /// 7016 for new content while a switch is in progress (docs/Watches.md), else nil: the machine's answer
+    /// to `.newContent` for the operations that start new content.
     func refusal(_ operation: String) -> WCFailure? {
         guard Self.contentOperations.contains(operation) else { return nil }
         return state.withLock { state -> WCFailure? in
-            guard case .inactive(let from) = state.machine.session else { return nil }
-            return WCFailure(.sessionInactive, "the session is inactive: switching away from watch '\(from)' to '\(state.machine.active ?? "")'")
+            var machine = state.machine
+            guard case .refuse(let failure)? = (try? machine.event(.newContent))?.first else { return nil }
+            return failure
         }
     }
 
@@ -114,6 +116,8 @@ public final class PhoneWatches: Sendable {
     func startDrain() {
         state.withLock { state in
             guard let daemon = state.daemon, let bound = state.bound, state.drain == nil else { return }
+            // Not a child of the request that started the switch: it outlives the request, and ends with the
+            // daemon (`detach()` cancels it).
             state.drain = Task { [weak self] in
                 let engine = daemon.engine
                 while !Task.isCancelled {
