@@ -92,6 +92,12 @@ struct WatchSwitchPairTests {
         #expect(arrived.allSatisfy { $0["to"] as? String == "a" })
         #expect(pair.phone.watchDirectoryURL == directoryOfA)
         #expect(b.unread.compactMap(\.userInfo).isEmpty)
+
+        // Unpairing b removes its watch directory; a's stays.
+        #expect(FileManager.default.fileExists(atPath: directoryOfB.path))
+        try await pair.unpair("b")
+        #expect(!FileManager.default.fileExists(atPath: directoryOfB.path))
+        #expect(FileManager.default.fileExists(atPath: directoryOfA.path))
         await pair.shutdown()
     }
 
