@@ -20,7 +20,12 @@ struct SessionRuntime: Sendable {
 
     /// Builds the host of one activation (not yet running) from the app's configuration and the test
     /// overrides; its blocking work runs on the host's executor. The logger gets the role as metadata.
-    static func build(configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger) async throws(HostError) -> SessionRuntime {
+    /// A phone bound to one of several `watches` also answers the watch operations on its control socket
+    /// (`SessionWatchOperations`), for `session` configured by `base`.
+    static func build(
+        configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger,
+        watches: (session: WCSession, base: WCSessionConfiguration, bound: String)? = nil
+    ) async throws(HostError) -> SessionRuntime {
         var logger = logger
         logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
         let clock = overrides.clock ?? ContinuousClock()
@@ -36,7 +41,12 @@ struct SessionRuntime: Sendable {
         // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
         environment.landsReceivedFiles = false
         let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in
-            ControlRouter.statusOnly(context: context)
+            var router = ControlRouter.statusOnly(context: context)
+            if let watches {
+                SessionWatchOperations(session: watches.session, configuration: watches.base, bound: watches.bound, channels: context.channels)
+                    .register(on: &router)
+            }
+            return router
         }
         return SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
     }

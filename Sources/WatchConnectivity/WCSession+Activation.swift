@@ -64,7 +64,7 @@ extension WCSession {
         do {
             runtime = try await SessionRuntime.build(
                 configuration: watch.map { configuration.forWatch($0) } ?? configuration, overrides: overrides.forWatch(watch),
-                logger: logger)
+                logger: logger, watches: watch.map { (self, configuration, $0.rawValue) })
         } catch {
             activationFailed(WCError(.genericError, message: "WatchConnectivity could not start: \(error)"))
             return

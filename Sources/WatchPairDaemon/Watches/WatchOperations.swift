@@ -27,31 +27,13 @@ struct WatchOperations {
     }
 
     /// `watches`: each watch with whether it is paired, active, bound, reachable and installed, and what
-    /// the phone holds for it.
+    /// the phone holds for it (``WatchesList``).
     func list() async throws(WCFailure) -> JSONValue {
         let watches = try phone()
         let (machine, daemon, bound) = watches.snapshot()
-        let status = await daemon?.engine.status()
-        var rows: [JSONValue] = []
-        for watch in machine.watches {
-            let isBound = watch.name == bound?.rawValue && daemon != nil
-            let queued: QueuedCounts
-            if isBound, let daemon {
-                queued = (try? await daemon.store.queuedCounts()) ?? QueuedCounts()
-            } else {
-                queued = await Self.queued(watch.name, of: watches)
-            }
-            rows.append(.object([
-                "name": .string(watch.name), "paired": .bool(watch.paired), "active": .bool(machine.active == watch.name),
-                "bound": .bool(isBound), "reachable": .bool(isBound && (status?.reachable ?? false)),
-                "installed": .bool(isBound ? (status?.peerInstalled ?? watch.installed) : watch.installed),
-                "queued": Self.json(queued),
-            ]))
-        }
-        return .object([
-            "active": machine.active.map(JSONValue.string) ?? .null, "session": .string(Self.name(of: machine.session)),
-            "watches": .array(rows),
-        ])
+        return await WatchesList.json(
+            machine: machine, bound: daemon == nil ? nil : bound?.rawValue, channels: daemon?.channels,
+            configuration: watches.configuration, logger: watches.logger)
     }
 
     /// `pair NAME`.
@@ -82,7 +64,7 @@ struct WatchOperations {
             throw WCFailure(.genericError, "watch '\(name)' is unpaired, but its queue could not be dropped: \(error)")
         }
         watches.emit(.watchUnpaired, "watch '\(name)' is unpaired: \(dropped.total) queued items dropped (\(dropped))")
-        return .object(["watch": .string(name), "paired": .bool(false), "dropped": Self.json(dropped)])
+        return .object(["watch": .string(name), "paired": .bool(false), "dropped": WatchesList.json(dropped)])
     }
 
     /// `switch NAME`: the session goes inactive while the bound watch's queue drains, then the daemon of
@@ -101,62 +83,4 @@ struct WatchOperations {
         return .object(["active": .string(name), "switching": .bool(true), "from": from.map(JSONValue.string) ?? .null])
     }
 
-    /// What the phone holds for a watch it is not bound to: read from its closed store.
-    static func queued(_ name: String, of watches: PhoneWatches) async -> QueuedCounts {
-        guard let watch = try? PairName(validating: name) else { return QueuedCounts() }
-        let configuration = watches.configuration.forWatch(watch)
-        guard FileManager.default.fileExists(atPath: configuration.store.directory),
-            let store = try? await PairStore.open(configuration.store, logger: watches.logger)
-        else { return QueuedCounts() }
-        let counts = (try? await store.queuedCounts()) ?? QueuedCounts()
-        try? await store.close()
-        return counts
-    }
-
-    static func json(_ counts: QueuedCounts) -> JSONValue {
-        .object(["userInfo": .integer(Int64(counts.userInfo)), "files": .integer(Int64(counts.files)), "context": .integer(Int64(counts.context))])
-    }
-
-    static func name(of session: WatchSwitchMachine.Session) -> String {
-        switch session {
-        case .notActivated: "notActivated"
-        case .inactive: "inactive"
-        case .activated: "activated"
-        }
-    }
-}
-
-/// `watches`: the phone's watches.
-struct WatchesOperation: FieldlessControlOperation {
-    static let name = "watches"
-}
-
-/// An operation on one of the phone's watches: its one field is `watch`, the watch's name.
-protocol WatchNameOperation: ControlOperation {
-    var watch: String { get }
-    init(watch: String)
-}
-
-extension WatchNameOperation {
-    init(fields: inout ControlFieldReader) throws(WCFailure) {
-        self.init(watch: try Self.required("watch", from: &fields) { fields throws(WCFailure) in try fields.string() })
-    }
-}
-
-/// `pair`: pairs the listed watch `watch` again.
-struct PairWatchOperation: WatchNameOperation {
-    static let name = "pair"
-    let watch: String
-}
-
-/// `unpair`: unpairs `watch`, dropping what the phone queued for it.
-struct UnpairWatchOperation: WatchNameOperation {
-    static let name = "unpair"
-    let watch: String
-}
-
-/// `switch`: makes `watch` the active watch.
-struct SwitchWatchOperation: WatchNameOperation {
-    static let name = "switch"
-    let watch: String
 }
