@@ -13,6 +13,8 @@ import WatchConnectivity
 ///
 /// Either app may start first, or run while the other is off: KeyedSync's handshake and revisions
 /// make both end with the same list. Its ledger and the layer's queue live in the app's state directory.
+/// On a phone with several watches it follows a watch switch as Apple's sample app does: the layer's
+/// `WCSessionAdapter` calls `activate()` again in `sessionDidDeactivate` (docs/Watches.md).
 @MainActor
 public final class ShoppingList {
     public let sync: KeyedSync

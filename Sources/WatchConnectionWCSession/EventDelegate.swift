@@ -26,7 +26,12 @@ final class EventDelegate: NSObject, WCSessionDelegate, Sendable {
     }
 
     func sessionDidBecomeInactive(_ session: WCSession) { report(.deactivated) }
-    func sessionDidDeactivate(_ session: WCSession) { report(.deactivated) }
+    /// Re-activates, as Apple's sample code does: after a watch switch (docs/Watches.md) a session that is
+    /// not activated again stays deactivated, and the layer with it.
+    func sessionDidDeactivate(_ session: WCSession) {
+        report(.deactivated)
+        session.activate()
+    }
     func sessionReachabilityDidChange(_ session: WCSession) { report(.stateChanged) }
     func sessionWatchStateDidChange(_ session: WCSession) { report(.stateChanged) }
     func sessionCompanionAppInstalledDidChange(_ session: WCSession) { report(.stateChanged) }

@@ -11,7 +11,9 @@ import WatchConnectivity
 /// delegate object, so nothing else has to keep it alive.
 ///
 /// The adapter becomes the session's delegate when `WatchConnection` activates it: an app using the
-/// layer receives through the layer, not through a delegate of its own. Values that are not strings
+/// layer receives through the layer, not through a delegate of its own. Its delegate calls `activate()`
+/// again in `sessionDidDeactivate`, as Apple's sample code does, so a phone app on the layer follows a
+/// watch switch to the new watch (docs/Watches.md). Values that are not strings
 /// are dropped from received dictionaries (the layer's wire form is a JSON string).
 public final class WCSessionAdapter: WCSessionProviding {
     /// The wrapped session.

@@ -20,11 +20,18 @@ struct SessionRuntime: Sendable {
 
     /// Builds the host of one activation (not yet running) from the app's configuration and the test
     /// overrides; its blocking work runs on the host's executor. The logger gets the role as metadata.
-    static func build(configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger) async throws(HostError) -> SessionRuntime {
+    /// A phone bound to one of several `watches` also answers the watch operations on its control socket
+    /// (`SessionWatchOperations`), for `session` configured by `base`.
+    static func build(
+        configuration: WCSessionConfiguration, overrides: SessionOverrides, logger: Logger,
+        watches: (session: WCSession, base: WCSessionConfiguration, bound: String)? = nil
+    ) async throws(HostError) -> SessionRuntime {
         var logger = logger
         logger[metadataKey: "role"] = "\(configuration.role.rawValue)"
         let clock = overrides.clock ?? ContinuousClock()
         var hostConfiguration = configuration.hostConfiguration
+        // A phone bound to one of several watches listens in that watch's directory, which may not exist yet.
+        if !configuration.watches.isEmpty, overrides.transport == nil { hostConfiguration.makeLinkDirectory() }
         if let keepAlive = overrides.keepAlive { hostConfiguration.keepAlive = keepAlive }
         var environment = HostEnvironment(
             clock: clock, eventWriter: .discard, transport: overrides.transport, exitsWhenIdle: false,
@@ -34,7 +41,12 @@ struct SessionRuntime: Sendable {
         // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
         environment.landsReceivedFiles = false
         let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in
-            ControlRouter.statusOnly(context: context)
+            var router = ControlRouter.statusOnly(context: context)
+            if let watches {
+                SessionWatchOperations(session: watches.session, configuration: watches.base, bound: watches.bound, channels: context.channels)
+                    .register(on: &router)
+            }
+            return router
         }
         return SessionRuntime(host: host, configuration: configuration, clock: clock, logger: logger)
     }
@@ -56,6 +68,16 @@ package struct SessionOverrides: Sendable {
     package var logger: Logger?
     /// How the test kit waits on the session's behalf (its pair's self-driving clock).
     package var waits: (any SessionWaits)?
+    /// A phone with several watches: the link to each watch by name, used instead of `transport` while
+    /// bound to that watch.
+    package var watchTransports: [String: any Transport] = [:]
+
+    /// These overrides while bound to `watch`: its link in place of ``transport``, if one is given.
+    func forWatch(_ watch: PairName?) -> SessionOverrides {
+        var overrides = self
+        if let watch, let link = watchTransports[watch.rawValue] { overrides.transport = link }
+        return overrides
+    }
 
     package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,

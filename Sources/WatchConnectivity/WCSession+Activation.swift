@@ -31,7 +31,8 @@ extension WCSession {
 
     /// One activation, from setup to stop: builds the app's host (WatchPairHost: store, link listener,
     /// control socket answering `status`, engine) and runs it, with the deliveries and the state follower
-    /// as children, until cancelled (`shutdown()`) or until the host fails (its listener broke).
+    /// as children, until cancelled (`shutdown()`), until the host fails (its listener broke), or, on a
+    /// phone with several watches, until a switch or an unpair ends it (docs/Watches.md).
     func runSession() async {
         var configuration: WCSessionConfiguration
         do {
@@ -41,9 +42,30 @@ extension WCSession {
             activationFailed(WCError(.sessionNotSupported, message: "WatchConnectivity is not configured: \(error)"))
             return
         }
+        // A phone with several watches binds the active one; with none active it activates unpaired and
+        // waits for a pairing or a switch (`rebound`: then that is a state change, not an activation).
+        var watch: PairName?
+        var rebound = false
+        if !configuration.watches.isEmpty {
+            do throws(WCError) {
+                watch = try await bindWatchForActivation()
+            } catch {
+                activationFailed(error)
+                return
+            }
+            if watch == nil {
+                guard let bound = await activateWithoutWatch() else {
+                    activationEnded()
+                    return
+                }
+                (watch, rebound) = (bound, true)
+            }
+        }
         let runtime: SessionRuntime
         do {
-            runtime = try await SessionRuntime.build(configuration: configuration, overrides: overrides, logger: logger)
+            runtime = try await SessionRuntime.build(
+                configuration: watch.map { configuration.forWatch($0) } ?? configuration, overrides: overrides.forWatch(watch),
+                logger: logger, watches: watch.map { (self, configuration, $0.rawValue) })
         } catch {
             activationFailed(WCError(.genericError, message: "WatchConnectivity could not start: \(error)"))
             return
@@ -72,7 +94,7 @@ extension WCSession {
             }
             await overrides.beforeActivationCompletes?(host)
             if !Task.isCancelled {
-                await completeActivation(runtime)
+                await completeActivation(runtime, watch: watch?.rawValue, rebound: rebound)
                 activated.fire()
                 group.addTask {
                     await SessionDelivery(session: self, runtime: runtime).run()
@@ -86,33 +108,56 @@ extension WCSession {
                     await SessionDelivery(session: self, runtime: runtime).followFileProgress()
                     return nil
                 }
+                if let watch {
+                    group.addTask {
+                        await WatchSwitchDrain(session: self, runtime: runtime, watch: watch.rawValue).run() ? WatchSwitched() : nil
+                    }
+                }
             }
-            // The first child to end (the host failing, or all of them on cancellation) ends the activation.
+            // The first child to end (the host failing, a switch, or all of them on cancellation) ends the activation.
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
         await runtime.channels.setMessageHandler(nil)
+        if hostFailure is WatchSwitched {
+            // The old watch's engine is closed: what it still holds waits for that watch to be active again.
+            deactivatedBySwitch()
+            return
+        }
         if let hostFailure, !Task.isCancelled {
             runtime.logger.info("the session's host stopped", metadata: ["error": "\(hostFailure)"])
             state.withLock { $0.activationState = .inactive }
             notifyDelegate { session, delegate in delegate.sessionDidBecomeInactive(session) }
         }
-        let wasActive = state.withLock { state -> Bool in
-            defer {
-                state.phase = .idle
-                state.activationState = .notActivated
-                state.snapshot.reachable = false
-            }
-            return state.activationState != .notActivated
-        }
+        let wasActive = activationEnded()
         if hostFailure != nil, wasActive, !Task.isCancelled {
             notifyDelegate { session, delegate in delegate.sessionDidDeactivate(session) }
         }
     }
 
-    /// Fills the snapshots, marks the session activated and tells the delegate.
-    private func completeActivation(_ runtime: SessionRuntime) async {
+    /// Returns the session to `.idle` and `.notActivated` (the switch machine too); true when it was
+    /// active (or inactive) before.
+    @discardableResult
+    func activationEnded() -> Bool {
+        let wasActive = state.withLock { state -> Bool in
+            defer {
+                state.phase = .idle
+                state.activationState = .notActivated
+                state.snapshot.reachable = false
+                _ = try? state.watches?.event(.activationEnded)
+            }
+            return state.activationState != .notActivated
+        }
+        watchSignal.fire()
+        return wasActive
+    }
+
+    /// Fills the snapshots, marks the session activated and tells the delegate: the activation completed,
+    /// or, when the session was activated without a watch and is now `rebound` to one, the watch's state changed.
+    /// On a phone with several watches, an activation bound to another `watch` than the last one also
+    /// reports `sessionWatchStateDidChange` (the session now describes another watch).
+    private func completeActivation(_ runtime: SessionRuntime, watch: String?, rebound: Bool) async {
         let channels = runtime.channels
         let sent = (try? await channels.applicationContext()) ?? [:]
         let received = (try? await channels.receivedApplicationContext()) ?? [:]
@@ -129,6 +174,7 @@ extension WCSession {
             return true
         }
         guard activated else { return }
+        let otherWatch = noteBoundWatch(watch)
         snapshotSignal.fire()
         runtime.logger.info(
             "WCSession activated",
@@ -137,17 +183,15 @@ extension WCSession {
                 "link": "\(runtime.configuration.linkSocketPath)",
             ])
         notifyDelegate { session, delegate in
-            delegate.session(session, activationDidCompleteWith: .activated, error: nil)
+            if !rebound { delegate.session(session, activationDidCompleteWith: .activated, error: nil) }
+            if rebound || otherWatch { delegate.sessionWatchStateDidChange(session) }
         }
     }
 
     /// Reports a failed activation and returns to `.idle`.
     private func activationFailed(_ error: WCError) {
         logger.info("WCSession activation failed", metadata: ["error": "\(error)"])
-        state.withLock { state in
-            state.phase = .idle
-            state.activationState = .notActivated
-        }
+        activationEnded()
         notifyDelegate { session, delegate in
             delegate.session(session, activationDidCompleteWith: .notActivated, error: error)
         }
@@ -175,10 +219,13 @@ extension WCSession {
     }
 
     /// The runtime to send through, or the error Apple reports: 7003 without a delegate, 7004 when not
-    /// activated, 7016 while stopping.
+    /// activated, 7016 while stopping or switching watches, 7005 while activated with no watch paired.
     func runtimeForSending() throws(WCError) -> SessionRuntime {
         guard delegate != nil else { throw WCError(.sessionMissingDelegate) }
         return try state.withLock { state throws(WCError) -> SessionRuntime in
+            if state.activationState == .activated, state.watches?.session == .activated(watch: nil) {
+                throw WCError(.deviceNotPaired)
+            }
             switch state.phase {
             case .active(let runtime, _) where state.activationState == .activated:
                 return runtime

@@ -60,6 +60,12 @@ public final class WCSession: NSObject, @unchecked Sendable {
         var receivedApplicationContext: PlistDictionary = [:]
         /// Quirks the test kit set (``setQuirk(_:_:)``): on at every activation, over the configuration's.
         var quirks: [Quirk: QuirkSetting] = [:]
+        /// A phone with several watches (the configuration lists them): which is active, which the
+        /// session is bound to, and the switch in progress. Nil with one watch.
+        var watches: WatchSwitchMachine?
+        /// The watch the last activation was bound to (nil: none), once one was (``WatchSwitchMachine``).
+        var lastBoundWatch: String?
+        var hasBoundWatch = false
     }
 
     let state = Mutex(State())
@@ -74,6 +80,8 @@ public final class WCSession: NSObject, @unchecked Sendable {
     package let snapshotSignal = AsyncSignal()
     /// Fires after each update of a file transfer's `progress`; for tests.
     package let fileProgressSignal = AsyncSignal()
+    /// Fires after each change of ``State/watches`` (a switch, a pairing, an unpair).
+    let watchSignal = AsyncSignal()
 
     init(configurationSource: ConfigurationSource, overrides: SessionOverrides) {
         self.configurationSource = configurationSource
@@ -128,8 +136,13 @@ public final class WCSession: NSObject, @unchecked Sendable {
     /// can be made (a message launches it). False until activated.
     public var isReachable: Bool { state.withLock { $0.activationState == .activated && $0.snapshot.reachable } }
 
-    /// Whether a counterpart is configured: true once activated (WatchPair always pairs one phone and one watch).
-    public var isPaired: Bool { state.withLock { $0.activationState == .activated } }
+    /// Whether a counterpart is configured: true once activated with a watch. A phone with several watches
+    /// (docs/Watches.md) is unpaired while no watch is active (the active one was unpaired).
+    public var isPaired: Bool {
+        state.withLock { state in
+            state.activationState == .activated && (state.watches.map { $0.bound != nil } ?? true)
+        }
+    }
 
     /// Phone side: whether the watch app is installed; on the watch side, whether the phone app is. True
     /// while the counterpart's device is off (nothing listens: content queues); false when it was
@@ -148,14 +161,15 @@ public final class WCSession: NSObject, @unchecked Sendable {
 
     /// Phone side: a directory for data about the paired watch (`<stateDirectory>/WatchDirectory/<pairId>`),
     /// present while the session is activated and the watch app is installed; removed, with its
-    /// contents, when the watch app is uninstalled (as Apple does). Nil on the watch side, before
-    /// activation and while the watch app is not installed.
+    /// contents, when the watch app is uninstalled (as Apple does). With several watches, one per watch
+    /// (in the phone's state directory for that watch), describing the active one, and removed when that
+    /// watch is unpaired. Nil on the watch side, before activation and while the watch app is not installed.
     public var watchDirectoryURL: URL? {
         state.withLock { state -> URL? in
             guard state.activationState == .activated, state.snapshot.counterpartInstalled,
-                case .success(let configuration)? = state.configuration, configuration.role == .phone
+                case .active(let runtime, _) = state.phase, runtime.configuration.role == .phone
             else { return nil }
-            return WatchDirectory(configuration: configuration).url
+            return WatchDirectory(configuration: runtime.configuration).url
         }
     }
 

@@ -65,6 +65,10 @@ public struct WCSessionConfiguration: Sendable, Hashable {
     public var complicationDailyBudget = 50
     /// The quirks of real devices on from activation (`quirks.*`, docs/Quirks.md); none by default.
     public var quirks: [Quirk: QuirkSetting] = [:]
+    /// Phone side: the watches this phone is paired with (`watches`), one active at a time, each a
+    /// `watchd` instance with its own store and this app keeping one state directory per watch
+    /// (docs/Watches.md). Empty (the default): one watch, at the paths above.
+    public var watches: [String] = []
 
     /// A configuration for `role` with the default paths under `runDirectory` and `stateRoot`, and the
     /// host's defaults for everything else (docs/Configuration.md).
@@ -98,7 +102,14 @@ public struct WCSessionConfiguration: Sendable, Hashable {
         host.listenFDName = listenFDName
         host.engine.complicationDailyBudget = complicationDailyBudget
         host.engine.quirks = quirks
+        host.watches = watches.compactMap { try? PairName(validating: $0) }
         return host
+    }
+
+    /// This (phone) app's configuration while bound to `watch`: its paths in the watch's own directories
+    /// (`HostConfiguration.forWatch(_:)`).
+    func forWatch(_ watch: PairName) -> WCSessionConfiguration {
+        WCSessionConfiguration(hostConfiguration.forWatch(watch))
     }
 }
 
@@ -154,6 +165,7 @@ extension WCSessionConfiguration {
         listenFDName = host.listenFDName
         complicationDailyBudget = host.engine.complicationDailyBudget
         quirks = host.engine.quirks
+        watches = host.watches.map(\.rawValue)
     }
 }
 

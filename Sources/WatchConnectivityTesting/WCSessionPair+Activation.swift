@@ -15,10 +15,16 @@ extension WCSessionPair {
     public func activate(
         _ role: Role, forwardingTo delegate: (any WCSessionDelegate)? = nil, within limit: Duration = SessionRecorder.defaultLimit
     ) async throws -> SessionRecorder {
+        try await activate(session(role), key: role.rawValue, forwardingTo: delegate, within: limit)
+    }
+
+    /// Activates `session` with a new recorder kept under `key`; see ``activate(_:forwardingTo:within:)``.
+    func activate(
+        _ session: WCSession, key: String, forwardingTo delegate: (any WCSessionDelegate)?, within limit: Duration
+    ) async throws -> SessionRecorder {
         let recorder = SessionRecorder(forwardingTo: delegate)
         recorder.use(waits)
-        recorders.withLock { $0[role] = recorder }
-        let session = session(role)
+        recorders.withLock { $0[key] = recorder }
         session.delegate = recorder
         session.activate()
         let event = try await recorder.next(within: limit)

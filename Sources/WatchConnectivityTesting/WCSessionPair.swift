@@ -37,22 +37,36 @@ public final class WCSessionPair: Sendable {
     public let clockMode: ClockMode
     /// The iPhone app's session.
     public let phone: WCSession
-    /// The Apple Watch app's session.
+    /// The Apple Watch app's session (with several watches, the first one's).
     public let watch: WCSession
+    /// With several watches (``init(_:watches:clock:replyTimeout:logger:)``), their names in order; empty
+    /// for a phone with one watch.
+    public let watchNames: [String]
     /// In memory: the network linking the two (drop connections, uninstall an app); nil over sockets.
+    /// With several watches, the first watch's (``network(of:)`` gives each).
     public let network: InMemoryNetwork?
     /// In memory: the clock of both engines and of reply timeouts; nil over sockets (the real clock).
     public let clock: ManualClock?
     /// In memory: the watch's link, through which faults are injected; nil over sockets. It shares its
     /// plan with the phone's link, so a fault may aim at either side's writes:
-    /// `faults.inject(.drop, on: .reply, from: .watch)`, `faults.loseNextReply(from: .watch)`.
+    /// `faults.inject(.drop, on: .reply, from: .watch)`, `faults.loseNextReply(from: .watch)`. With several
+    /// watches, the first watch's.
     public let faults: FaultInjectingTransport?
     /// The directory of both stores (and of the sockets over sockets); removed by ``shutdown()``.
     public let directory: String
     /// How the kit's waits are bounded and the clock driven.
     let waits: PairWaits
-    /// The recorders ``activate(_:forwardingTo:within:)`` installed, kept alive (delegates are weak).
-    let recorders = Mutex<[Role: SessionRecorder]>([:])
+    /// The recorders ``activate(_:forwardingTo:within:)`` installed, by ``recorderKey(_:)``, kept alive
+    /// (delegates are weak).
+    let recorders = Mutex<[String: SessionRecorder]>([:])
+    /// Each watch's session and, in memory, its network, by name (one entry, named "", for one watch).
+    let watchLinks: [String: WatchLink]
+
+    /// One watch of the pair.
+    struct WatchLink: Sendable {
+        let session: WCSession
+        let network: InMemoryNetwork?
+    }
 
     /// Two sessions, not yet activated: ``activate(phone:watch:within:)`` them (or set their delegates
     /// and `activate()` each, as an app does).
@@ -66,43 +80,74 @@ public final class WCSessionPair: Sendable {
     ///   - logger: Where both sessions log (with `role` metadata). Default: ``defaultLogger()``, warnings
     ///     and above unless `WATCHPAIR_TEST_LOG` asks for more.
     /// - Throws: `POSIXError` when the temporary directory cannot be made.
-    public init(
+    public convenience init(
         _ mode: WCSessionTestMode, clock: ClockMode = .manual,
+        replyTimeout: Duration = WCSessionConfiguration(role: .phone).replyTimeout, logger: Logger = WCSessionPair.defaultLogger()
+    ) throws {
+        try self.init(mode, watches: [], clock: clock, replyTimeout: replyTimeout, logger: logger)
+    }
+
+    /// A phone paired with several watches (docs/Watches.md), none activated: the phone's configuration
+    /// lists `watches` (the first is active), and each watch is a session of its own with its own store,
+    /// linked to the phone in memory (a network per watch) or over its own sockets. ``switch(to:)``,
+    /// ``pair(_:)`` and ``unpair(_:)`` do what the user does in the Watch app; ``watch(_:)`` is a
+    /// watch's session, ``activate(watch:forwardingTo:within:)`` activates it.
+    ///
+    /// With more than one watch in memory the clock is ``ClockMode/manual`` whatever `clock` says (the
+    /// self-driving clock watches one network). Names are pair names (letters, digits, `-`, `_`).
+    /// - Throws: `POSIXError` when the temporary directory cannot be made.
+    public init(
+        _ mode: WCSessionTestMode, watches names: [String], clock: ClockMode = .manual,
         replyTimeout: Duration = WCSessionConfiguration(role: .phone).replyTimeout, logger: Logger = WCSessionPair.defaultLogger()
     ) throws {
         var template = Array("/tmp/wcpair-XXXXXX".utf8CString)  // short: sun_path holds 108 bytes
         guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
         let directory = String(cString: made)
-        func configuration(_ role: Role) -> WCSessionConfiguration {
-            var configuration = WCSessionConfiguration(role: role, runDirectory: directory, stateRoot: directory)
+        // A watch named W lives in `directory/W`, where the phone's paths for W are (HostConfiguration.forWatch).
+        func configuration(_ role: Role, watch: String?) -> WCSessionConfiguration {
+            let base = watch.map { "\(directory)/\($0)" } ?? directory
+            var configuration = WCSessionConfiguration(role: role, runDirectory: base, stateRoot: base)
+            if let watch { configuration.pairId = watch }
             configuration.durability = .process
             configuration.replyTimeout = replyTimeout
             configuration.launch = .foreground
             return configuration
         }
+        var phoneConfiguration = configuration(.phone, watch: nil)
+        phoneConfiguration.watches = names
+        let watches: [String?] = names.isEmpty ? [nil] : names
         self.mode = mode
         self.directory = directory
+        watchNames = names
+        var links: [String: WatchLink] = [:]
         switch mode {
         case .inMemory:
-            let network = InMemoryNetwork()
             let manualClock = ManualClock()
             let holding = HoldingClock(manualClock)
-            let links = FaultInjectingTransport.linked(
-                phone: network.transport(for: .phone), watch: network.transport(for: .watch), clock: holding)
-            self.network = network
+            let networks = watches.map { _ in InMemoryNetwork() }
+            let transports = networks.map { network in
+                FaultInjectingTransport.linked(
+                    phone: network.transport(for: .phone), watch: network.transport(for: .watch), clock: holding)
+            }
+            self.network = networks[0]
             self.clock = manualClock
-            self.faults = links.watch
-            clockMode = clock
-            let waits = clock == .automatic ? PairWaits(driving: manualClock, network: network, holding: holding) : PairWaits()
+            self.faults = transports[0].watch
+            clockMode = watches.count == 1 ? clock : .manual
+            let waits = clockMode == .automatic ? PairWaits(driving: manualClock, network: networks[0], holding: holding) : PairWaits()
             self.waits = waits
             // Self-driving, idle time passes in jumps: keep-alives would only add pings to every jump,
             // and in memory a dropped link is seen at once without them.
-            let keepAlive = clock == .automatic ? KeepAlivePolicy(interval: nil) : nil
+            let keepAlive = clockMode == .automatic ? KeepAlivePolicy(interval: nil) : nil
             func overrides(_ link: any Transport) -> SessionOverrides {
                 SessionOverrides(transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits)
             }
-            phone = WCSession(configuration: configuration(.phone), overrides: overrides(links.phone))
-            watch = WCSession(configuration: configuration(.watch), overrides: overrides(links.watch))
+            var phoneOverrides = overrides(transports[0].phone)
+            for (index, watch) in watches.enumerated() {
+                let session = WCSession(configuration: configuration(.watch, watch: watch), overrides: overrides(transports[index].watch))
+                links[watch ?? ""] = WatchLink(session: session, network: networks[index])
+                if let watch { phoneOverrides.watchTransports[watch] = transports[index].phone }
+            }
+            phone = WCSession(configuration: phoneConfiguration, overrides: phoneOverrides)
         case .unixSockets:
             network = nil
             self.clock = nil
@@ -110,11 +155,17 @@ public final class WCSessionPair: Sendable {
             clockMode = .manual
             let waits = PairWaits()
             self.waits = waits
-            phone = WCSession(configuration: configuration(.phone), overrides: SessionOverrides(logger: logger, waits: waits))
-            watch = WCSession(configuration: configuration(.watch), overrides: SessionOverrides(logger: logger, waits: waits))
+            phone = WCSession(configuration: phoneConfiguration, overrides: SessionOverrides(logger: logger, waits: waits))
+            for watch in watches {
+                let session = WCSession(
+                    configuration: configuration(.watch, watch: watch), overrides: SessionOverrides(logger: logger, waits: waits))
+                links[watch ?? ""] = WatchLink(session: session, network: nil)
+            }
         }
+        watchLinks = links
+        watch = links[names.first ?? ""]!.session
         waits.sessions.add(phone)
-        waits.sessions.add(watch)
+        for link in links.values { waits.sessions.add(link.session) }
     }
 
     /// Returns once both sessions see each other as reachable (or not, with `false`).
@@ -123,10 +174,10 @@ public final class WCSessionPair: Sendable {
         await watch.waitForReachability(reachable)
     }
 
-    /// Stops both sessions as if both apps exited, then removes ``directory``.
+    /// Stops every session as if every app exited, then removes ``directory``.
     public func shutdown() async {
         await phone.shutdown()
-        await watch.shutdown()
+        for link in watchLinks.values { await link.session.shutdown() }
         try? FileManager.default.removeItem(atPath: directory)
     }
 

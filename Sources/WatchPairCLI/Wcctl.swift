@@ -15,6 +15,10 @@ public struct Wcctl: ParsableCommand {
         subcommands: [
             StatusCommand.self,
             OpenCommand.self,
+            WatchesCommand.self,
+            PairWatchCommand.self,
+            UnpairWatchCommand.self,
+            SwitchCommand.self,
             UninstallCommand.self,
             InstallCommand.self,
             ComplicationCommand.self,

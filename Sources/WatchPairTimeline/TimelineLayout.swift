@@ -243,6 +243,15 @@ public enum TimelineLayout {
         }
 
         static func infoLabel(_ event: SessionEvent) -> String {
+            // A phone's watches (docs/Watches.md): the names the message quotes.
+            let quoted = event.message.split(separator: "'", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            switch event.kind {
+            case "watchSwitched" where quoted.count >= 2: return "watch switch \(quoted[0]) → \(quoted[1])"
+            case "watchUnpaired" where !quoted.isEmpty: return "watch \(quoted[0]) unpaired"
+            case "watchPaired" where !quoted.isEmpty: return "watch \(quoted[0]) paired"
+            default: break
+            }
             if event.kind == "reachabilityChanged" {
                 return event.message.contains("not reachable") || event.message.contains("unreachable") ? "not reachable" : "reachable"
             }

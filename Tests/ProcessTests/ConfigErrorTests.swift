@@ -41,6 +41,8 @@ struct ConfigErrorTests {
         BadConfig(name: "quirk delay backwards", overrides: ["quirks": .object(["delayedDelivery": .object(["delay": .string("3...1")])])], key: "quirks.delayedDelivery.delay"),
         BadConfig(name: "misspelt quirk in the file", overrides: ["quirks": .object(["lateRepy": .object(["count": .integer(1)])])], key: "quirks.lateRepy.count"),
         BadConfig(name: "misspelt quirk in the environment", environment: ["WATCHPAIR_QUIRKS_LATE_REPY_COUNT": "1"], key: "WATCHPAIR_QUIRKS_LATE_REPY_COUNT"),
+        BadConfig(name: "a watch name that is not a pair name", overrides: ["watches": .array([.string("a/b")])], key: "watches"),
+        BadConfig(name: "a watch listed twice", overrides: ["watches": .array([.string("a"), .string("a")])], key: "watches"),
         BadConfig(name: "file that is not JSON", rawFile: #"{"timeouts": {"reply": }"#, key: "phoned.json"),
     ]
 

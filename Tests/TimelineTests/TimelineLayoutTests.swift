@@ -101,6 +101,14 @@ struct TimelineLayoutTests {
             ],
             ["fault phone 0→0 frame rejected · 7008", "linkDown watch 1→1 link down", "info phone 2→2 not reachable", "info phone 3→3 fileQueued"]
         ),
+        (
+            "a phone's watches: a switch, an unpair and a pairing are notes naming the watches",
+            [
+                e(1, .phone, "watchSwitched", "switching from watch 'a' to 'b': inactive until what was queued for 'a' drains"),
+                e(2, .phone, "watchUnpaired", "watch 'a' is unpaired: 2 queued items dropped"), e(3, .phone, "watchPaired", "watch 'a' is paired again"),
+            ],
+            ["info phone 0→0 watch switch a → b", "info phone 1→1 watch a unpaired", "info phone 2→2 watch a paired"]
+        ),
     ]
 
     @Test(arguments: table)

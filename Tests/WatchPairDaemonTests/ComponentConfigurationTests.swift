@@ -48,7 +48,7 @@ struct ComponentConfigurationTests {
         "queues.inbox": "4", "timeouts.idleExit": "3", "launch": "background", "log.level": "debug",
         "log.destination": "stderr", "listenFDName": "x", "complications.dailyBudget": "7",
         "layer.queueCapacity": "5", "layer.queueExpiry": "2", "layer.degradedAfter": "1", "layer.unhealthyAfter": "20",
-        "layer.suggestionDedupeWindow": "0",
+        "layer.suggestionDedupeWindow": "0", "watches": "a,b",
     ].merging(quirkValues) { first, _ in first }
 
     /// A valid value other than the default for every quirk key (each turns its quirk on).
@@ -217,6 +217,6 @@ struct ComponentConfigurationTests {
             #expect(Array(HostConfiguration.keys[start..<start + keys.count]) == keys)
         }
         #expect(HostConfiguration.keys.count == Set(HostConfiguration.keys).count)
-        #expect(HostConfiguration.keys.count == 34 + 40)
+        #expect(HostConfiguration.keys.count == 35 + 40)
     }
 }

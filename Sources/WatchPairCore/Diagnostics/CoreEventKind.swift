@@ -80,6 +80,13 @@ public enum CoreEventKind: String, JournalEventKind {
     /// A quirk of real devices was injected (docs/Quirks.md): `WC_QUIRK` names it; the message or transfer
     /// it hit is in `WC_SEQ` / `WC_TRANSFER_ID` where there is one.
     case quirkInjected
+    /// The phone switched to another of its watches (docs/Watches.md): the session is inactive until the
+    /// old watch's queue drains or its link is gone, then the new watch's engine starts.
+    case watchSwitched
+    /// A watch was unpaired: what the phone had queued for it was dropped (the message says how many items).
+    case watchUnpaired
+    /// A watch was paired again.
+    case watchPaired
 
     /// The journald `MESSAGE_ID` of this kind.
     public var messageID: String {
@@ -120,6 +127,9 @@ public enum CoreEventKind: String, JournalEventKind {
         case .complicationQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b263"
         case .complicationBudgetExhausted: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b264"
         case .quirkInjected: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b270"
+        case .watchSwitched: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b265"
+        case .watchUnpaired: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b266"
+        case .watchPaired: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b267"
         }
     }
 
@@ -129,7 +139,7 @@ public enum CoreEventKind: String, JournalEventKind {
         case .fileFailed: .warning
         case .frameRejected, .handshakeFailed, .queueFull, .peerUnresponsive, .controlClientRefused: .warning
         case .contentRefused, .installationChanged, .watchStateChanged: .notice
-        case .complicationBudgetExhausted, .quirkInjected: .notice
+        case .complicationBudgetExhausted, .quirkInjected, .watchSwitched, .watchUnpaired, .watchPaired: .notice
         case .messageFailed, .peerUnavailable, .payloadRejected: .notice
         case .userInfoQueued, .userInfoDelivered, .userInfoFinished, .messageSent, .messageReceived: .debug
         default: .info
@@ -241,4 +251,10 @@ extension DiagnosticEvent.Kind {
     public static let complicationBudgetExhausted = Self(CoreEventKind.complicationBudgetExhausted)
     /// ``CoreEventKind/quirkInjected``.
     public static let quirkInjected = Self(CoreEventKind.quirkInjected)
+    /// ``CoreEventKind/watchSwitched``.
+    public static let watchSwitched = Self(CoreEventKind.watchSwitched)
+    /// ``CoreEventKind/watchUnpaired``.
+    public static let watchUnpaired = Self(CoreEventKind.watchUnpaired)
+    /// ``CoreEventKind/watchPaired``.
+    public static let watchPaired = Self(CoreEventKind.watchPaired)
 }

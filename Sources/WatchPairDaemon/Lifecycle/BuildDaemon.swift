@@ -12,16 +12,18 @@ public typealias Daemon = PairHost
 
 /// Builds a daemon: the host of `configuration` whose control socket serves every wcctl request
 /// (``DaemonOperations``, docs/ControlProtocol.md), with the app's reliability layer (``AppConnection``) as
-/// the host's face service. See `buildHost(configuration:logger:environment:face:)`.
+/// the host's face service. See `buildHost(configuration:logger:environment:face:)`. A phone with several
+/// watches passes its ``PhoneWatches`` and `configuration` bound to one of them.
 public func buildDaemon(
     configuration: DaemonConfiguration,
     logger: Logger,
-    environment: DaemonEnvironment = DaemonEnvironment()
+    environment: DaemonEnvironment = DaemonEnvironment(),
+    watches: PhoneWatches? = nil
 ) async throws(DaemonError) -> Daemon {
     let (directory, layer) = (configuration.store.directory, configuration.layer)
     return try await buildHost(configuration: configuration, logger: logger, environment: environment) { context in
         let router = MessageRouter(channels: context.channels, clock: context.clock)
         let connection = AppConnection(context: context, router: router, storageDirectory: directory, layer: layer, logger: logger)
-        return HostFace(controlRouter: DaemonOperations.router(context: context, router: router, connection: connection), service: connection)
+        return HostFace(controlRouter: DaemonOperations.router(context: context, router: router, connection: connection, watches: watches), service: connection)
     }
 }

@@ -53,7 +53,6 @@ public enum DaemonMain {
             return ConfigurationError.exitStatus
         }
         let configuration = loaded.configuration
-
         // The only place logging is bootstrapped: the libraries just take a Logger.
         let destination: JournaldLogHandler.Destination = switch configuration.log.destination {
         case .auto: .automatic
@@ -80,6 +79,9 @@ public enum DaemonMain {
                 "control": "\(configuration.paths.control)", "state": "\(configuration.paths.state)",
             ])
 
+        if !configuration.watches.isEmpty {
+            return await runWithWatches(configuration: configuration, logger: logger)
+        }
         let daemon: Daemon
         do {
             daemon = try await buildDaemon(configuration: configuration, logger: logger)
@@ -97,7 +99,7 @@ public enum DaemonMain {
         return 0
     }
 
-    private static func printError(_ line: String) {
+    static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -14,14 +14,17 @@ public enum DaemonOperations {
         SyncSetOperation.self, SyncGetOperation.self, SyncListOperation.self, SyncNowOperation.self, UninstallOperation.self,
         InstallOperation.self, OpenOperation.self, SetComplicationOperation.self, TransferComplicationOperation.self,
         QuirkListOperation.self, QuirkSetOperation.self, QuirkClearOperation.self,
+        WatchesOperation.self, PairWatchOperation.self, UnpairWatchOperation.self, SwitchWatchOperation.self,
     ]
 
-    /// The daemon's operations over `context`, `router` (live messages) and `connection` (the layer).
-    static func router(context: HostContext, router: MessageRouter, connection: AppConnection) -> ControlRouter {
+    /// The daemon's operations over `context`, `router` (live messages), `connection` (the layer) and, on a
+    /// phone with several watches, `watches`.
+    static func router(context: HostContext, router: MessageRouter, connection: AppConnection, watches: PhoneWatches? = nil) -> ControlRouter {
         var operations = ControlRouter()
         ChannelOperations(context: context, router: router, connection: connection).register(on: &operations)
         connection.registerOperations(on: &operations)
         connection.registerSyncOperations(on: &operations)
+        WatchOperations(watches: watches).register(on: &operations)
         operations.connectionStopped = { id in
             // A connection that stopped reading no longer handles messages; its unanswered ones fail with 7014.
             await router.detach(clientId: id)

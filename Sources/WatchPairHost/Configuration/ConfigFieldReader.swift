@@ -1,4 +1,5 @@
 import Configuration
+import WatchPairWire
 
 /// Reads one typed value per key from a `ConfigReader`, telling "absent" (use the default) apart from
 /// "present but wrong" (a ``ConfigurationError`` naming the key).
@@ -73,6 +74,27 @@ struct ConfigFieldReader {
             throw ConfigurationError(key: key, reason: "a Unix socket path must be at most 107 bytes, got \(path.utf8.count): \(path)")
         }
         return path
+    }
+
+    /// Names, each a valid pair name (``PairName``), none twice.
+    func names(_ key: String) throws(ConfigurationError) -> [PairName]? {
+        guard let values = try read(key, "a list of names", { try config.requiredStringArray(forKey: ConfigKey(key)) }) else {
+            return nil
+        }
+        var names: [PairName] = []
+        for value in values {
+            let name: PairName
+            do {
+                name = try PairName(validating: value)
+            } catch {
+                throw ConfigurationError(key: key, reason: "\(error)")
+            }
+            guard !names.contains(name) else {
+                throw ConfigurationError(key: key, reason: "\"\(value)\" is listed twice")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// Integers, each in `range`.

@@ -29,6 +29,7 @@ extension HostConfiguration {
     /// | `launch` | `auto` \| `foreground` \| `background` | `auto` |
     /// | `log.level`, `log.destination` | see ``LogSettings/init(config:)`` | |
     /// | `listenFDName` | string | `<d>` |
+    /// | `watches` | list of names (env: comma-separated), phone only | `[]`: one watch at today's paths |
     ///
     /// Absent keys keep their defaults (``init(role:)``).
     /// - Throws: ``ConfigurationError`` naming the first key whose value has the wrong type (not a number,
@@ -56,6 +57,10 @@ extension HostConfiguration {
         launch = try read.choice("launch", LaunchSetting.self) ?? launch
         log = try LogSettings(config: config)
         listenFDName = try read.string("listenFDName") ?? listenFDName
+        watches = try read.names("watches") ?? []
+        if role == .watch, !watches.isEmpty {
+            throw ConfigurationError(key: "watches", reason: "only the phone lists its watches; a watch knows one phone")
+        }
     }
 
     /// Every key `init(role:pair:config:)` reads, in reading order (for docs and unknown-key warnings): the
@@ -65,5 +70,5 @@ extension HostConfiguration {
         + ControlServerConfiguration.configKeys + StoreConfiguration.configKeys + LayerConfiguration.configKeys + ownConfigKeys
 
     /// The keys `init(role:pair:config:)` reads itself (besides `role`).
-    public static let ownConfigKeys = ["timeouts.idleExit", "launch"] + LogSettings.configKeys + ["listenFDName"]
+    public static let ownConfigKeys = ["timeouts.idleExit", "launch"] + LogSettings.configKeys + ["listenFDName", "watches"]
 }

@@ -41,6 +41,10 @@ public struct HostConfiguration: Sendable {
     /// peer is installed (`watchd@NAME.socket`) and the journal's `WC_PAIR`; set it with ``init(role:pair:)``
     /// so the defaults follow.
     public private(set) var pair: PairName?
+    /// Phone side: the watches this phone is paired with (`watches`), each a `watchd` instance with its
+    /// own store (docs/Watches.md); one of them is active at a time. Empty (the default): one watch, with
+    /// today's paths; ``forWatch(_:)`` gives a watch's paths.
+    public var watches: [PairName] = []
 
     /// The defaults for `role` in `pair` (nil: the default pair, today's paths).
     public init(role: Role, pair: PairName? = nil) {

@@ -45,6 +45,9 @@ public struct ControlRouter: Sendable {
     private var names: [String] = []
     /// The answer to an operation not registered here; nil: "unknown op" naming the known ones.
     public var unregistered: (@Sendable (String) -> WCFailure)?
+    /// Refuses a registered operation by name before it is read (nil: serve it): a phone switching watches
+    /// refuses new content with 7016 while its session is inactive (docs/Watches.md).
+    public var refuse: (@Sendable (String) -> WCFailure?)?
     /// Called once per connection when it has stopped reading, before the requests still running finish.
     public var connectionStopped: @Sendable (UInt64) async -> Void = { _ in }
 
@@ -141,6 +144,9 @@ public struct ControlRouter: Sendable {
         guard let route = routes[envelope.op] else {
             let failure = unregistered?(envelope.op)
                 ?? WCFailure(.invalidParameter, "unknown op '\(envelope.op)' (known: \(names.joined(separator: ", ")))")
+            return .failure(ControlLineError(id: envelope.id, failure: failure))
+        }
+        if let failure = refuse?(envelope.op) {
             return .failure(ControlLineError(id: envelope.id, failure: failure))
         }
         var fields = envelope.fields()

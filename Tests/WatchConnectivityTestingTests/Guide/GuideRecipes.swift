@@ -108,3 +108,18 @@ final class ListServer: NSObject, WCSessionDelegate {
         replyHandler(["items": items])
     }
 }
+
+extension GuideRecipes {
+    @Test("a phone with two watches: a switch, and the app re-activates")
+    func switchWatches() async throws {
+        let pair = try WCSessionPair(.inMemory, watches: ["a", "b"])
+        let phone = try await pair.activate(.phone)
+        try await pair.switch(to: "b")
+        try await phone.first { $0 == .becameInactive }
+        try await phone.first { $0 == .deactivated }
+        pair.phone.activate()                      // as your app must, in sessionDidDeactivate
+        #expect(try await phone.first(\.activationState) == .activated)
+        #expect(pair.activeWatch == "b" && pair.phone.isPaired)
+        await pair.shutdown()
+    }
+}
