@@ -31,7 +31,19 @@ extension DaemonMain {
             }
             watches.attach(daemon)
             do {
-                try await daemon.run()
+                // The drain is a child beside the daemon's run, so it ends with it (a SIGTERM, a failure).
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        try await daemon.run()
+                        return true
+                    }
+                    group.addTask {
+                        await watches.drain(daemon)
+                        return false
+                    }
+                    while let ran = try await group.next(), !ran {}
+                    group.cancelAll()
+                }
             } catch {
                 _ = watches.detach()
                 printError("\(name): stopped after a failure: \(error)")

@@ -24,11 +24,13 @@ public final class PhoneWatches: Sendable {
         var bound: PairName?
         /// A switch closed the running daemon: run the next one.
         var closedBySwitch = false
-        /// Ends the running daemon once its watch's queue has drained (a switch in progress).
-        var drain: Task<Void, Never>?
+        /// A switch away from the bound watch is in progress: ``drain(_:)`` ends the daemon once it drained.
+        var draining = false
     }
 
     private let state: Mutex<State>
+    /// Fires when a switch starts (``startDrain()``), for ``drain(_:)``.
+    private let switchStarted = AsyncSignal()
 
     /// The operations a switch refuses with 7016 while the session is inactive: new content.
     static let contentOperations: Set<String> = ["send", "sendData", "transfer", "transferComplication", "transferFile", "contextSet"]
@@ -66,8 +68,7 @@ public final class PhoneWatches: Sendable {
     /// shutdown (SIGTERM) or a failure.
     public func detach() -> Bool {
         state.withLock { state in
-            state.drain?.cancel()
-            state.drain = nil
+            state.draining = false
             state.daemon = nil
             defer { state.closedBySwitch = false }
             if !state.closedBySwitch { _ = try? state.machine.event(.activationEnded) }
@@ -111,36 +112,41 @@ public final class PhoneWatches: Sendable {
         daemon.engine.diagnostics.emit(DiagnosticEvent(kind, role: .phone, message))
     }
 
-    /// A switch made the session inactive: ends the running daemon once what was queued for its watch has
-    /// drained, or its link is gone (nothing listens for it and the link is down, or its app is not installed).
+    /// A switch made the session inactive: ``drain(_:)``, running beside the daemon, takes it from here.
     func startDrain() {
-        state.withLock { state in
-            guard let daemon = state.daemon, let bound = state.bound, state.drain == nil else { return }
-            // Not a child of the request that started the switch: it outlives the request, and ends with the
-            // daemon (`detach()` cancels it).
-            state.drain = Task { [weak self] in
-                let engine = daemon.engine
-                while !Task.isCancelled {
-                    let signals = [engine.contentSignal, engine.stateSignal].map { ($0, $0.generation) }
-                    let status = await engine.status()
-                    if status.isDrained || !(status.reachable || status.peerListening) || !status.peerInstalled {
-                        guard let self else { return }
-                        let close = self.state.withLock { state -> Bool in
-                            let actions = (try? state.machine.event(.drained(bound.rawValue))) ?? []
-                            guard actions.contains(.close(bound.rawValue)) else { return false }
-                            state.closedBySwitch = true
-                            return true
-                        }
-                        if close {
-                            self.logger.info("watch switch: the old watch is closed", metadata: ["watch": "\(bound)", "left": "\(status.outstandingTransfers)"])
-                            await daemon.shutdown()
-                        }
-                        return
-                    }
-                    // Presence changes have no signal of their own: look again after a while too.
-                    await Waiting.any(signals, orAfter: .milliseconds(500), on: ContinuousClock())
+        state.withLock { $0.draining = true }
+        switchStarted.fire()
+    }
+
+    /// Runs beside `daemon` (a child of the same task group, so it ends with it): once a switch makes the
+    /// session inactive, ends the daemon when what was queued for its watch has drained, or its link is
+    /// gone (nothing listens for it and the link is down, or its app is not installed).
+    func drain(_ daemon: Daemon) async {
+        while !Task.isCancelled {
+            let seen = switchStarted.generation
+            if state.withLock({ $0.draining && $0.daemon === daemon }) { break }
+            await switchStarted.wait(after: seen)
+        }
+        guard let bound = state.withLock({ $0.bound }) else { return }
+        let engine = daemon.engine
+        while !Task.isCancelled {
+            let signals = [engine.contentSignal, engine.stateSignal].map { ($0, $0.generation) }
+            let status = await engine.status()
+            if status.isDrained || !(status.reachable || status.peerListening) || !status.peerInstalled {
+                let close = state.withLock { state -> Bool in
+                    let actions = (try? state.machine.event(.drained(bound.rawValue))) ?? []
+                    guard actions.contains(.close(bound.rawValue)) else { return false }
+                    state.closedBySwitch = true
+                    return true
                 }
+                if close {
+                    logger.info("watch switch: the old watch is closed", metadata: ["watch": "\(bound)", "left": "\(status.outstandingTransfers)"])
+                    await daemon.shutdown()
+                }
+                return
             }
+            // Presence changes have no signal of their own: look again after a while too.
+            await Waiting.any(signals, orAfter: .milliseconds(500), on: ContinuousClock())
         }
     }
 }
