@@ -11,6 +11,8 @@ size=$((mib << 20))
 # could otherwise make it a background launch, which exits when idle and takes its byte count along.
 dropin=/run/systemd/system/phoned.service.d/61-foreground.conf
 cleanup() {
+    # Never leave a daemon stopped (SIGSTOP) for the next scenario.
+    sx systemctl kill -s CONT phoned.service watchd.service 2>/dev/null
     unset_dropin "$dropin"
     sx rm -rf /srv/wp-files
 }
@@ -51,11 +53,33 @@ restarted() {
     now=$(main_pid "$1")
     [ -n "$now" ] && [ "$now" != 0 ] && [ "$now" != "$2" ]
 }
-# kill_at PERCENT DAEMON: waits until watchd acknowledged PERCENT of the file, then kill -9s DAEMON and
-# waits for systemd to run it again.
+# The file moves faster than a poll can watch (30% to done in a fraction of a second), so watchd, the
+# receiver, runs in short bursts between looks and is stopped (SIGSTOP) otherwise: the file cannot pass
+# the mark, or finish, unseen. Between the steps below watchd is stopped and phoned runs.
+# burst SECONDS: watchd runs for SECONDS (0: just the time between two signals), then is stopped again.
+burst() {
+    sx sh -c "systemctl kill -s CONT watchd.service; sleep $1; systemctl kill -s STOP watchd.service"
+}
+# step_to PERCENT: lets watchd run in bursts until it acknowledged PERCENT of the file; a burst that moved
+# nothing (a busy machine) is followed by a longer one.
+step_to() {
+    local target=$((size / 100 * $1)) deadline=$((SECONDS + 60)) now last=-1 pause
+    while :; do
+        now=$(acked)
+        [ -n "$now" ] || fail "the file finished before watchd acknowledged $1% of it: a burst was too long"
+        [ "$now" -lt "$target" ] || return 0
+        [ $SECONDS -lt $deadline ] || fail "timed out after 60 s waiting for watchd to acknowledge $1% of the file"
+        if [ "$now" = "$last" ]; then pause=0.05; else pause=0; fi
+        last=$now
+        burst $pause
+    done
+}
+# kill_at PERCENT DAEMON: steps the file to PERCENT, then kill -9s DAEMON and waits for systemd to run it
+# again, with the other daemon held so that nothing moves meanwhile; then watchd is stopped again.
 kill_at() {
-    wait_until 60 "watchd to acknowledge $1% of the file" acked_ge $((size / 100 * $1))
-    local pid
+    step_to "$1"
+    local pid at
+    at=$(( $(acked) * 100 / size ))
     pid=$(main_pid "$2.service")
     if [ "$2" = phoned ]; then
         # Stopped first, so the count read is the last: a stopped process writes nothing more.
@@ -63,20 +87,25 @@ kill_at() {
         written=$(( $(wchar "$pid") - before ))
         sx systemctl kill -s KILL phoned.service
     else
-        sx systemctl kill -s KILL "$2.service"
+        sx systemctl kill -s STOP phoned.service
+        sx systemctl kill -s KILL watchd.service
     fi
     wait_until 15 "$2 to run again" restarted "$2.service" "$pid"
     wait_unit "$2.service" active
-    note "killed $2 at $1% of the file; it runs again"
+    sx systemctl kill -s STOP watchd.service
+    sx systemctl kill -s CONT phoned.service
+    note "killed $2 at $at% of the file (at least $1%); it runs again"
 }
 
 first_phoned=$(main_pid phoned.service)
 before=$(wchar "$first_phoned")
 started=$SECONDS
+sx systemctl kill -s STOP watchd.service
 id=$(phone transfer-file "$src") || fail "transfer-file"
 note "queued $id ($mib MiB) in $((SECONDS - started)) s"
 kill_at 30 watchd
 kill_at 60 phoned
+sx systemctl kill -s CONT watchd.service
 second_phoned=$(main_pid phoned.service)
 wait_event 90 WC_EVENT=fileReceived WC_ROLE=watch
 wait_event 20 WC_EVENT=fileFinished WC_ROLE=phone
