@@ -41,6 +41,6 @@ struct WatchSwitchDrain: Sendable {
         let status = await runtime.channels.status()
         if status.isDrained { return true }
         let presence = await runtime.transport.peerPresence()
-        return !SessionSnapshot.counterpartListening(status: status, presence: presence) || !presence.watchState.installed
+        return status.drainedOrUndeliverable(listening: presence.listening, installed: presence.watchState.installed)
     }
 }

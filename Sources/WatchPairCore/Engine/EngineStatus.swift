@@ -60,6 +60,13 @@ public struct EngineStatus: Sendable, Hashable, Codable {
         outstandingTransfers == 0 && outstandingFiles == 0 && contextSentVersion <= contextAckedVersion
     }
 
+    /// A phone switching away from this watch may deactivate (docs/Watches.md): nothing is left to deliver,
+    /// or it cannot be delivered now (nothing listens for the watch and the link is down, or its app is not
+    /// installed). `listening` and `installed` are the peer's as the caller last saw them.
+    public func drainedOrUndeliverable(listening: Bool, installed: Bool) -> Bool {
+        isDrained || !(listening || reachable) || !installed
+    }
+
     /// No link activity: drained, no live message in flight, and no link being opened.
     public var isIdle: Bool {
         isDrained && messagesInFlight == 0 && link != LinkState.connecting.description

@@ -132,7 +132,7 @@ public final class PhoneWatches: Sendable {
         while !Task.isCancelled {
             let signals = [engine.contentSignal, engine.stateSignal].map { ($0, $0.generation) }
             let status = await engine.status()
-            if status.isDrained || !(status.reachable || status.peerListening) || !status.peerInstalled {
+            if status.drainedOrUndeliverable(listening: status.peerListening, installed: status.peerInstalled) {
                 let close = state.withLock { state -> Bool in
                     let actions = (try? state.machine.event(.drained(bound.rawValue))) ?? []
                     guard actions.contains(.close(bound.rawValue)) else { return false }
