@@ -63,6 +63,19 @@ struct WcbenchReportTests {
                 let denominator = try #require(report[row.denominator]?.value, "\(row.denominator) missing")
                 #expect(Self.same(value, numerator / denominator), "\(row.key): \(value)")
             }
+            // The daemons' CPU per round trip is set beside the relays' CPU for the same four crossings.
+            for size in Self.sizes {
+                let floorKey = "baseline.relay.epoll.\(size)B.cpuPerRoundTrip"
+                let floor = try #require(report[floorKey]?.value, "\(floorKey) missing")
+                #expect(floor >= 0, "\(floorKey)")
+                let cpuKey = "message.rtt.\(size)B.autoReply.cpuPerMessage"
+                let cpu = try #require(report[cpuKey]?.value, "\(cpuKey) missing")
+                // A floor below one CPU tick reads as zero and gets no ratio; any other has its own.
+                if floor > 0 {
+                    let ratio = try #require(report[cpuKey]?.ratio, "\(cpuKey) has no ratio")
+                    #expect(Self.same(ratio.baselineValue, floor) && Self.same(ratio.factor, cpu / floor), "\(cpuKey): \(ratio)")
+                }
+            }
             // The relay floor takes the ping-pong's count, so the two are measured alike.
             for size in Self.sizes {
                 for loop in ["blocking", "epoll"] {

@@ -47,6 +47,11 @@ final class RelayChain: RawRoundTripPeer {
         descriptor = client
     }
 
+    /// User + system CPU both relays have used so far, seconds (10 ms ticks: read it around many round trips).
+    func cpuSeconds() throws(BenchError) -> Double {
+        try ProcessStats.of(relay.pid).cpuSeconds + ProcessStats.of(far.pid).cpuSeconds
+    }
+
     /// Closes the client's socket (A sees end of stream and exits, closing B's socket, so B exits too)
     /// and reaps both.
     func stop() {

@@ -74,6 +74,9 @@ struct Baselines {
     var pingPong: [Int: LatencySummary] = [:]
     /// Round trip (µs) through two relaying processes that do no work, by how they wait and payload size.
     var relay: [RelayLoop: [Int: LatencySummary]] = [:]
+    /// CPU (µs) both relaying processes spend per round trip, by how they wait and payload size: the kernel's
+    /// share of four crossings (socket calls, wake-ups), which the daemons pay too.
+    var relayCPU: [RelayLoop: [Int: Double]] = [:]
     /// Raw round trips per second with 64 in flight, 64 B payloads.
     var pipelinedRate: Double?
     /// A block to another thread and back (two wake-ups), µs.

@@ -14,11 +14,18 @@ extension BaselineBench {
         context.progress("baseline: zero-work relay (\(loop.rawValue)), \(sizeName)")
         let chain = try RelayChain(context, loop: loop)
         defer { chain.stop() }
+        let cpuBefore = try chain.cpuSeconds()
         let summary = try chain.roundTrips(size: size, warmup: context.counts.pingPongWarmup, count: context.counts.pingPong)
+        // The warm-up's round trips do the same work, so they count: more round trips per 10 ms CPU tick.
+        let cpu = (try chain.cpuSeconds() - cpuBefore) / Double(context.counts.pingPongWarmup + context.counts.pingPong) * 1e6
         context.baselines.relay[loop, default: [:]][size] = summary
+        context.baselines.relayCPU[loop, default: [:]][size] = cpu
         let ratios = LatencyRatios(summary, to: context.baselines.pingPong[size], baselineName: "raw ping-pong \(sizeName)")
         context.report.addLatency(
             "baseline", "baseline.relay.\(loop.rawValue).\(size)B", "zero-work relay (\(loop.rawValue)) round trip, \(sizeName)",
             summary, p50Ratio: ratios.p50, p99Ratio: ratios.p99, p999Ratio: ratios.p999)
+        context.report.add(
+            "baseline", "baseline.relay.\(loop.rawValue).\(size)B.cpuPerRoundTrip",
+            "zero-work relay (\(loop.rawValue)), \(sizeName): both relays' CPU per round trip", cpu, "us")
     }
 }

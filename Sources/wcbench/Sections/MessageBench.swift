@@ -39,7 +39,8 @@ struct MessageBench {
             context.report.add(
                 "message", "message.rtt.\(size)B.autoReply.cpuPerMessage", "round trip, \(BaselineBench.sizeName(size)), auto-reply, daemon CPU per message",
                 usage.totalCPU / Double(recorder.count) * 1e6, "us",
-                target: size == 64 ? Target(comparison: "<=", limit: 80, text: "≤ 80 µs both daemons") : nil)
+                target: size == 64 ? Target(comparison: "<=", limit: 80, text: "≤ 80 µs both daemons") : nil,
+                ratio: relayCPURatio(size: size, usage.totalCPU / Double(recorder.count) * 1e6))
             stream.shutdownWrite()
         }
 
@@ -124,6 +125,15 @@ struct MessageBench {
         context.report.add(
             "message", "message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "round trip, \(sizeName), auto-reply p50 / epoll relay floor p50",
             floor.map { summary.p50 / $0.p50 }, "x", note: floor == nil ? "needs the baseline section in the same run" : nil)
+    }
+
+    /// The daemons' CPU per round trip over the epoll relay floor's (the kernel's share of the same four
+    /// crossings, paid by any two processes relaying a message); nil without the baseline section.
+    private func relayCPURatio(size: Int, _ microseconds: Double) -> Ratio? {
+        guard let floor = context.baselines.relayCPU[.epoll]?[size], floor > 0 else { return nil }
+        return Ratio(
+            factor: microseconds / floor, baseline: "epoll relay floor's CPU per round trip, \(BaselineBench.sizeName(size))",
+            baselineValue: floor)
     }
 
     /// Messages with replies, 64 in flight on one connection (the daemon's per-connection limit).
