@@ -82,12 +82,13 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     }
 
     private func startThread() {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
     private func run() {
+        // Named from the thread itself: set before `start()`, Foundation's name did not reach the kernel's
+        // thread name, and perf and `top -H` showed the writer under the name of the loop that started it.
+        Thread.current.name = name
         while let batch = nextBatch() {
             if let hook = beforeCommit.withLock({ $0 }) { hook(batch.count) }
             let outcomes = batch[0].commit(batch.map(\.request))
