@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import WatchPairWire
 
-/// One `enqueue`, `receive` or `consumeInbox` call waiting for a group commit.
+/// One userInfo write waiting for the writer's next commit (``StoreWriter``).
 enum BatchRequest: Sendable {
     /// Append one transfer to the outbox; the payload was encoded where it entered, outside the transaction.
     /// `transferId` nil: the transaction assigns the next time-ordered id (``TransferIdGenerator``).
@@ -15,6 +15,19 @@ enum BatchRequest: Sendable {
         queues: [UInt64: InboxQueue])
     /// Delete the inbox rows of one queue that its reader has taken, up to a delivery id.
     case consume(upTo: UInt64, queue: InboxQueue)
+    /// The peer acknowledged every outstanding transfer up to a seq: mark them finished.
+    case acknowledge(upTo: UInt64)
+    /// The app has been told these transfers finished: forget them (and ended file transfers with these ids).
+    case forgetReported([UUID], includingFiles: Bool)
+
+    /// Bookkeeping that needs no fsync of its own (``StoreDatabase/CommitSync/relaxed``): a batch of only
+    /// these commits relaxed; in a batch with any other request it rides that request's fsync.
+    var isRelaxed: Bool {
+        switch self {
+        case .acknowledge, .forgetReported: true
+        case .enqueue, .receive, .consume: false
+        }
+    }
 }
 
 /// The outcome of one `BatchRequest`.
@@ -22,24 +35,27 @@ enum BatchResponse: Sendable {
     case enqueued(OutboxTransfer)
     case received(InboxReceipt)
     case consumed
+    case acknowledged([FinishedTransfer])
+    case forgotten
 }
 
 extension PairStore {
-    /// Queues `request` for the next group commit and returns its own outcome.
+    /// Queues `request` for the writer's next commit and returns its own outcome.
     func submit(_ request: BatchRequest) async throws(StoreError) -> BatchResponse {
-        let outcome = await committer.submit(request) { batch in await self.commitBatch(batch) }
+        let outcome = await writer.submit(request) { batch in self.commitBatch(batch) }
         return try outcome.get()
     }
 
-    /// Writes a whole batch in one transaction. A request that breaks a limit fails alone; an SQLite failure
-    /// fails every request of the batch (the transaction is rolled back).
-    func commitBatch(_ requests: [BatchRequest]) async -> [Result<BatchResponse, StoreError>] {
+    /// Writes a whole batch in one transaction, on the writer thread. A request that breaks a limit fails
+    /// alone; an SQLite failure fails every request of the batch (the transaction is rolled back).
+    func commitBatch(_ requests: [BatchRequest]) -> [Result<BatchResponse, StoreError>] {
         let outboxLimit = configuration.outboxLimit
         let inboxLimit = configuration.inboxLimit
         let path = self.path
         let now = Date()
+        let sync: StoreDatabase.CommitSync = requests.allSatisfy(\.isRelaxed) ? .relaxed : .durable
         do {
-            let (outcomes, peerChanges) = try await database.write("committing \(requests.count) queued writes", counting: { database, lengths in
+            let (outcomes, peerChanges) = try database.writeNow("committing \(requests.count) queued writes", sync: sync, counting: { database, lengths in
                 var batch = try BatchTransaction(database: database, path: path, lengths: lengths)
                 let outcomes = try requests.map { request -> Result<BatchResponse, StoreError> in
                     switch request {
@@ -56,6 +72,12 @@ extension PairStore {
                     case .consume(let upTo, let queue):
                         try batch.consume(upTo: upTo, queue: queue)
                         return .success(.consumed)
+                    case .acknowledge(let upTo):
+                        return .success(.acknowledged(try batch.acknowledge(upTo: upTo)))
+                    case .forgetReported(let transferIds, let includingFiles):
+                        let unmatched = try Self.forgetReported(transferIds, database)
+                        if includingFiles { try FileStore.forgetReported(unmatched, database) }
+                        return .success(.forgotten)
                     }
                 }
                 try batch.finish()
@@ -71,6 +93,11 @@ extension PairStore {
                         case (_, .success(.received(let receipt))): tails.inbox.append(receipt.accepted)
                         case (.consume(let upTo, let queue), .success(.consumed)):
                             tails.inbox.remove { $0.deliveryId <= upTo && $0.queue == queue }
+                        case (.acknowledge(let upTo), .success(.acknowledged(let finished))) where !finished.isEmpty:
+                            tails.outbox.update(where: { !$0.finished && $0.position <= upTo }) { $0.finished = true }
+                        case (.forgetReported(let transferIds, _), .success(.forgotten)):
+                            let reported = Set(transferIds)
+                            tails.outbox.remove { $0.finished && reported.contains($0.transfer.transferId) }
                         default: break
                         }
                     }
@@ -82,7 +109,7 @@ extension PairStore {
                 switch response {
                 case .enqueued: enqueued += 1
                 case .received(let receipt): received += receipt.accepted.count
-                case .consumed: break
+                case .consumed, .acknowledged, .forgotten: break
                 }
             }
             counters.withLock {
@@ -184,6 +211,27 @@ private struct BatchTransaction {
         try database.cachedStatement(sql: "DELETE FROM inbox WHERE delivery_id <= ? AND queue = ?")
             .execute(arguments: [Int64(clamping: deliveryId), Int64(queue.rawValue)])
         inboxCount -= database.changesCount
+    }
+
+    /// Marks outstanding transfers up to `upTo` finished; returns those newly finished, in seq order. Only
+    /// seqs and ids are read: the payloads stay on disk until didFinish reads them.
+    mutating func acknowledge(upTo seq: UInt64) throws -> [FinishedTransfer] {
+        let upTo = Int64(clamping: seq)
+        let path = self.path
+        let finished = try Row.decodeAll(
+            database, sql: "SELECT seq, transfer_id FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
+            arguments: [upTo]
+        ) { row in
+            FinishedTransfer(
+                seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
+                transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid))
+        }
+        if !finished.isEmpty {
+            try database.cachedStatement(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?")
+                .execute(arguments: [upTo])
+            outstanding -= finished.count
+        }
+        return finished
     }
 
     /// Writes back what changed, inside the same transaction.

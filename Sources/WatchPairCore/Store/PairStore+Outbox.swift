@@ -111,29 +111,14 @@ extension PairStore {
     ///
     /// The commit is `.relaxed` (no fsync of its own): if a power failure loses it, the transfers are
     /// outstanding again and resent, the receiver drops them as duplicates and acknowledges again, and their
-    /// didFinish is reported once more. Nothing is lost or delivered twice to the receiving app.
+    /// didFinish is reported once more. Nothing is lost or delivered twice to the receiving app. It goes to
+    /// the writer thread with the queues' other writes (``StoreWriter``): beside an enqueue or a receive it
+    /// shares their transaction and its fsync.
     public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [FinishedTransfer] {
-        let upTo = Int64(clamping: seq)
-        let path = self.path
-        return try await database.write("acknowledging transfers", sync: .relaxed, counting: { database, lengths in
-            let finished = try Row.decodeAll(
-                database, sql: "SELECT seq, transfer_id FROM outbox WHERE finished = 0 AND seq <= ? ORDER BY seq",
-                arguments: [upTo]
-            ) { row in
-                FinishedTransfer(
-                    seq: try row.decode(0, "outbox seq", path: path, StoreColumns.unsigned),
-                    transferId: try row.decode(1, "outbox transfer id", path: path, StoreColumns.uuid))
-            }
-            if !finished.isEmpty {
-                try database.cachedStatement(sql: "UPDATE outbox SET finished = 1 WHERE finished = 0 AND seq <= ?")
-                    .execute(arguments: [upTo])
-                lengths.outstanding -= finished.count
-            }
-            return finished
-        }, afterCommit: { finished in
-            guard !finished.isEmpty else { return }
-            self.tails.withLock { $0.outbox.update(where: { !$0.finished && $0.position <= seq }) { $0.finished = true } }
-        })
+        guard case .acknowledged(let finished) = try await submit(.acknowledge(upTo: seq)) else {
+            preconditionFailure("the writer answered an acknowledgement with another response")
+        }
+        return finished
     }
 
     /// Finished transfers whose didFinish has not yet been reported to the app, with seq > `after`, in seq
@@ -160,16 +145,13 @@ extension PairStore {
     /// finished (outstanding or unknown) are ignored. `.relaxed` commit: after a power failure a didFinish
     /// may be reported again. With `includingFiles`, finished file transfers with these ids are forgotten
     /// in the same transaction (``FileStore/markFilesFinishedReported(_:)``): a `receive` client's `ack`
-    /// names both kinds in one list, and one transaction costs one trip to the writer, not two.
+    /// names both kinds in one list, and one transaction costs one trip to the writer, not two. Batched
+    /// with the queues' other writes, as `acknowledge`.
     public func markFinishedReported(_ transferIds: [UUID], includingFiles: Bool = false) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
-        try await database.write("forgetting reported transfers", sync: .relaxed, { database in
-            let unmatched = try Self.forgetReported(transferIds, database)
-            if includingFiles { try FileStore.forgetReported(unmatched, database) }
-        }, afterCommit: { _ in
-            let reported = Set(transferIds)
-            self.tails.withLock { $0.outbox.remove { $0.finished && reported.contains($0.transfer.transferId) } }
-        })
+        guard case .forgotten = try await submit(.forgetReported(transferIds, includingFiles: includingFiles)) else {
+            preconditionFailure("the writer answered a forget with another response")
+        }
     }
 
     /// Deletes the finished outbox rows of `transferIds`; returns the ids that matched none.

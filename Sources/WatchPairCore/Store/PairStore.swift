@@ -11,15 +11,16 @@ import WatchPairWire
 /// Every mutating call returns only after its transaction has committed: with `.power` durability that
 /// includes an fsync of the WAL (`synchronous=FULL`), with `.process` the data is in the WAL (survives a
 /// process crash); a few bookkeeping writes are `.relaxed` (`StoreDatabase.CommitSync`). The transactions
-/// themselves, and the queue lengths that follow committed ones only, are ``StoreDatabase``'s. `enqueue`, `receive` and
-/// `consumeInbox` use group commit: concurrent calls share one transaction (at most `maxBatchSize` requests
-/// each). Other writes are one transaction each. Reads never load a whole queue:
+/// themselves, and the queue lengths that follow committed ones only, are ``StoreDatabase``'s. The userInfo
+/// queues' writes (`enqueue`, `receive`, `consumeInbox`, `acknowledge`, `markFinishedReported`) go to one
+/// writer thread (``StoreWriter``): whatever was asked while a commit ran is the next transaction (at most
+/// `maxBatchSize` requests), fsynced once if any of it must be. Other writes are one transaction each. Reads never load a whole queue:
 /// they page (`outstanding(after:limit:)`, `inbox(after:limit:)`). The on-disk format and what survives what
 /// are in docs/Store.md and at the top of StoreSchema.swift.
 ///
 /// Thread-safe; every method may be called concurrently. After `close()` every call throws `.ioFailure`.
 public final class PairStore: Sendable {
-    /// The most `enqueue`/`receive` requests one group commit writes; more wait for the next commit.
+    /// The most userInfo write requests one commit of the writer holds; more wait for the next commit.
     public static let maxBatchSize = 512
 
     /// Counters kept by the store itself; commits are counted by ``database``.
@@ -41,7 +42,8 @@ public final class PairStore: Sendable {
     let counters: Mutex<Counters>
     /// The newest inbox and outbox rows, for the readers that follow them (``StoreTail``).
     let tails = Mutex(StoreTails())
-    let committer = GroupCommitter<BatchRequest, BatchResponse>(maxBatchSize: PairStore.maxBatchSize)
+    /// The writer thread that commits the userInfo queues' writes in batches (``StoreWriter``).
+    let writer = StoreWriter<BatchRequest, BatchResponse>(maxBatchSize: PairStore.maxBatchSize, name: "store writer")
 
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.
@@ -60,6 +62,8 @@ public final class PairStore: Sendable {
         self.storeId = storeId
         self.logger = logger
     }
+
+    deinit { writer.stop() }
 
     /// Counters since this store was opened.
     public var statistics: StoreStatistics {

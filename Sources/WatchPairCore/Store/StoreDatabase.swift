@@ -135,41 +135,69 @@ final class StoreDatabase: Sendable {
         afterCommit: (@Sendable (T) -> Void)? = nil
     ) async throws(StoreError) -> T {
         try checkOpen()
-        // Under `.process` the connection already commits without fsync.
-        let relax = sync == .relaxed && durability == .power
-        let logger = self.logger
         let result: Result<(T, Bool), any Error> = await withCheckedContinuation { continuation in
             pool.asyncWriteWithoutTransaction { database in
                 continuation.resume(returning: Result {
-                    // Cached: preparing the two pragmas on every relaxed write showed in the profile.
-                    if relax { try database.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute() }
-                    defer {
-                        if relax {
-                            do {
-                                try database.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
-                            } catch {
-                                // Cannot happen short of a broken connection; say so loudly if it does.
-                                logger.error("restoring synchronous=FULL failed", metadata: ["error": "\(error)"])
-                            }
-                        }
-                    }
-                    let before = self.queueLengths
-                    var lengths = before
-                    var outcome: (T, Bool)?
-                    try database.inTransaction {
-                        let changes = database.totalChangesCount
-                        let value = try body(database, &lengths)
-                        outcome = (value, database.totalChangesCount != changes)
-                        return .commit
-                    }
-                    // Reached only when the COMMIT succeeded.
-                    if lengths != before { self.state.withLock { $0.queueLengths = lengths } }
-                    guard let outcome else { preconditionFailure("a committed transaction produced no value") }
-                    afterCommit?(outcome.0)
-                    return outcome
+                    try self.transaction(database, sync: sync, body, afterCommit: afterCommit)
                 })
             }
         }
+        return try finished(result, what)
+    }
+
+    /// As `write(_:sync:counting:afterCommit:)`, blocking the calling thread instead of suspending: for the
+    /// store's own writer thread (``StoreWriter``), which has nothing else to do meanwhile. The transaction
+    /// runs on the calling thread when GRDB's writer is idle (a `DispatchQueue.sync`), so the commit costs
+    /// no thread hop; it waits for a write already running (files, contexts) otherwise.
+    func writeNow<T: Sendable>(
+        _ what: String, sync: CommitSync = .durable,
+        counting body: (Database, inout QueueLengths) throws -> T,
+        afterCommit: ((T) -> Void)? = nil
+    ) throws(StoreError) -> T {
+        try checkOpen()
+        let result = Result { try pool.writeWithoutTransaction { try transaction($0, sync: sync, body, afterCommit: afterCommit) } }
+        return try finished(result, what)
+    }
+
+    /// One write transaction on the writer connection, with the pragma switch a relaxed commit needs; the
+    /// queue lengths and `afterCommit` follow only a COMMIT that succeeded. Returns `body`'s value and
+    /// whether the transaction changed rows.
+    private func transaction<T>(
+        _ database: Database, sync: CommitSync, _ body: (Database, inout QueueLengths) throws -> T,
+        afterCommit: ((T) -> Void)?
+    ) throws -> (T, Bool) {
+        // Under `.process` the connection already commits without fsync.
+        let relax = sync == .relaxed && durability == .power
+        // Cached: preparing the two pragmas on every relaxed write showed in the profile.
+        if relax { try database.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute() }
+        defer {
+            if relax {
+                do {
+                    try database.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
+                } catch {
+                    // Cannot happen short of a broken connection; say so loudly if it does.
+                    logger.error("restoring synchronous=FULL failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+        let before = queueLengths
+        var lengths = before
+        var outcome: (T, Bool)?
+        try database.inTransaction {
+            let changes = database.totalChangesCount
+            let value = try body(database, &lengths)
+            outcome = (value, database.totalChangesCount != changes)
+            return .commit
+        }
+        // Reached only when the COMMIT succeeded.
+        if lengths != before { state.withLock { $0.queueLengths = lengths } }
+        guard let outcome else { preconditionFailure("a committed transaction produced no value") }
+        afterCommit?(outcome.0)
+        return outcome
+    }
+
+    /// A transaction's result for its caller: counts the commit, or logs and maps the failure.
+    private func finished<T>(_ result: Result<(T, Bool), any Error>, _ what: String) throws(StoreError) -> T {
         switch result {
         case .success(let (value, changed)):
             if changed { state.withLock { $0.commits += 1 } }

@@ -1,3 +1,4 @@
+import Glibc
 import WatchPairWire
 
 /// What both daemons spent over a measured window: CPU, bytes written to storage, fsyncs, context
@@ -20,6 +21,8 @@ final class PairMeter {
         /// Store counters of `status` (``PairMeter/storeCounters``), per field and role; a field the
         /// daemons do not report is absent.
         var storeCounts: [String: [Role: Int]] = [:]
+        /// CPU seconds of this process (the bench's own clients: the sending and receiving apps).
+        var clientCPUSeconds: Double = 0
 
         /// Sums over both daemons.
         var totalCPU: Double { cpuSeconds.values.reduce(0, +) }
@@ -38,6 +41,7 @@ final class PairMeter {
     private var recorders: [PerfProcess] = []
     private var before: [Role: ProcessStats] = [:]
     private var countsBefore: [String: [Role: Int]] = [:]
+    private var clientCPUBefore: Double = 0
     /// Why fsyncs could not be counted, if they could not.
     private(set) var fsyncProblem: String?
 
@@ -79,6 +83,7 @@ final class PairMeter {
 
     /// Starts the window.
     func begin() throws(BenchError) {
+        clientCPUBefore = Self.ownCPUSeconds()
         for role in Role.allCases {
             before[role] = try pair.stats(role)
             for field in Self.storeCounters {
@@ -115,6 +120,7 @@ final class PairMeter {
             }
             counters = [:]
         }
+        usage.clientCPUSeconds = Self.ownCPUSeconds() - clientCPUBefore
         for role in Role.allCases {
             let after = try pair.stats(role)
             usage.cpuSeconds[role] = after.cpuSeconds - (before[role]?.cpuSeconds ?? 0)
@@ -128,5 +134,13 @@ final class PairMeter {
             if counts.count == Role.allCases.count { usage.storeCounts[field] = counts }
         }
         return usage
+    }
+
+    /// User and system CPU seconds of this process so far (every thread: the clients run in it).
+    static func ownCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import WatchPairWire
 
 /// Section 3: userInfo end to end, accepted at phoned → delivered to the app on watchd.
@@ -58,7 +59,30 @@ struct UserInfoBench {
                 fsyncProblem: meter.fsyncProblem)
         }
         context.noteStalls(of: finished, in: "userInfo")
+        if durability == "power" { try acceptAlone(pair: pair, sender: sender) }
         for failure in pair.stopAll() { throw failure }
+    }
+
+    /// Accept latency with nothing behind it: watchd stopped, so no delivery, acknowledgement or didFinish
+    /// runs beside the accepts; the sequential accept's own path (a control round trip, one commit and its
+    /// fsync). What the sequential run adds to it is the pipeline behind each transfer competing for the CPUs.
+    private func acceptAlone(pair: DaemonPair, sender: UserInfoSender) throws(BenchError) {
+        try pair.stop(.watch)
+        sender.accept = LatencyRecorder()
+        let deadline = context.phaseDeadline()
+        for _ in 0..<min(1_000, context.counts.userInfoSequential) {
+            try sender.send()
+            while sender.pending > 0 {
+                guard try Poller.waitReadable([sender.connection], deadline: deadline) else {
+                    throw BenchError("userInfo: no accept within the deadline with watchd stopped")
+                }
+                try sender.process()
+            }
+        }
+        let alone = sender.accept.summary
+        context.report.add(
+            "userInfo", "userInfo.power.sequential.acceptAlone.p50", "power, sequential: accept latency p50, watchd stopped",
+            alone.p50, "us", note: "the accept's own path: nothing runs behind it")
     }
 
     private func record(
@@ -126,6 +150,16 @@ struct UserInfoBench {
         report.add(
             "userInfo", "\(key).cpuPerTransfer", "\(label): daemon CPU per transfer",
             usage.totalCPU / count * 1e6, "us")
+        // The floor a rate target meets first on a small machine: every transfer needs this much CPU, so no
+        // overlap of the pipeline's steps gets more transfers a second out of the CPUs than this.
+        let cpuPerTransfer = (usage.totalCPU + usage.clientCPUSeconds) / count
+        report.add(
+            "userInfo", "\(key).clientCPUPerTransfer", "\(label): bench clients' CPU per transfer",
+            usage.clientCPUSeconds / count * 1e6, "us", detail: true)
+        report.add(
+            "userInfo", "\(key).cpuCeiling", "\(label): CPU ceiling (CPUs ÷ CPU per transfer, daemons and clients)",
+            cpuPerTransfer > 0 ? Double(ProcessInfo.processInfo.activeProcessorCount) / cpuPerTransfer : nil, "/s",
+            note: "no schedule of this work runs faster on \(ProcessInfo.processInfo.activeProcessorCount) CPUs")
         for role in Role.allCases {
             report.add(
                 "userInfo", "\(key).cpuPerTransfer.\(role.daemonName)", "\(label): CPU per transfer, \(role.daemonName)",

@@ -24,10 +24,10 @@ struct GroupCommitTests {
     /// Holds the first commit until the rest of `total` callers are queued, recording every batch size.
     static func gateFirstCommit(_ store: PairStore, total: Int) -> BatchSizes {
         let sizes = BatchSizes()
-        let committer = store.committer
-        committer.beforeCommit.withLock {
+        let writer = store.writer
+        writer.beforeCommit.withLock {
             $0 = { size in
-                if sizes.record(size) { await committer.waitUntilQueued(atLeast: total - size) }
+                if sizes.record(size) { writer.blockUntilQueued(atLeast: total - size) }
             }
         }
         return sizes
@@ -145,7 +145,7 @@ struct GroupCommitTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(sizes.all.reduce(0, +) == 6, "every consume went through the group committer")
+            #expect(sizes.all.reduce(0, +) == 6, "every consume went through the writer")
             #expect(store.statistics.commits - before <= 2)
             // The three receives may commit in any order (a lower seq after a higher one is a duplicate);
             // the consumes took seqs 1...6 in every order.
@@ -153,6 +153,30 @@ struct GroupCommitTests {
             #expect(Array(remaining.prefix(4)) == [7, 8, 9, 10])
             #expect(remaining.dropFirst(4).allSatisfy { (11...13).contains($0) })
             #expect(try await store.inboxCount() == remaining.count)
+        }
+    }
+
+    @Test("acknowledgements and forgets join an enqueue's transaction; a batch of only them stays relaxed")
+    func bookkeepingJoinsBatch() async throws {
+        try await Support.withStore(durability: .power) { store, _ throws in
+            let first = try await Self.enqueueConcurrently(store, count: 4).sorted { $0.seq < $1.seq }
+            _ = try await store.acknowledge(upTo: first[1].seq)
+            let before = store.statistics.commits
+            let sizes = Self.gateFirstCommit(store, total: 4)
+            let finished = try await withThrowingTaskGroup(of: [FinishedTransfer].self) { group in
+                group.addTask { _ = try await store.enqueue(transferId: UUID(), payload: [:]); return [] }
+                group.addTask { try await store.acknowledge(upTo: first[3].seq) }
+                group.addTask { try await store.markFinishedReported([first[0].transferId]); return [] }
+                group.addTask { try await store.markFinishedReported([first[1].transferId]); return [] }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(sizes.all.reduce(0, +) == 4, "every write went through the writer")
+            #expect(store.statistics.commits - before <= 2)
+            #expect(finished.map(\.seq) == [first[2].seq, first[3].seq])
+            #expect(try await store.outstandingCount() == 1)
+            #expect(try await store.unreportedFinished(limit: 10).map(\.seq) == [first[2].seq, first[3].seq])
+            // Relaxed batches switch the connection back to FULL after their commit.
+            #expect(try await store.database.writerPragma("synchronous") == "2")
         }
     }
 }
