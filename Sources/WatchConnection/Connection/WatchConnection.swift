@@ -51,6 +51,9 @@ public final class WatchConnection {
     @ObservationIgnored var jitter: SeededRandom
     /// Sends waiting for their end, by request id.
     @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
+    /// The pending requests' deadlines, served by one sleeper (`WatchConnection+Deadlines`).
+    @ObservationIgnored var deadlines = DeadlineSchedule()
+    @ObservationIgnored var deadlineSleeper: Task<Void, Never>?
     /// `waitForActivation`/`waitForConnection` callers.
     @ObservationIgnored let statusWaiters: StatusWaiters
     @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
