@@ -33,9 +33,10 @@ final class ResultSlot<Value: Sendable>: Sendable {
         return early == nil
     }
 
-    /// Waits for the value.
-    func value() async -> Value {
-        await withCheckedContinuation { _ = install($0) }
+    /// Waits for the value, in the caller's isolation (a waiter on the main actor is resumed there, with
+    /// no stop on the global executor on the way).
+    func value(isolation: isolated (any Actor)? = #isolation) async -> Value {
+        await withCheckedContinuation(isolation: isolation) { _ = install($0) }
     }
 
     /// Delivers `value` unless one was delivered already; whether this call delivered it.
