@@ -80,13 +80,11 @@ struct LayerBench {
         context.report.add(
             "layer", "layer.wire.json.p50", "the wire form's JSON per request and response, alone, p50", wireP50, "us",
             note: "encode the request, read its header and body, encode the response, read its header and body: in-process, no session")
-        let floor = rawSummary.p50 + wireP50
-        context.report.add(
-            "layer", "layer.floor.p50", "floor: raw message p50 + the wire form's JSON p50", floor, "us",
-            ratio: Ratio(factor: floor / rawSummary.p50, baseline: "\(name) p50", baselineValue: rawSummary.p50),
-            note: "what a typed request costs here with no bookkeeping at all, over the same apps' raw round trip")
-        context.report.add(
-            "layer", "layer.request.overFloor.p50", "typed request p50 / that floor", layerSummary.p50 / floor, "x")
+        context.report.addFloor(
+            "layer", key: "layer.floor.p50", label: "floor: raw message p50 + the wire form's JSON p50",
+            floor: rawSummary.p50 + wireP50, base: (name, rawSummary.p50),
+            note: "what a typed request costs here with no bookkeeping at all, over the same apps' raw round trip",
+            measured: layerSummary.p50, overKey: "layer.request.overFloor.p50", overLabel: "typed request p50 / that floor")
     }
 
     /// The flush of the queue: time and rate, the target judged for 1,000 only.
