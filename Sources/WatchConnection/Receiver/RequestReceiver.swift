@@ -130,12 +130,17 @@ final class RequestReceiver: Sendable {
     }
 
     /// A live message, taken where the session reports it (its delegate queue) rather than on the main
-    /// actor: a request runs its handler from here, starting on this thread (``TaskSet/startHere(immediately:_:)``),
-    /// and a ping is answered. false: not one of those (no layer envelope, unreadable, a response, a
-    /// pong, or the connection is stopped): the connection's event loop takes it as before.
+    /// actor: a request whose type has a handler runs it from here, starting on this thread
+    /// (``TaskSet/startHere(immediately:_:)``), and a ping is answered. false: not one of those (no layer
+    /// envelope, unreadable, a response, a pong, a type with no handler yet, or the connection is
+    /// stopped): the connection's event loop takes it, in order, as before. So a request that launched the
+    /// app still finds the handler the app registers right after creating its connection.
     func receiveLive(_ message: [String: String], reply: (@Sendable ([String: String]) -> Void)?) -> Bool {
-        guard let envelope = message[WireEnvelope.key], let header = try? WireEnvelope.header(of: envelope),
-              !state.withLock({ $0.stopped }) else { return false }
+        guard let envelope = message[WireEnvelope.key], let header = try? WireEnvelope.header(of: envelope) else { return false }
+        let taken = state.withLock { state in
+            !state.stopped && (header.kind != .request || state.handlers[header.type ?? ""] != nil)
+        }
+        guard taken else { return false }
         let route = reply.map(ResponseRoute.reply) ?? .none
         switch header.kind {
         case .request:
