@@ -123,9 +123,7 @@ struct WatchConnectionRetryTests {
 
     @Test("requests in flight share one deadline sleeper, and each still times out at its own deadline")
     func oneDeadlineSleeper() async throws {
-        let link = try await TestLink(.flaky)
-        let (phoneSession, _) = try #require(link.flaky)
-        link.watch.registerGreeter(Counter())
+        let (link, phoneSession, _) = try await TestLink.flakyGreeter()
         phoneSession.latency = .seconds(20)
         let phone = link.phone
         let policy = RetryPolicy(maxAttempts: 1, timeout: .seconds(10))
