@@ -1,19 +1,30 @@
 import Foundation
 
-/// A send waiting for its end: its caller (nil for a request restored from disk), its timer and driver.
+/// A send waiting for its end: where its end goes (its caller waits there; nobody for a request restored
+/// from disk), what its deadline does, and its driver.
 struct PendingRequest {
     /// The request type's wire name.
     let type: String
     /// When the send started (elapsed time), for `messageSent`'s duration.
     let startedAt: Duration
-    /// The caller of `send`, resumed exactly once by `finish`.
-    var continuation: CheckedContinuation<String, any Error>?
-    /// The timeout (policy) or expiry (queued) timer.
-    var timer: Task<Void, Never>?
-    /// The task driving the delivery.
+    /// Where the send's end is delivered, exactly once (``RequestEnding``).
+    var ending = ResultSlot<RequestEnding>()
+    /// What happens at its deadline (the policy's timeout, or the queue's expiry): ``DeadlineSchedule``.
+    var onDeadline: (@MainActor (WatchConnection) -> Void)?
+    /// The task driving the delivery, when one does (retries, fallback, queueing); nil while the first
+    /// live message is on its way.
     var driver: Task<Void, Never>?
     /// Whether health and the suggestions have counted this request (once per request).
     var outcomeCounted = false
+}
+
+/// How a send ended, as its caller learns it.
+enum RequestEnding: Sendable {
+    /// The first live message was answered (on the session's thread): the caller's connection still has
+    /// to count it and report it sent (`completeReply`).
+    case replied(Result<String, WatchConnectionError>)
+    /// The connection ended it (`finish`): counted and reported already.
+    case finished(Result<String, WatchConnectionError>)
 }
 
 /// A request ready to go: encoded once, sent as it is by every attempt, fallback and flush.

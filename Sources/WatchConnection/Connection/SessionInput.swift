@@ -5,6 +5,8 @@ import Foundation
 enum SessionInput: Sendable {
     /// An event of the session.
     case event(SessionEvent)
+    /// A diagnostic event of the receiver (which runs off the main actor), reported in order here.
+    case emit(DiagnosticEvent)
     /// Resumes the barrier's waiter: every input before it has been handled.
     case barrier(UUID)
 }

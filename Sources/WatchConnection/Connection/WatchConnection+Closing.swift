@@ -12,6 +12,7 @@ extension WatchConnection {
     public func close() async {
         if !tasks.isClosed {
             tasks.cancelAll()
+            receiver.stop()
             for id in Array(pending.keys) { finish(id, .failure(.cancelled)) }
             statusWaiters.cancelAll()
             sessionEvents.finish()

@@ -54,18 +54,47 @@ extension WatchConnection {
         return Outgoing(id: id, type: type, envelope: envelope, expectsResponse: expectsResponse)
     }
 
-    /// Registers the send, arms its timeout, starts its driver; returns the response envelope.
+    /// Registers the send, arms its timeout, sends its first live message or starts its driver; returns
+    /// the response envelope.
+    ///
+    /// A request whose first step is a live message costs no task and no timer of its own: the message
+    /// goes from here, its reply ends the caller's wait on the session's thread (``ResultSlot``), and the
+    /// caller counts it when it resumes on the main actor; its timeout is an entry in the connection's
+    /// one ``DeadlineSchedule``. Only a failed message starts a driver (retries, fallback, queueing).
     func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
         let id = outgoing.id
         guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
         // The session may have changed before its event reached us: decide on its state now.
         refreshStatus()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                pending[id] = PendingRequest(type: outgoing.type, startedAt: time.elapsed(), continuation: continuation)
-                armTimer(id, after: policy.timeout) { $0.finish(id, .failure(.timeout)) }
-                pending[id]?.driver = tasks.start { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy) }
+        let request = PendingRequest(type: outgoing.type, startedAt: time.elapsed())
+        pending[id] = request
+        armTimer(id, after: policy.timeout) { $0.finish(id, .failure(.timeout)) }
+        let first = DeliveryPlanner.initial(strategy: strategy, mode: mode, activated: activationState == .activated, reachable: isReachable)
+        // Drawn now, as the driver did at its start, so a seeded connection's delays do not depend on
+        // which requests needed a driver.
+        let seed = jitter.next()
+        if case .send(.message) = first {
+            let ending = request.ending
+            session.sendRequestMessage(outgoing.envelope) { [weak self] result in
+                switch result {
+                case .success(let reply):
+                    ending.resume(.replied(WireEnvelope.result(ofResponse: reply)))
+                case .failure(let error):
+                    // A reply that came first ends it (the replyAndError quirk: the error is ignored).
+                    guard !ending.isDone, let self else { return }
+                    self.tasks.start {
+                        guard self.pending[id] != nil else { return }
+                        self.pending[id]?.driver = self.tasks.start {
+                            await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy, seed: seed, firstFailure: error)
+                        }
+                    }
+                }
             }
+        } else {
+            pending[id]?.driver = tasks.start { await self.drive(outgoing, strategy: strategy, mode: mode, policy: policy, seed: seed) }
+        }
+        let ending = await withTaskCancellationHandler {
+            await request.ending.value()
         } onCancel: {
             // The caller gave up: the request is cancelled, also where it waits in the queue.
             Task { @MainActor [weak self] in
@@ -75,41 +104,72 @@ extension WatchConnection {
                 self.finish(id, .failure(.cancelled))
             }
         }
-    }
-
-    /// Replaces the request's timer with one that runs `body` after `delay`.
-    func armTimer(_ id: UUID, after delay: Duration, _ body: @escaping @MainActor (WatchConnection) -> Void) {
-        pending[id]?.timer?.cancel()
-        let sleep = time.sleep
-        pending[id]?.timer = tasks.start { [weak self] in
-            do { try await sleep(delay) } catch { return }
-            guard let self else { return }
-            body(self)
+        switch ending {
+        case .replied(let result):
+            completeReply(id, result)
+            return try result.get()
+        case .finished(let result):
+            return try result.get()
         }
     }
 
-    /// Ends the send `id`: resumes its caller once, stops its timer and driver. Later calls do nothing.
-    /// `attempt` is the live-message attempt that was answered, when one was. A failure that says
-    /// something of the link counts (`RequestOutcome`), unless the request counted already.
+    /// The first live message of `id` was answered (its caller learnt it first): counts it and ends it.
+    private func completeReply(_ id: UUID, _ result: Result<String, WatchConnectionError>) {
+        guard pending[id] != nil else { return }
+        count(.succeeded, of: id)
+        end(id, result, attempt: 1)
+    }
+
+    /// Ends the send `id` with `result` unless it has ended (or its first message's reply came first):
+    /// resumes its caller once, stops its deadline and driver. `attempt` is the live-message attempt that
+    /// was answered, when one was. A failure that says something of the link counts
+    /// (`RequestOutcome`), unless the request counted already.
     func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int? = nil) {
+        guard let request = pending[id], request.ending.resume(.finished(result)) else { return }
         if case .failure(let error) = result, let outcome = RequestOutcome(failure: error) { count(outcome, of: id) }
+        end(id, result, attempt: attempt)
+    }
+
+    /// Forgets the send `id`; reports it sent when it succeeded.
+    private func end(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int?) {
         guard let request = pending.removeValue(forKey: id) else { return }
-        request.timer?.cancel()
+        deadlines.disarm(id)
         request.driver?.cancel()
         if case .success = result {
             emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt), requestID: id, attempt: attempt)
         }
-        request.continuation?.resume(with: result.mapError { $0 as any Error })
     }
 
     /// Delivers one request: attempts, retries, fallback or queueing, until it is handed on or ends.
-    func drive(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async {
+    /// `seed` seeds its retry jitter (nil: the connection's next); `firstFailure`: the first live message
+    /// was sent (by `perform`) and failed so.
+    func drive(
+        _ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy, seed: UInt64? = nil,
+        firstFailure: WatchConnectionError? = nil
+    ) async {
         var step = DeliveryPlanner.initial(
             strategy: strategy, mode: mode, activated: activationState == .activated, reachable: isReachable)
-        var attempt = 0
-        var delays = RetryDelaySequence(backoff: policy.backoff, random: SeededRandom(seed: jitter.next()))
+        var attempt = firstFailure == nil ? 0 : 1
+        var failure = firstFailure
+        var delays = RetryDelaySequence(backoff: policy.backoff, random: SeededRandom(seed: seed ?? jitter.next()))
         // Re-checked after every await: a timeout, cancel or disconnect may have ended the send.
         while pending[outgoing.id] != nil && !Task.isCancelled {
+            if let error = failure {
+                failure = nil
+                let retry = RetryDecision.isRetryable(error) && attempt < policy.maxAttempts
+                // The message failed for good: the request counts once, whatever comes next.
+                if !retry, let outcome = RequestOutcome(failure: error) { count(outcome, of: outgoing.id) }
+                step = retry ? .send(.message) : DeliveryPlanner.afterMessageFailure(strategy: strategy, mode: mode, error: error)
+                if case .fail = step {
+                    // Reported once, by the `.fail` step.
+                } else {
+                    emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry), requestID: outgoing.id, attempt: attempt)
+                }
+                if retry, let delay = delays.next() {
+                    do { try await time.sleep(delay) } catch { return }
+                }
+                continue
+            }
             switch step {
             case .fail(let error):
                 emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: false), requestID: outgoing.id, attempt: attempt > 0 ? attempt : nil)
@@ -132,18 +192,7 @@ extension WatchConnection {
                     finish(outgoing.id, WireEnvelope.result(ofResponse: reply), attempt: attempt)
                     return
                 case .failure(let error):
-                    let retry = RetryDecision.isRetryable(error) && attempt < policy.maxAttempts
-                    // The message failed for good: the request counts once, whatever comes next.
-                    if !retry, let outcome = RequestOutcome(failure: error) { count(outcome, of: outgoing.id) }
-                    step = retry ? .send(.message) : DeliveryPlanner.afterMessageFailure(strategy: strategy, mode: mode, error: error)
-                    if case .fail = step {
-                        // Reported once, by the `.fail` step.
-                    } else {
-                        emit(.deliveryFailed(type: outgoing.type, error: error, willRetry: retry), requestID: outgoing.id, attempt: attempt)
-                    }
-                    if retry, let delay = delays.next() {
-                        do { try await time.sleep(delay) } catch { return }
-                    }
+                    failure = error
                 }
             case .send(let method):
                 do {
@@ -159,47 +208,5 @@ extension WatchConnection {
                 return
             }
         }
-    }
-}
-
-/// A continuation resumed exactly once, by whichever of reply, error or cancellation comes first.
-final class ResultSlot: Sendable {
-    private enum State {
-        case empty
-        case waiting(CheckedContinuation<Result<String, WatchConnectionError>, Never>)
-        case done(Result<String, WatchConnectionError>?)
-    }
-
-    private let state = Mutex(State.empty)
-
-    /// Installs the continuation; false (and resumed) when a result came first.
-    func install(_ continuation: CheckedContinuation<Result<String, WatchConnectionError>, Never>) -> Bool {
-        let early: Result<String, WatchConnectionError>? = state.withLock { state in
-            if case .done(let result) = state {
-                state = .done(nil)
-                return result ?? .failure(.cancelled)
-            }
-            state = .waiting(continuation)
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
-        return early == nil
-    }
-
-    /// Resumes with `result` unless resumed already.
-    func resume(_ result: Result<String, WatchConnectionError>) {
-        let continuation: CheckedContinuation<Result<String, WatchConnectionError>, Never>? = state.withLock { state in
-            switch state {
-            case .empty:
-                state = .done(result)
-                return nil
-            case .waiting(let continuation):
-                state = .done(nil)
-                return continuation
-            case .done:
-                return nil
-            }
-        }
-        continuation?.resume(returning: result)
     }
 }

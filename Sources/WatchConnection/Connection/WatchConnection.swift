@@ -51,6 +51,9 @@ public final class WatchConnection {
     @ObservationIgnored var jitter: SeededRandom
     /// Sends waiting for their end, by request id.
     @ObservationIgnored var pending: [UUID: PendingRequest] = [:]
+    /// The pending requests' deadlines, served by one sleeper (`WatchConnection+Deadlines`).
+    @ObservationIgnored var deadlines = DeadlineSchedule()
+    @ObservationIgnored var deadlineSleeper: Task<Void, Never>?
     /// `waitForActivation`/`waitForConnection` callers.
     @ObservationIgnored let statusWaiters: StatusWaiters
     @ObservationIgnored let statusBroadcast = Broadcast<ConnectionStatus>(limit: 16, keepsBacklog: false)
@@ -93,17 +96,23 @@ public final class WatchConnection {
         health = HealthMachine(thresholds: configuration.healthThresholds)
         suggestionRules = SuggestionRules(dedupeWindow: configuration.suggestionDedupeWindow)
         jitter = configuration.jitterSeed.map(SeededRandom.init(seed:)) ?? SeededRandom()
-        let receiverSetAside: [StorageSetAside]
-        (receiver, receiverSetAside) = RequestReceiver.load(configuration, session: session, tasks: tasks, time: time, logger: logger)
-        let queueSetAside: StorageSetAside?
-        (queueRunner, queueSetAside) = RequestQueueRunner.load(configuration, logger: logger)
-        pendingRequestCount = queueRunner.requests.count
         // Bound: a session reports events one at a time; 10,000 unprocessed ones means the main actor
         // is stuck, and the newest are dropped (a dropped message's sender times out and retries).
         let (events, input) = AsyncStream.makeStream(of: SessionInput.self, bufferingPolicy: .bufferingOldest(10_000))
         sessionEvents = input
-        sessionEventReceiver = { event in input.yield(.event(event)) }
-        receiver.emit = { [weak self] event in self?.emit(event) }
+        let receiverSetAside: [StorageSetAside]
+        (receiver, receiverSetAside) = RequestReceiver.load(
+            configuration, session: session, tasks: tasks, time: time, logger: logger, emit: { input.yield(.emit($0)) })
+        let queueSetAside: StorageSetAside?
+        (queueRunner, queueSetAside) = RequestQueueRunner.load(configuration, logger: logger)
+        pendingRequestCount = queueRunner.requests.count
+        // A live request (or ping) is taken where the session reports it, with no hop to the main actor
+        // (docs/WatchConnection.md, "Threads"); every other event goes through the main actor, in order.
+        let receiver = receiver
+        sessionEventReceiver = { event in
+            if case .message(let message, let reply) = event, receiver.receiveLive(message, reply: reply) { return }
+            input.yield(.event(event))
+        }
         queueRunner.connection = self
         for setAside in [queueSetAside].compactMap({ $0 }) + receiverSetAside {
             emit(.storageFileSetAside(path: setAside.path, reason: setAside.reason))
@@ -113,6 +122,7 @@ public final class WatchConnection {
                 guard let self else { return }
                 switch input {
                 case .event(let event): self.handle(event)
+                case .emit(let event): self.emit(event)
                 case .barrier(let id): self.barriers.passed(id)
                 }
             }
@@ -121,6 +131,7 @@ public final class WatchConnection {
     }
 
     isolated deinit {
+        receiver.stop()
         sessionEvents.finish()
         statusBroadcast.finish()
         eventBroadcast.finish()

@@ -9,23 +9,29 @@ extension WCSessionProviding {
         }
     }
 
+    /// Sends `envelope` as one live message; `completion` gets its reply's envelope or why it failed,
+    /// once, on whichever thread the session answers on.
+    func sendRequestMessage(_ envelope: String, completion: @escaping @Sendable (Result<String, WatchConnectionError>) -> Void) {
+        sendMessage(
+            [WireEnvelope.key: envelope],
+            replyHandler: { reply in
+                guard let envelope = reply[WireEnvelope.key] else {
+                    completion(.failure(.decodingFailed(description: "the reply has no '\(WireEnvelope.key)' key")))
+                    return
+                }
+                completion(.success(envelope))
+            },
+            errorHandler: { error in completion(.failure(WatchConnectionError(sessionError: error))) })
+    }
+
     /// Sends `envelope` as one live message; its reply's envelope, or why it failed. Ends early
     /// (`.cancelled`) when the calling task is cancelled.
     func sendRequestMessage(_ envelope: String) async -> Result<String, WatchConnectionError> {
-        let slot = ResultSlot()
+        let slot = ResultSlot<Result<String, WatchConnectionError>>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 guard slot.install(continuation) else { return }
-                sendMessage(
-                    [WireEnvelope.key: envelope],
-                    replyHandler: { reply in
-                        guard let envelope = reply[WireEnvelope.key] else {
-                            slot.resume(.failure(.decodingFailed(description: "the reply has no '\(WireEnvelope.key)' key")))
-                            return
-                        }
-                        slot.resume(.success(envelope))
-                    },
-                    errorHandler: { error in slot.resume(.failure(WatchConnectionError(sessionError: error))) })
+                sendRequestMessage(envelope) { slot.resume($0) }
             }
         } onCancel: {
             slot.resume(.failure(.cancelled))

@@ -9,7 +9,8 @@ import WatchConnectivity
 /// watch's session keeps saying reachable after the phone app died until a link to it fails.
 ///
 /// 1. raw `WCSession.sendMessage` round trips, then (after the `switch` message) the same payload as a
-///    typed request through `WatchConnection.send`: `roundTrips {"raw":[ns…],"layer":[ns…]}`;
+///    typed request through `WatchConnection.send`, then the wire form's JSON work of as many requests
+///    alone (``wireWork(_:echo:)``): `roundTrips {"raw":[ns…],"layer":[ns…],"wire":[ns…]}`;
 /// 2. `stop-peer`; wcbench kills the watch app and writes `peer-stopped` on stdin; `settings.queued`
 ///    requests are queued (`.messageOnly`, `.queued`, persisted): `start-peer`; wcbench starts the watch
 ///    app again; the connection (active mode) flushes on reachability:
@@ -58,9 +59,35 @@ final class LayerDriver {
             _ = try await connection.send(echo)
             layer.append(MessagePinger.nanoseconds(start.duration(to: clock.now)))
         }
-        Self.say("roundTrips", ["raw": raw, "layer": layer])
+        _ = try Self.wireWork(settings.warmup, echo: echo)
+        let wire = try Self.wireWork(settings.roundTrips, echo: echo)
+        Self.say("roundTrips", ["raw": raw, "layer": layer, "wire": wire])
 
         try await flush(connection, events: events)
+    }
+
+    /// The wire form's work of `count` typed requests, alone, in this process: each is the six JSON steps a
+    /// request and its response take (the sender encodes the request; the receiver reads its header and
+    /// body and encodes the response; the sender reads the response's header and body), with no session.
+    /// Every one of them lies on the round trip's path, so the raw round trip plus this is a floor no
+    /// implementation of the documented JSON wire form goes below. Each one's time in nanoseconds.
+    static func wireWork(_ count: Int, echo: BenchEcho) throws -> [UInt64] {
+        let clock = ContinuousClock()
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = clock.now
+            let id = UUID()
+            let request = try WireEnvelope.encode(
+                WireEnvelope.Header(kind: .request, id: id, type: BenchEcho.requestType, reply: true), body: echo)
+            let header = try WireEnvelope.header(of: request)
+            let body = try WireEnvelope.body(of: request, as: BenchEcho.self)
+            let response = try WireEnvelope.encode(WireEnvelope.Header(kind: .response, id: header.id, type: header.type), body: body)
+            guard try WireEnvelope.header(of: response).error == nil else { throw BenchAppError("the wire work's response is an error") }
+            _ = try WireEnvelope.body(of: response, as: BenchEcho.self)
+            samples.append(MessagePinger.nanoseconds(start.duration(to: clock.now)))
+        }
+        return samples
     }
 
     /// The queue phase: queue with the watch app off, flush when it is back.

@@ -6,7 +6,9 @@ import Glibc
 /// Two app processes on the WatchConnectivity module (`wcbench _layer-app`, see ``LayerDriver``), linked
 /// over real Unix sockets in their own directory: the phone app measures `WCSession.sendMessage` round
 /// trips (the watch app's plain delegate answers each with its payload), then the same payload as a
-/// typed request through `WatchConnection.send` (default strategy, the watch app's handler answers).
+/// typed request through `WatchConnection.send` (default strategy, the watch app's handler answers),
+/// then the wire form's JSON work of as many requests alone, which with the raw round trip is the
+/// floor of a typed request (`layer.floor.p50`).
 /// Then the watch app is killed, the phone app queues N requests (persisted), the watch app is started
 /// again, and the flush is timed from its start (the `queueFlushed` event) to the last response.
 struct LayerBench {
@@ -69,6 +71,20 @@ struct LayerBench {
         context.report.add(
             "layer", "layer.request.overhead.p99", "layer overhead: typed request p99 / raw message p99",
             layerSummary.p99 / rawSummary.p99, "x")
+        guard let samples = trips.wire, !samples.isEmpty else { return }
+        // The floor of the documented wire form: the raw round trip plus the JSON a request and its
+        // response must go through, all of it on the round trip's path (``LayerDriver/wireWork(_:echo:)``).
+        var wire = LatencyRecorder()
+        for sample in samples { wire.record(nanoseconds: sample) }
+        let wireP50 = wire.summary.p50
+        context.report.add(
+            "layer", "layer.wire.json.p50", "the wire form's JSON per request and response, alone, p50", wireP50, "us",
+            note: "encode the request, read its header and body, encode the response, read its header and body: in-process, no session")
+        context.report.addFloor(
+            "layer", key: "layer.floor.p50", label: "floor: raw message p50 + the wire form's JSON p50",
+            floor: rawSummary.p50 + wireP50, base: (name, rawSummary.p50),
+            note: "what a typed request costs here with no bookkeeping at all, over the same apps' raw round trip",
+            measured: layerSummary.p50, overKey: "layer.request.overFloor.p50", overLabel: "typed request p50 / that floor")
     }
 
     /// The flush of the queue: time and rate, the target judged for 1,000 only.
@@ -84,10 +100,11 @@ struct LayerBench {
             "layer", "layer.queue.rate", "requests queued (persisted) with the watch app off", Double(flush.count) / flush.enqueueSeconds, "/s")
     }
 
-    /// `roundTrips {"raw":[ns…],"layer":[ns…]}`.
+    /// `roundTrips {"raw":[ns…],"layer":[ns…],"wire":[ns…]}` (`wire` from an app that measures it).
     struct RoundTrips: Decodable {
         var raw: [UInt64]
         var layer: [UInt64]
+        var wire: [UInt64]?
     }
 
     /// `flush {…}`.

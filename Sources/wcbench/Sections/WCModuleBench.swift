@@ -77,13 +77,11 @@ struct WCModuleBench {
                 // The API's shape: two socket crossings, plus five hand-overs between threads (caller →
                 // engine, engine → delegate queue and back on the receiving side, engine → delegate queue →
                 // caller on the sending side). Each costs about half a hand-off round trip.
-                let floor = base.p50 + 5 * handOff.p50 / 2
-                context.report.add(
-                    "wcmodule", "wcmodule.floor.64B.p50", "floor: ping-pong p50 + 5 hand-overs (half a hand-off round trip each)", floor, "us",
-                    ratio: Ratio(factor: floor / base.p50, baseline: "\(name) p50", baselineValue: base.p50),
-                    note: "an estimate from this run's baseline: what Apple's threading contract costs with no work at all")
-                context.report.add(
-                    "wcmodule", "wcmodule.rtt.64B.overFloor.p50", "WCSession round trip p50 / that floor", summary.p50 / floor, "x")
+                context.report.addFloor(
+                    "wcmodule", key: "wcmodule.floor.64B.p50", label: "floor: ping-pong p50 + 5 hand-overs (half a hand-off round trip each)",
+                    floor: base.p50 + 5 * handOff.p50 / 2, base: (name, base.p50),
+                    note: "an estimate from this run's baseline: what Apple's threading contract costs with no work at all",
+                    measured: summary.p50, overKey: "wcmodule.rtt.64B.overFloor.p50", overLabel: "WCSession round trip p50 / that floor")
             }
         } else {
             context.report.notes.append("wcmodule: no ratio to the raw ping-pong (run the baseline section too)")

@@ -48,6 +48,31 @@ struct WatchConnectionReceiverTests {
         #expect(try WireEnvelope.body(of: try #require(answers[0]), as: Greeting.self).text == "slow Ada")
     }
 
+    @Test("a live request for a type with no handler yet waits its turn on the main actor: the handler registered in the same turn, right after, runs it")
+    func liveRequestBeforeRegistration() async throws {
+        let session = FlakySession()
+        let connection = WatchConnection(session: session)
+        try await connection.waitForActivation()
+        let runs = Counter()
+        let envelope = try WireEnvelope.encode(
+            WireEnvelope.Header(kind: .request, id: UUID(), type: "Greet", reply: true), body: Greet(name: "Ada"))
+        let reply = await withCheckedContinuation { continuation in
+            // Delivered at once (no latency) while no handler exists, as the request that launched an app
+            // is; the app registers its handler in the same turn of the main actor.
+            session.sendMessage(
+                [WireEnvelope.key: envelope],
+                replyHandler: { continuation.resume(returning: $0[WireEnvelope.key]) },
+                errorHandler: { _ in continuation.resume(returning: nil) })
+            connection.register(Greet.self) { request in
+                runs.increment()
+                return Greeting(text: "Hello, \(request.name)")
+            }
+        }
+        let header = try WireEnvelope.header(of: try #require(reply))
+        #expect(header.error == nil, "not refused with handlerNotRegistered")
+        #expect(runs.count == 1)
+    }
+
     @Test("a hand-written request of an unknown type is answered with an error naming the type")
     func unknownTypeRaw() async throws {
         let session = FlakySession()

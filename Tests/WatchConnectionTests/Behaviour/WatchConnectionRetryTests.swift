@@ -121,6 +121,21 @@ struct WatchConnectionRetryTests {
         #expect(link.clock.now.offset == .seconds(10))
     }
 
+    @Test("requests in flight share one deadline sleeper, and each still times out at its own deadline")
+    func oneDeadlineSleeper() async throws {
+        let (link, phoneSession, _) = try await TestLink.flakyGreeter()
+        phoneSession.latency = .seconds(20)
+        let phone = link.phone
+        let policy = RetryPolicy(maxAttempts: 1, timeout: .seconds(10))
+        let sends = (1...3).map { n in Task { try await phone.send(Greet(name: "\(n)"), retryPolicy: policy) } }
+        // Three messages' latencies and one sleeper for the three timeouts (a timer each would be six).
+        await link.clock.waitForSleepers(count: 4)
+        #expect(link.clock.sleeperCount == 4)
+        link.clock.advance(by: .seconds(10))
+        for send in sends { await #expect(throws: WatchConnectionError.timeout) { try await send.value } }
+        #expect(link.clock.now.offset == .seconds(10))
+    }
+
     @Test("immediate mode, peer unreachable: notReachable at once, nothing sent")
     func immediateUnreachable() async throws {
         let link = try await TestLink(.flaky)
