@@ -97,6 +97,42 @@ struct UnixSocketTransportTests {
         try await stopServing(serving)
     }
 
+    @Test("write(parts:) sends every part in order, as many writes would, and throws connectionClosed after close")
+    func writeParts() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (server, client) = Self.pair(dir)
+        let serving = try await startServing(server, echoHandler)
+        let connection = try await client.connect()
+
+        // Uneven parts, an empty one among them, 1 MiB in all: more than the pending limit, so the call waits
+        // for the last part while the echo is read beside it.
+        let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        var parts: [[UInt8]] = [], offset = 0
+        for size in [1, 0, 65_565, 300_000, 65_565] {
+            parts.append(Array(payload[offset..<(offset + size)]))
+            offset += size
+        }
+        parts.append(Array(payload[offset...]))
+        let echoed = try await withTimeout {
+            try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                group.addTask {
+                    try await connection.write(parts: parts)
+                    return []
+                }
+                group.addTask { try await readBytes(connection, count: payload.count) }
+                var result: [UInt8] = []
+                for try await bytes in group where !bytes.isEmpty { result = bytes }
+                return result
+            }
+        }
+        #expect(echoed == payload)
+
+        await connection.close()
+        await #expect(throws: TransportError.self) { try await connection.write(parts: [[1], [2]]) }
+        try await stopServing(serving)
+    }
+
     @Test("flush before close: a slow reader still gets every byte; without it the unread tail is dropped",
           arguments: [true, false])
     func flushBeforeClose(flushes: Bool) async throws {

@@ -72,14 +72,15 @@ extension FileStore {
     /// Bytes `offset ..< offset + count` of an outgoing file's copy (fewer at its end), read off the
     /// cooperative thread pool.
     public func readChunk(of file: OutgoingFile, at offset: UInt64, count: Int) async throws(StoreError) -> Data {
-        try await readChunks(of: file, [FileChunkRange(offset: offset, count: count)])[0]
+        let spool = self.spool
+        return try await offload { () throws(StoreError) in try spool.readChunks(file.spoolPath, [FileChunkRange(offset: offset, count: count)])[0] }
     }
 
-    /// Several ranges of an outgoing file's copy, each its own `Data` (shorter at the file's end), with one
-    /// open and one hop off the cooperative thread pool.
-    func readChunks(of file: OutgoingFile, _ ranges: [FileChunkRange]) async throws(StoreError) -> [Data] {
+    /// Several ranges of an outgoing file's copy as `fileChunk` frames ready to write (each shorter at the
+    /// file's end), with one open and one hop off the cooperative thread pool.
+    func readChunkFrames(of file: OutgoingFile, _ ranges: [FileChunkRange]) async throws(StoreError) -> [[UInt8]] {
         let spool = self.spool
-        return try await offload { () throws(StoreError) in try spool.readChunks(file.spoolPath, ranges) }
+        return try await offload { () throws(StoreError) in try spool.readChunkFrames(file.spoolPath, seq: file.seq, ranges) }
     }
 
     /// Cancels an outstanding file: deletes its row and its copy. Returns it, or nil when it is not
@@ -92,10 +93,15 @@ extension FileStore {
 
     /// Records how the receiver ended outstanding file `seq` and deletes the copy, whose bytes are no longer
     /// needed. Returns the file, or nil when `seq` is not outstanding (idempotent).
+    ///
+    /// `.relaxed` commit, like a userInfo acknowledgement: the receiver passed the seq durably before it
+    /// said so, so if a power failure loses this commit the file is outstanding again, its offer is answered
+    /// with the same end at once (no chunk is read: the copy may be gone), and its didFinish is reported once
+    /// more. Nothing reaches the receiving app twice.
     public func finishFile(seq: UInt64, outcome: FileOutcome) async throws(StoreError) -> OutgoingFile? {
         let path = self.path
         let spool = self.spool
-        let file = try await database.write("finishing a file transfer") { database, lengths -> OutgoingFile? in
+        let file = try await database.write("finishing a file transfer", sync: .relaxed, counting: { database, lengths -> OutgoingFile? in
             guard var file = try Self.outgoingFiles(database, where: "outcome = 0 AND seq = ?", [Int64(seq)], path: path, spool: spool).first
             else { return nil }
             try database.cachedStatement(sql: "UPDATE file_outbox SET outcome = ? WHERE seq = ?")
@@ -103,7 +109,7 @@ extension FileStore {
             lengths.outstandingFiles -= 1
             file.outcome = outcome
             return file
-        }
+        })
         if let file { spool.remove(file.spoolPath) }
         return file
     }

@@ -15,8 +15,9 @@ import WatchPairWire
 ///
 /// Bounds: one file in flight per side; at most `fileWindow` bytes (default 4 MiB) sent beyond the
 /// receiver's durable offset, which also bounds the received bytes waiting to be written; chunks of
-/// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, so userInfo, context and message
-/// frames interleave with them at chunk granularity, read from the spool at most `readBatchBytes` at a time.
+/// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, read from the spool straight into
+/// their frames at most `readBatchBytes` at a time and handed to the link about `Link.maxCoalescedBytes` at
+/// a time, so userInfo, context and message frames interleave with them at that granularity.
 final class FileChannel {
     var sender: FileSender
     var receiver: FileReceiver
@@ -118,7 +119,7 @@ final class FileChannel {
         }
     }
 
-    /// Writes queued frames, then released chunks one frame at a time. False when the link changed or a
+    /// Writes queued frames, then released chunks a group of frames at a time. False when the link changed or a
     /// write failed (the loop then starts again from the current link).
     private func writeQueued(on link: Link, _ engine: isolated PairEngine) async -> Bool {
         while engine.current === link, !queued.isEmpty {
@@ -131,19 +132,29 @@ final class FileChannel {
                 continue
             }
             let batch = takeBatch(of: file.seq)
-            let read: [Data]
+            let frames: [[UInt8]]
             do {
-                read = try await engine.store.files.readChunks(of: file, batch)
+                frames = try await engine.store.files.readChunkFrames(of: file, batch)
             } catch {
                 engine.logger.error("reading a queued file failed", metadata: ["error": "\(error)"])
                 await link.close(.endOfStream)
                 return false
             }
-            for (range, bytes) in zip(batch, read) {
-                // Re-checked after every wait: a cancel or a new link meanwhile makes this chunk stale.
+            // The chunks go out `Link.maxCoalescedBytes` at a time (as a page of userInfo frames), each its
+            // own frame and write: the pump is woken once per group when the socket is behind, not once per
+            // chunk, and other frames still find their turn between groups.
+            var start = frames.startIndex
+            while start < frames.endIndex {
+                // Re-checked after every wait: a cancel or a new link meanwhile makes these chunks stale.
                 guard engine.current === link, sending?.seq == file.seq else { return false }
-                guard (try? await link.send(.fileChunk(seq: file.seq, offset: range.offset, bytes: bytes))) != nil else { return false }
+                var end = start, bytes = 0
+                while end < frames.endIndex, end == start || bytes + frames[end].count <= Link.maxCoalescedBytes {
+                    bytes += frames[end].count
+                    end += 1
+                }
+                guard (try? await link.send(encoded: Array(frames[start..<end]))) != nil else { return false }
                 engine.driver.madeProgress()
+                start = end
             }
         }
         return engine.current === link
