@@ -114,10 +114,11 @@ struct UnixSocketTransportTests {
             offset += size
         }
         parts.append(Array(payload[offset...]))
+        let written = parts
         let echoed = try await withTimeout {
             try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 group.addTask {
-                    try await connection.write(parts: parts)
+                    try await connection.write(parts: written)
                     return []
                 }
                 group.addTask { try await readBytes(connection, count: payload.count) }
