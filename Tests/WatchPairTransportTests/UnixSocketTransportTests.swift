@@ -62,26 +62,39 @@ struct UnixSocketTransportTests {
         try await stopServing(serving)
     }
 
-    @Test("1 MiB arrives complete and in order")
-    func largePayload() async throws {
+    /// How ``largePayload(_:)`` hands its pieces to the connection.
+    enum Writes: String, CaseIterable, CustomTestStringConvertible {
+        case oneByOne, asParts
+        var testDescription: String { rawValue }
+    }
+
+    @Test("1 MiB in uneven writes, one by one or as the parts of one write(parts:), arrives complete and in order",
+          arguments: Writes.allCases)
+    func largePayload(_ writes: Writes) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let (server, client) = Self.pair(dir)
         let serving = try await startServing(server, echoHandler)
         let connection = try await client.connect()
 
+        // Pieces of uneven size, an empty one among them, to check ordering across writes too; as parts,
+        // 1 MiB is more than the pending limit, so the call waits for its last part while the echo is read.
         let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        var pieces: [[UInt8]] = [], offset = 0
+        for size in [1, 0, 1000, 300_000, 65_536, 700_000] {
+            let end = min(offset + size, payload.count)
+            pieces.append(Array(payload[offset..<end]))
+            offset = end
+        }
+        pieces.append(Array(payload[offset...]))
+        let written = pieces
         let echoed = try await withTimeout {
             try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 group.addTask {
-                    // Several writes of uneven size, to check ordering across writes too.
-                    var offset = 0
-                    for size in [1, 1000, 300_000, 65_536, 700_000] {
-                        let end = min(offset + size, payload.count)
-                        try await connection.write(Array(payload[offset..<end]))
-                        offset = end
+                    switch writes {
+                    case .oneByOne: for piece in written { try await connection.write(piece) }
+                    case .asParts: try await connection.write(parts: written)
                     }
-                    try await connection.write(Array(payload[offset...]))
                     return []
                 }
                 group.addTask { try await readBytes(connection, count: payload.count) }
@@ -91,42 +104,6 @@ struct UnixSocketTransportTests {
             }
         }
         #expect(echoed.count == payload.count)
-        #expect(echoed == payload)
-
-        await connection.close()
-        try await stopServing(serving)
-    }
-
-    @Test("write(parts:) sends every part in order, as many writes would, and throws connectionClosed after close")
-    func writeParts() async throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let (server, client) = Self.pair(dir)
-        let serving = try await startServing(server, echoHandler)
-        let connection = try await client.connect()
-
-        // Uneven parts, an empty one among them, 1 MiB in all: more than the pending limit, so the call waits
-        // for the last part while the echo is read beside it.
-        let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
-        var parts: [[UInt8]] = [], offset = 0
-        for size in [1, 0, 65_565, 300_000, 65_565] {
-            parts.append(Array(payload[offset..<(offset + size)]))
-            offset += size
-        }
-        parts.append(Array(payload[offset...]))
-        let written = parts
-        let echoed = try await withTimeout {
-            try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                group.addTask {
-                    try await connection.write(parts: written)
-                    return []
-                }
-                group.addTask { try await readBytes(connection, count: payload.count) }
-                var result: [UInt8] = []
-                for try await bytes in group where !bytes.isEmpty { result = bytes }
-                return result
-            }
-        }
         #expect(echoed == payload)
 
         await connection.close()
