@@ -15,15 +15,15 @@ import Darwin
 ///
 /// Appends run on the caller's thread (the link's reader, on its event loop): a chunk goes to the page
 /// cache with one `pwrite` and is checksummed while it is still in the CPU's cache, with no hand-off to
-/// another thread and no wake-up per chunk. What waits for the disk, ``sync()``, runs on `queue` (shared by
+/// another thread and no wake-up per chunk. What waits for the disk, ``sync(through:)``, runs on `queue` (shared by
 /// the channel's writers), and so does the descriptor's close, after the syncs queued before it. The file
 /// is cut to the durable offset when opened: bytes past it are a crash's or a dropped link's leftovers. The
-/// first failure is kept: later appends are skipped and ``sync()`` throws it.
+/// first failure is kept: later appends are skipped and ``sync(through:)`` throws it.
 ///
 /// Bound: nothing is buffered here; the bytes not yet durable are in the page cache, at most the sender's
 /// window (it sends at most `fileWindow` bytes beyond the offset this side acknowledged as durable).
 final class FileSpoolWriter: Sendable {
-    /// What a ``sync()`` made durable: every byte before `offset`, whose CRC-32C is `checksum`.
+    /// What a ``sync(through:)`` made durable: every byte before `offset`, whose CRC-32C is `checksum`.
     struct Synced: Sendable, Hashable {
         var offset: UInt64
         var checksum: UInt32
@@ -41,7 +41,7 @@ final class FileSpoolWriter: Sendable {
     private let state: Mutex<State>
 
     /// Opens (creating) the file at `path` and cuts it to `offset`, whose bytes have CRC-32C `checksum`.
-    /// A failure surfaces at the next ``sync()``; `queue` runs the syncs and the close.
+    /// A failure surfaces at the next ``sync(through:)``; `queue` runs the syncs and the close.
     init(path: String, at offset: UInt64, checksum: UInt32, queue: DispatchQueue) {
         self.path = path
         self.queue = queue
@@ -75,20 +75,26 @@ final class FileSpoolWriter: Sendable {
         }
     }
 
-    /// Makes every byte appended so far durable (fdatasync), off the caller's thread, and returns their
-    /// offset and checksum. Throws the writer's first failure: `.diskFull` (7015) on ENOSPC or EDQUOT,
-    /// `.ioFailure` otherwise.
-    func sync() async throws(StoreError) -> Synced {
+    /// What is written now: the offset after the last append and the checksum of the bytes before it, for
+    /// ``sync(through:)``.
+    var written: Synced {
+        state.withLock { Synced(offset: $0.written, checksum: $0.checksum) }
+    }
+
+    /// Makes the bytes before `mark` (a ``written`` of this writer) durable: an fdatasync, off the caller's
+    /// thread, which covers them and whatever was appended since. Returns `mark`. Throws the writer's first
+    /// failure: `.diskFull` (7015) on ENOSPC or EDQUOT, `.ioFailure` otherwise.
+    func sync(through mark: Synced) async throws(StoreError) -> Synced {
         let result: Result<Synced, StoreError> = await withCheckedContinuation { continuation in
             queue.async { [self] in
-                let (descriptor, synced, failure) = state.withLock { ($0.descriptor, Synced(offset: $0.written, checksum: $0.checksum), $0.failure) }
+                let (descriptor, failure) = state.withLock { ($0.descriptor, $0.failure) }
                 if let failure { return continuation.resume(returning: .failure(failure)) }
                 guard fdatasync(descriptor) == 0 else {
                     let error = FileSpool.error(errno, "syncing a received file", path)
                     state.withLock { if $0.failure == nil { $0.failure = error } }
                     return continuation.resume(returning: .failure(state.withLock { $0.failure! }))
                 }
-                continuation.resume(returning: .success(synced))
+                continuation.resume(returning: .success(mark))
             }
         }
         return try result.get()

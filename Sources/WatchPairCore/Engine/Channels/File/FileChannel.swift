@@ -9,12 +9,13 @@ import WatchPairWire
 /// posted as control frames, and what the sender's machine decides on a received frame (more chunks, a
 /// cancel to tell) is queued here and written by the pump.
 ///
-/// The receiver writes each chunk as it arrives (``FileSpoolWriter``, in order on its own queue) and makes
-/// the written bytes durable every `fileSyncBytes` in ``syncReceived(_:)``, beside the reader, so the link
-/// keeps flowing during a sync; a chunk is acknowledged only once it is durable.
+/// The receiver writes each chunk where its frame was read (``FileSpoolWriter``: one `pwrite` to the page
+/// cache, no hand-off per chunk) and makes the written bytes durable every `fileSyncBytes` in
+/// ``syncReceived(_:)``, beside the reader, so the link keeps flowing during a sync; a chunk is
+/// acknowledged only once it is durable.
 ///
-/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 4 MiB) sent beyond the
-/// receiver's durable offset, which also bounds the received bytes waiting to be written; chunks of
+/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 16 MiB) sent beyond the
+/// receiver's durable offset, which also bounds the received bytes not yet durable; chunks of
 /// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, read from the spool straight into
 /// their frames at most `readBatchBytes` at a time and handed to the link about `Link.maxCoalescedBytes` at
 /// a time, so userInfo, context and message frames interleave with them at that granularity.
@@ -42,11 +43,13 @@ final class FileChannel {
     /// The incoming file being received, as far as it is durable, and the writer of its bytes.
     private var receiving: IncomingFile?
     private var writer: FileSpoolWriter?
-    /// The queue of every writer of this channel: a writer opened on a new link cuts its file only after
-    /// the last link's writes.
+    /// The queue of every writer's syncs and closes: a writer dropped with a new link closes its descriptor
+    /// only after the syncs queued before.
     private let writerQueue = DispatchQueue(label: "watchpair.file-writer")
     /// A sync the receiver's machine asked for, for ``syncReceived(_:)``; and whether one is running.
-    private var syncRequest: (seq: UInt64, link: Link)?
+    /// With it, what was written when the machine asked (offset and checksum): the sync makes exactly that
+    /// durable, whatever the reader writes meanwhile, so each acknowledgement is a window boundary.
+    private var syncRequest: (seq: UInt64, link: Link, writer: FileSpoolWriter, mark: FileSpoolWriter.Synced)?
     private var syncRunning = false
     private let syncSignal = AsyncSignal()
     /// The most bytes of released chunks read from the spool at once.
@@ -363,19 +366,21 @@ final class FileChannel {
             }
             syncRequest = nil
             syncRunning = true
-            await sync(seq: request.seq, on: request.link, engine)
+            await sync(seq: request.seq, request.writer, through: request.mark, on: request.link, engine)
             syncRunning = false
             syncSignal.fire()
         }
     }
 
-    /// One sync: fdatasync of what the writer wrote, then its offset and checksum recorded (the file verified
-    /// and ended when whole), then the machine told.
-    private func sync(seq: UInt64, on link: Link, _ engine: isolated PairEngine) async {
-        guard let file = receiving, let writer, file.offer.seq == seq, link === receiverLink else { return }
+    /// One sync: fdatasync of what the writer wrote up to `mark`, then its offset and checksum recorded (the
+    /// file verified and ended when whole), then the machine told.
+    private func sync(
+        seq: UInt64, _ writer: FileSpoolWriter, through mark: FileSpoolWriter.Synced, on link: Link, _ engine: isolated PairEngine
+    ) async {
+        guard let file = receiving, self.writer === writer, file.offer.seq == seq, link === receiverLink else { return }
         let recorded: (file: IncomingFile, outcome: FileOutcome?)
         do {
-            let synced = try await writer.sync()
+            let synced = try await writer.sync(through: mark)
             recorded = try await engine.store.files.recordIncoming(file, durable: synced.offset, checksum: synced.checksum)
         } catch {
             // A writer dropped meanwhile (a new link, a cancel) fails its sync: nothing to tell.
@@ -421,7 +426,7 @@ final class FileChannel {
                 link.post(.fileEnd(seq: seq, status: status))
                 return true
             case .writeAndSync(let seq):
-                syncRequest = (seq, link)
+                if let writer { syncRequest = (seq, link, writer, writer.written) }
                 syncSignal.fire()
                 return true
             case .ackAndSync(let seq, let offset):
