@@ -69,11 +69,6 @@ public protocol TransportConnection: Sendable {
     /// write failed.
     func write(_ bytes: [UInt8]) async throws
 
-    /// Writes each of `parts` after the other, as ``write(_:)`` of each would, but waiting (back pressure)
-    /// at most once, after the last: for a sender that hands over several frames at once (a file's chunks),
-    /// so its bound grows by those parts and it is not woken once per part.
-    func write(parts: [[UInt8]]) async throws
-
     /// Writes `bytes` without suspending when the transport can take them now (within its bound); returns
     /// false, writing nothing, when it cannot or the connection is closed (``write(_:)`` then waits or throws).
     /// For a sender that must not wait on the peer, e.g. a message call bound by its deadline.
@@ -91,11 +86,6 @@ public protocol TransportConnection: Sendable {
 }
 
 extension TransportConnection {
-    /// One ``write(_:)`` per part: for transports whose writes cost no wake-up each.
-    public func write(parts: [[UInt8]]) async throws {
-        for part in parts { try await write(part) }
-    }
-
     /// Never writes without suspending: for transports that have no cheap way to tell whether a write
     /// would wait (``write(_:)`` is always correct).
     public func writeNow(_ bytes: [UInt8]) -> Bool { false }

@@ -14,8 +14,8 @@ import WatchPairCore
 /// Outbound bounds: a write is handed to NIO (`writeAndFlush`) and ``write(_:)`` returns at once while
 /// fewer than ``pendingLimit`` (64 KiB) written bytes wait for the kernel (counted here, not read from
 /// the channel's writability, which lags behind writes made off its event loop); above it, each write
-/// waits until the kernel took its bytes. So what is buffered here is at most the limit plus one write (or
-/// one ``write(parts:)`` batch, a file sender's read of at most 1 MiB) per concurrent caller, and a lone request/reply costs no thread hop to learn that its write completed
+/// waits until the kernel took its bytes. So what is buffered here is at most the limit plus one write per
+/// concurrent caller, and a lone request/reply costs no thread hop to learn that its write completed
 /// (waiting for every write made a message round trip slower). A failed write is reported by the next
 /// ``write(_:)``. Bytes written before ``close()`` go to the kernel
 /// before the close (NIO runs both in order); what the kernel cannot take then is dropped, so a graceful
@@ -82,23 +82,6 @@ public final class UnixSocketConnection: TransportConnection {
             try await written.get()
         } catch {
             throw TransportError(.connectionClosed, "write of \(bytes.count) bytes to \(self.description) failed: \(error)")
-        }
-    }
-
-    /// Writes every part in order, in one hand-over to the loop's flush when on the loop, and waits at most
-    /// once: for the last part, when more than ``pendingLimit`` bytes are pending then. A file's chunks go
-    /// out this way, a read batch at a time, so the sender is woken once per batch, not once per chunk;
-    /// what is buffered here grows by at most that batch.
-    public func write(parts: [[UInt8]]) async throws {
-        let total = parts.reduce(0) { $0 + $1.count }
-        try self.checkUsable(writing: total)
-        var last: EventLoopFuture<Void>?
-        for part in parts where !part.isEmpty { last = self.enqueue(part) }
-        guard let last, self.pendingBytes.load(ordering: .relaxed) > Self.pendingLimit else { return }
-        do {
-            try await last.get()
-        } catch {
-            throw TransportError(.connectionClosed, "write of \(total) bytes to \(self.description) failed: \(error)")
         }
     }
 

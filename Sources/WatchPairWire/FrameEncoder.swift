@@ -33,43 +33,6 @@ public enum FrameEncoder {
         return w.bytes
     }
 
-    /// The bytes of a `fileChunk` frame around its `count` bytes: length, type, seq, offset, byte count.
-    static let fileChunkHeaderLength = 4 + FrameFormat.fileChunkCheckedLength
-
-    /// Encodes a `fileChunk` frame of file `seq` at `offset` whose bytes `fill` writes in place: it gets the
-    /// `count` bytes of room and returns how many it filled (fewer at a file's end). The same bytes as
-    /// ``encode(_:)`` of `.fileChunk` with those bytes, without an intermediate copy: the sender reads its
-    /// spool straight into the frame, which the trailer allows since it covers the header only (protocol 5).
-    public static func encodeFileChunk<Failure: Error>(
-        seq: UInt64, offset: UInt64, count: Int, fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
-    ) throws(Failure) -> [UInt8] {
-        let header = fileChunkHeaderLength
-        var failure: Failure?
-        // Uninitialized: the spool's bytes are the first to be written there (no zeroing pass).
-        let bytes = [UInt8](unsafeUninitializedCapacity: header + count + FrameFormat.trailerLength) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            let filled: Int
-            do throws(Failure) {
-                filled = try fill(UnsafeMutableRawBufferPointer(rebasing: raw[header..<(header + count)]))
-            } catch {
-                failure = error
-                initialized = 0
-                return
-            }
-            precondition(filled >= 0 && filled <= count, "a chunk filled \(filled) of \(count) bytes")
-            raw.storeBytes(of: UInt32(FrameFormat.fileChunkCheckedLength + filled).bigEndian, toByteOffset: 0, as: UInt32.self)
-            raw.storeBytes(of: FrameType.fileChunk.rawValue, toByteOffset: 4, as: UInt8.self)
-            raw.storeBytes(of: seq.bigEndian, toByteOffset: 5, as: UInt64.self)
-            raw.storeBytes(of: offset.bigEndian, toByteOffset: 13, as: UInt64.self)
-            raw.storeBytes(of: UInt32(filled).bigEndian, toByteOffset: 21, as: UInt32.self)
-            let crc = CRC32C.update(0, buffer: UnsafeBufferPointer(rebasing: buffer[4..<header]))
-            raw.storeBytes(of: crc.bigEndian, toByteOffset: header + filled, as: UInt32.self)
-            initialized = header + filled + FrameFormat.trailerLength
-        }
-        if let failure { throw failure }
-        return bytes
-    }
-
     private static func writeBody(of frame: Frame, into w: inout ByteWriter) {
         switch frame {
         case .hello(let hello):

@@ -119,28 +119,6 @@ import WatchPairWire
         #expect(Array(FrameEncoder.encode(.ping(nonce: 0)).prefix(5)) == [0, 0, 0, 9, 9])
     }
 
-    /// A chunk filled in place is byte for byte the frame `encode` makes of the same bytes, also when the
-    /// filler gives fewer bytes than it had room for (a file's end) or none.
-    @Test(arguments: [(65_536, 65_536), (65_536, 1_000), (16, 0), (0, 0)])
-    func chunkFilledInPlace(room: Int, filled: Int) throws {
-        let bytes = Data((0..<filled).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let encoded = FrameEncoder.encodeFileChunk(seq: 7, offset: 1 << 33, count: room) { (buffer) -> Int in
-            #expect(buffer.count == room)
-            bytes.copyBytes(to: buffer.bindMemory(to: UInt8.self))
-            return filled
-        }
-        #expect(encoded == FrameEncoder.encode(.fileChunk(seq: 7, offset: 1 << 33, bytes: bytes)))
-        #expect(try decodeAll(encoded) == [.fileChunk(seq: 7, offset: 1 << 33, bytes: bytes)])
-    }
-
-    /// A filler's error comes out of the encoder, and no frame with it.
-    @Test func chunkFillFailure() {
-        struct Refused: Error {}
-        #expect(throws: Refused.self) {
-            _ = try FrameEncoder.encodeFileChunk(seq: 1, offset: 0, count: 8) { (_) throws(Refused) -> Int in throw Refused() }
-        }
-    }
-
     @Test func randomFramesRoundTrip() throws {
         var generator = PlistGenerator(rng: TestRandom(seed: 21))
         for _ in 0..<300 {

@@ -31,9 +31,8 @@ public struct EngineConfiguration: Sendable {
     /// other traffic interleaves with a file.
     public var fileChunkSize: Int = 64 * 1024
     /// The most file bytes sent beyond the receiver's durable offset (default 16 MiB): what a link drop
-    /// can cost. The receiver writes what arrives at once (to the page cache), so the window is not its
-    /// buffer; it is what keeps the sender going while the receiver's syncs run: at 4 MiB a large file
-    /// waited for them (BENCHMARKS.md, "Files").
+    /// can cost, and the most received bytes waiting for the receiver's writer. It keeps the sender going
+    /// while the receiver's syncs run; at 4 MiB a large file waited for them (BENCHMARKS.md, "Files").
     public var fileWindow: UInt64 = 16 << 20
     /// Received file bytes written before one sync and acknowledgement (default 2 MiB); at most half the
     /// window, so the sender keeps sending while the receiver syncs. Each sync is an fdatasync and a store

@@ -103,49 +103,27 @@ struct FileSpool: Sendable {
 
     /// For each range, up to `count` bytes of the file at `path` from `offset` (fewer only at its end).
     func readChunks(_ path: String, _ ranges: [FileChunkRange]) throws(StoreError) -> [Data] {
-        try reading(path) { (descriptor) throws(StoreError) in
-            try ranges.map { (range) throws(StoreError) -> Data in
-                var data = Data(count: range.count)
-                let filled = data.withUnsafeMutableBytes { raw in
-                    Result { () throws(StoreError) in try Self.readFully(descriptor, into: raw, at: range.offset, path) }
-                }
-                data.count = try filled.get()
-                return data
-            }
-        }
-    }
-
-    /// For each range, the `fileChunk` frame of file `seq` holding those bytes of the file at `path`, read
-    /// straight into the encoded frame (one copy from the page cache, none after).
-    func readChunkFrames(_ path: String, seq: UInt64, _ ranges: [FileChunkRange]) throws(StoreError) -> [[UInt8]] {
-        try reading(path) { (descriptor) throws(StoreError) in
-            try ranges.map { (range) throws(StoreError) -> [UInt8] in
-                try FrameEncoder.encodeFileChunk(seq: seq, offset: range.offset, count: range.count) { (raw) throws(StoreError) in
-                    try Self.readFully(descriptor, into: raw, at: range.offset, path)
-                }
-            }
-        }
-    }
-
-    /// Runs `body` with the file at `path` open for reading.
-    private func reading<T>(_ path: String, _ body: (Int32) throws(StoreError) -> T) throws(StoreError) -> T {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.error(errno, "opening a spooled file", path) }
         defer { close(descriptor) }
-        return try body(descriptor)
-    }
-
-    /// Fills `buffer` from `offset` of the open file; returns the bytes read (fewer only at its end).
-    private static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, _ path: String) throws(StoreError) -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let n = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw Self.error(errno, "reading a spooled file", path) }
-            if n == 0 { break }
-            filled += n
+        var chunks: [Data] = []
+        chunks.reserveCapacity(ranges.count)
+        for range in ranges {
+            var data = Data(count: range.count)
+            var filled = 0
+            while filled < range.count {
+                let n = data.withUnsafeMutableBytes { bytes in
+                    pread(descriptor, bytes.baseAddress! + filled, range.count - filled, off_t(range.offset) + off_t(filled))
+                }
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw Self.error(errno, "reading a spooled file", path) }
+                if n == 0 { break }
+                filled += n
+            }
+            data.count = filled
+            chunks.append(data)
         }
-        return filled
+        return chunks
     }
 
     /// Writes `chunks` one after the other into the file at `path` from `offset`, first cutting the file to

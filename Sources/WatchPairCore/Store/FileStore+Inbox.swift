@@ -81,7 +81,7 @@ extension FileStore {
     }
 
     /// Records that `file` durably holds its first `durable` bytes, whose CRC-32C is `checksum` (the caller
-    /// fsynced them, e.g. with ``FileSpoolWriter/sync(through:)``). When that is the whole file it is verified in the
+    /// fsynced them, e.g. with ``FileSpoolWriter/sync()``). When that is the whole file it is verified in the
     /// same transaction, as ``completeIncoming(_:)`` does, and the outcome returned: one commit for a file's
     /// last bytes and its end. Returns the file with its new durable offset, the one to acknowledge.
     ///

@@ -72,15 +72,14 @@ extension FileStore {
     /// Bytes `offset ..< offset + count` of an outgoing file's copy (fewer at its end), read off the
     /// cooperative thread pool.
     public func readChunk(of file: OutgoingFile, at offset: UInt64, count: Int) async throws(StoreError) -> Data {
-        let spool = self.spool
-        return try await offload { () throws(StoreError) in try spool.readChunks(file.spoolPath, [FileChunkRange(offset: offset, count: count)])[0] }
+        try await readChunks(of: file, [FileChunkRange(offset: offset, count: count)])[0]
     }
 
-    /// Several ranges of an outgoing file's copy as `fileChunk` frames ready to write (each shorter at the
-    /// file's end), with one open and one hop off the cooperative thread pool.
-    func readChunkFrames(of file: OutgoingFile, _ ranges: [FileChunkRange]) async throws(StoreError) -> [[UInt8]] {
+    /// Several ranges of an outgoing file's copy, each its own `Data` (shorter at the file's end), with one
+    /// open and one hop off the cooperative thread pool.
+    func readChunks(of file: OutgoingFile, _ ranges: [FileChunkRange]) async throws(StoreError) -> [Data] {
         let spool = self.spool
-        return try await offload { () throws(StoreError) in try spool.readChunkFrames(file.spoolPath, seq: file.seq, ranges) }
+        return try await offload { () throws(StoreError) in try spool.readChunks(file.spoolPath, ranges) }
     }
 
     /// Cancels an outstanding file: deletes its row and its copy. Returns it, or nil when it is not

@@ -83,14 +83,6 @@ final class Link: Sendable, CustomStringConvertible {
         try await connection.write(frames.bytes)
     }
 
-    /// Writes frames already encoded (a file's chunks, ``FrameEncoder/encodeFileChunk(seq:offset:count:fill:)``),
-    /// each its own write, waiting at most once (``TransportConnection/write(parts:)``); throws once the link
-    /// is closing.
-    func send(encoded frames: [[UInt8]]) async throws {
-        try checkNotClosing()
-        try await connection.write(parts: frames)
-    }
-
     /// Queues a control frame for ``writeControlFrames()`` without waiting for the socket.
     func post(_ control: ControlFrame) {
         state.withLock { $0.control.merge(control) }

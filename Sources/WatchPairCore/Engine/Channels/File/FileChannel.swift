@@ -9,16 +9,14 @@ import WatchPairWire
 /// posted as control frames, and what the sender's machine decides on a received frame (more chunks, a
 /// cancel to tell) is queued here and written by the pump.
 ///
-/// The receiver writes each chunk where its frame was read (``FileSpoolWriter``: one `pwrite` to the page
-/// cache, no hand-off per chunk) and makes the written bytes durable every `fileSyncBytes` in
-/// ``syncReceived(_:)``, beside the reader, so the link keeps flowing during a sync; a chunk is
-/// acknowledged only once it is durable.
+/// The receiver writes each chunk as it arrives (``FileSpoolWriter``, in order on its own queue) and makes
+/// the written bytes durable every `fileSyncBytes` in ``syncReceived(_:)``, beside the reader, so the link
+/// keeps flowing during a sync; a chunk is acknowledged only once it is durable.
 ///
 /// Bounds: one file in flight per side; at most `fileWindow` bytes (default 16 MiB) sent beyond the
-/// receiver's durable offset, which also bounds the received bytes not yet durable; chunks of
-/// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, read from the spool straight into
-/// their frames at most `readBatchBytes` at a time and handed to the link about `Link.maxCoalescedBytes` at
-/// a time, so userInfo, context and message frames interleave with them at that granularity.
+/// receiver's durable offset, which also bounds the received bytes waiting to be written; chunks of
+/// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, so userInfo, context and message
+/// frames interleave with them at chunk granularity, read from the spool at most `readBatchBytes` at a time.
 final class FileChannel {
     var sender: FileSender
     var receiver: FileReceiver
@@ -43,13 +41,11 @@ final class FileChannel {
     /// The incoming file being received, as far as it is durable, and the writer of its bytes.
     private var receiving: IncomingFile?
     private var writer: FileSpoolWriter?
-    /// The queue of every writer's syncs and closes: a writer dropped with a new link closes its descriptor
-    /// only after the syncs queued before.
+    /// The queue of every writer of this channel: a writer opened on a new link cuts its file only after
+    /// the last link's writes.
     private let writerQueue = DispatchQueue(label: "watchpair.file-writer")
     /// A sync the receiver's machine asked for, for ``syncReceived(_:)``; and whether one is running.
-    /// With it, what was written when the machine asked (offset and checksum): the sync makes exactly that
-    /// durable, whatever the reader writes meanwhile, so each acknowledgement is a window boundary.
-    private var syncRequest: (seq: UInt64, link: Link, writer: FileSpoolWriter, mark: FileSpoolWriter.Synced)?
+    private var syncRequest: (seq: UInt64, link: Link)?
     private var syncRunning = false
     private let syncSignal = AsyncSignal()
     /// The most bytes of released chunks read from the spool at once.
@@ -122,7 +118,7 @@ final class FileChannel {
         }
     }
 
-    /// Writes queued frames, then released chunks a group of frames at a time. False when the link changed or a
+    /// Writes queued frames, then released chunks one frame at a time. False when the link changed or a
     /// write failed (the loop then starts again from the current link).
     private func writeQueued(on link: Link, _ engine: isolated PairEngine) async -> Bool {
         while engine.current === link, !queued.isEmpty {
@@ -135,29 +131,19 @@ final class FileChannel {
                 continue
             }
             let batch = takeBatch(of: file.seq)
-            let frames: [[UInt8]]
+            let read: [Data]
             do {
-                frames = try await engine.store.files.readChunkFrames(of: file, batch)
+                read = try await engine.store.files.readChunks(of: file, batch)
             } catch {
                 engine.logger.error("reading a queued file failed", metadata: ["error": "\(error)"])
                 await link.close(.endOfStream)
                 return false
             }
-            // The chunks go out `Link.maxCoalescedBytes` at a time (as a page of userInfo frames), each its
-            // own frame and write: the pump is woken once per group when the socket is behind, not once per
-            // chunk, and other frames still find their turn between groups.
-            var start = frames.startIndex
-            while start < frames.endIndex {
-                // Re-checked after every wait: a cancel or a new link meanwhile makes these chunks stale.
+            for (range, bytes) in zip(batch, read) {
+                // Re-checked after every wait: a cancel or a new link meanwhile makes this chunk stale.
                 guard engine.current === link, sending?.seq == file.seq else { return false }
-                var end = start, bytes = 0
-                while end < frames.endIndex, end == start || bytes + frames[end].count <= Link.maxCoalescedBytes {
-                    bytes += frames[end].count
-                    end += 1
-                }
-                guard (try? await link.send(encoded: Array(frames[start..<end]))) != nil else { return false }
+                guard (try? await link.send(.fileChunk(seq: file.seq, offset: range.offset, bytes: bytes))) != nil else { return false }
                 engine.driver.madeProgress()
-                start = end
             }
         }
         return engine.current === link
@@ -366,21 +352,19 @@ final class FileChannel {
             }
             syncRequest = nil
             syncRunning = true
-            await sync(seq: request.seq, request.writer, through: request.mark, on: request.link, engine)
+            await sync(seq: request.seq, on: request.link, engine)
             syncRunning = false
             syncSignal.fire()
         }
     }
 
-    /// One sync: fdatasync of what the writer wrote up to `mark`, then its offset and checksum recorded (the
-    /// file verified and ended when whole), then the machine told.
-    private func sync(
-        seq: UInt64, _ writer: FileSpoolWriter, through mark: FileSpoolWriter.Synced, on link: Link, _ engine: isolated PairEngine
-    ) async {
-        guard let file = receiving, self.writer === writer, file.offer.seq == seq, link === receiverLink else { return }
+    /// One sync: fdatasync of what the writer wrote, then its offset and checksum recorded (the file verified
+    /// and ended when whole), then the machine told.
+    private func sync(seq: UInt64, on link: Link, _ engine: isolated PairEngine) async {
+        guard let file = receiving, let writer, file.offer.seq == seq, link === receiverLink else { return }
         let recorded: (file: IncomingFile, outcome: FileOutcome?)
         do {
-            let synced = try await writer.sync(through: mark)
+            let synced = try await writer.sync()
             recorded = try await engine.store.files.recordIncoming(file, durable: synced.offset, checksum: synced.checksum)
         } catch {
             // A writer dropped meanwhile (a new link, a cancel) fails its sync: nothing to tell.
@@ -426,7 +410,7 @@ final class FileChannel {
                 link.post(.fileEnd(seq: seq, status: status))
                 return true
             case .writeAndSync(let seq):
-                if let writer { syncRequest = (seq, link, writer, writer.written) }
+                syncRequest = (seq, link)
                 syncSignal.fire()
                 return true
             case .ackAndSync(let seq, let offset):
