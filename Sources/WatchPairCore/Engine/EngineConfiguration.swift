@@ -30,9 +30,10 @@ public struct EngineConfiguration: Sendable {
     /// Bytes per file chunk frame (default 64 KiB, well under the frame limit): the granularity at which
     /// other traffic interleaves with a file.
     public var fileChunkSize: Int = 64 * 1024
-    /// The most file bytes sent beyond the receiver's durable offset (default 4 MiB): what a link drop
-    /// can cost, and the receiver's buffer.
-    public var fileWindow: UInt64 = 4 << 20
+    /// The most file bytes sent beyond the receiver's durable offset (default 16 MiB): what a link drop
+    /// can cost, and the most received bytes waiting for the receiver's writer. It keeps the sender going
+    /// while the receiver's syncs run; at 4 MiB a large file waited for them (BENCHMARKS.md, "Files").
+    public var fileWindow: UInt64 = 16 << 20
     /// Received file bytes written before one sync and acknowledgement (default 2 MiB); at most half the
     /// window, so the sender keeps sending while the receiver syncs. Each sync is an fdatasync and a store
     /// commit: at 256 KiB they were most of a large file's time (8 fsyncs per MiB; BENCHMARKS.md, "Files").

@@ -18,11 +18,17 @@ extension FileStore {
     /// an older one can only have been received). A file already open is returned with its durable offset:
     /// the sender resumes there. Opening a file drops the unfinished files of the same peer store with a
     /// lower seq: files come in order, so the sender has cancelled them.
+    ///
+    /// `.relaxed` commit: nothing is acknowledged beyond offset 0 before the first sync of the file's bytes,
+    /// whose durable commit makes this one durable too (the WAL is sequential). If a power failure loses it
+    /// first, the sender, holding an acknowledgement of 0, offers the file again and it opens afresh; the
+    /// partial rows it dropped are of seqs the sender cancelled, never offered again, and the next open drops
+    /// them once more.
     public func openIncomingFile(from peerStoreId: UUID, offer: FileOffer) async throws(StoreError) -> IncomingFileState {
         let path = self.path
         let spool = self.spool
         let peer = StoreColumns.blob(peerStoreId)
-        let (state, dropped) = try await database.write("opening a received file") { database -> (IncomingFileState, [String]) in
+        let (state, dropped) = try await database.write("opening a received file", sync: .relaxed) { database -> (IncomingFileState, [String]) in
             if let passed = try Self.passed(database, peerStoreId, path: path), offer.seq <= passed.seq {
                 return (.passed(offer.seq == passed.seq ? passed.outcome : .received), [])
             }

@@ -92,10 +92,15 @@ extension FileStore {
 
     /// Records how the receiver ended outstanding file `seq` and deletes the copy, whose bytes are no longer
     /// needed. Returns the file, or nil when `seq` is not outstanding (idempotent).
+    ///
+    /// `.relaxed` commit, like a userInfo acknowledgement: the receiver passed the seq durably before it
+    /// said so, so if a power failure loses this commit the file is outstanding again, its offer is answered
+    /// with the same end at once (no chunk is read: the copy may be gone), and its didFinish is reported once
+    /// more. Nothing reaches the receiving app twice.
     public func finishFile(seq: UInt64, outcome: FileOutcome) async throws(StoreError) -> OutgoingFile? {
         let path = self.path
         let spool = self.spool
-        let file = try await database.write("finishing a file transfer") { database, lengths -> OutgoingFile? in
+        let file = try await database.write("finishing a file transfer", sync: .relaxed, counting: { database, lengths -> OutgoingFile? in
             guard var file = try Self.outgoingFiles(database, where: "outcome = 0 AND seq = ?", [Int64(seq)], path: path, spool: spool).first
             else { return nil }
             try database.cachedStatement(sql: "UPDATE file_outbox SET outcome = ? WHERE seq = ?")
@@ -103,7 +108,7 @@ extension FileStore {
             lengths.outstandingFiles -= 1
             file.outcome = outcome
             return file
-        }
+        })
         if let file { spool.remove(file.spoolPath) }
         return file
     }

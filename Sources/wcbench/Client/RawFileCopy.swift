@@ -51,6 +51,33 @@ enum RawFileCopy {
         return Monotonic.seconds(start, Monotonic.now())
     }
 
+    /// The fsyncs the promise adds to the two copies, each on its own (no copy, no store): the sender's
+    /// folder (the copy's name must survive power loss), the sender's record of the transfer and the
+    /// receiver's record of the verified file, each a small write made durable, as a database commit is.
+    /// `folder` holds the records; returns the seconds of all three.
+    static func promiseSyncs(in folder: String) throws(BenchError) -> Double {
+        let record = folder + "/record.bin"
+        let descriptor = open(record, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BenchError.system("open \(record)", errno: errno) }
+        defer { close(descriptor) }
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { throw BenchError.system("open \(folder)", errno: errno) }
+        defer { close(directory) }
+        // Written once before the clock starts: a commit appends to a file that exists.
+        let page = [UInt8](repeating: 0x5a, count: 4096)
+        guard UnixSockets.writeExactly(descriptor, page, page.count), fdatasync(descriptor) == 0 else {
+            throw BenchError.system("write \(record)", errno: errno)
+        }
+        let start = Monotonic.now()
+        guard fsync(directory) == 0 else { throw BenchError.system("fsync \(folder)", errno: errno) }
+        for _ in 0..<2 {
+            guard pwrite(descriptor, page, page.count, 0) == page.count, fdatasync(descriptor) == 0 else {
+                throw BenchError.system("commit to \(record)", errno: errno)
+            }
+        }
+        return Monotonic.seconds(start, Monotonic.now())
+    }
+
     /// Reads `input` to its end and writes every byte to `output`, `bufferSize` at a time; the errno of a
     /// failure, or nil.
     private static func drain(_ input: Int32, into output: Int32) -> Int32? {

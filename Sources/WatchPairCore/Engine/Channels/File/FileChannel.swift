@@ -13,7 +13,7 @@ import WatchPairWire
 /// the written bytes durable every `fileSyncBytes` in ``syncReceived(_:)``, beside the reader, so the link
 /// keeps flowing during a sync; a chunk is acknowledged only once it is durable.
 ///
-/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 4 MiB) sent beyond the
+/// Bounds: one file in flight per side; at most `fileWindow` bytes (default 16 MiB) sent beyond the
 /// receiver's durable offset, which also bounds the received bytes waiting to be written; chunks of
 /// `fileChunkSize` bytes (default 64 KiB), each its own frame and write, so userInfo, context and message
 /// frames interleave with them at chunk granularity, read from the spool at most `readBatchBytes` at a time.
