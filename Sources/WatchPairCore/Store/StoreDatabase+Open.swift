@@ -84,6 +84,19 @@ extension StoreDatabase {
         }
     }
 
+    /// Whether the file is a store whose creation was cut short: GRDB's migrator creates its
+    /// `grdb_migrations` table in a transaction of its own before the first migration (which sets the
+    /// application id and creates every table), so a kill between the two leaves that empty table and
+    /// nothing else. Nothing can have been accepted into such a file, and refusing it would leave the app
+    /// unable to start for good; the migrations finish creating it.
+    static func creationInterrupted(_ database: Database, applicationId: Int32) throws -> Bool {
+        guard applicationId == 0 else { return false }
+        // SQLite's own objects (the primary key's autoindex) do not count.
+        let names = try String.fetchAll(database, sql: "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        guard names == ["grdb_migrations"] else { return false }
+        return try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0
+    }
+
     /// Checks an existing database through a read-only connection, writing nothing to it.
     static func checkExisting(at path: String) throws(StoreError) {
         var grdb = Configuration()
@@ -99,7 +112,9 @@ extension StoreDatabase {
                 }
                 let applicationId = try Int32.fetchOne(database, sql: "PRAGMA application_id") ?? 0
                 let objects = try Int.fetchOne(database, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
-                if applicationId != StoreSchema.applicationId, applicationId != 0 || objects > 0 {
+                if applicationId != StoreSchema.applicationId, applicationId != 0 || objects > 0,
+                    try !creationInterrupted(database, applicationId: applicationId)
+                {
                     throw StoreError(.cannotOpen, "the file is not a WatchPair store (application_id \(applicationId))", path: path)
                 }
                 if try StoreSchema.migrator.hasBeenSuperseded(database) {
