@@ -37,13 +37,24 @@ enum BatchResponse: Sendable {
     case consumed
     case acknowledged([FinishedTransfer])
     case forgotten
+
+    // One accessor per case, for ``PairStore/submit(_:answer:)``: nil for any other case.
+    var enqueued: OutboxTransfer? { if case .enqueued(let transfer) = self { transfer } else { nil } }
+    var received: InboxReceipt? { if case .received(let receipt) = self { receipt } else { nil } }
+    var consumed: Void? { if case .consumed = self { () } else { nil } }
+    var acknowledged: [FinishedTransfer]? { if case .acknowledged(let finished) = self { finished } else { nil } }
+    var forgotten: Void? { if case .forgotten = self { () } else { nil } }
 }
 
 extension PairStore {
-    /// Queues `request` for the writer's next commit and returns its own outcome.
-    func submit(_ request: BatchRequest) async throws(StoreError) -> BatchResponse {
-        let outcome = await writer.submit(request) { batch in self.commitBatch(batch) }
-        return try outcome.get()
+    /// Queues `request` for the writer's next commit and returns its own outcome, as the case `answer`
+    /// reads: the only one a request of that kind is answered with.
+    func submit<Value>(_ request: BatchRequest, answer: KeyPath<BatchResponse, Value?>) async throws(StoreError) -> Value {
+        let response = try await writer.submit(request) { batch in self.commitBatch(batch) }.get()
+        guard let value = response[keyPath: answer] else {
+            preconditionFailure("the store writer answered a request with a response of another kind")
+        }
+        return value
     }
 
     /// Writes a whole batch in one transaction, on the writer thread. A request that breaks a limit fails

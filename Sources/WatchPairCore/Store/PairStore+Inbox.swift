@@ -30,10 +30,7 @@ extension PairStore {
         complication: Set<UInt64> = [], queues: [UInt64: InboxQueue] = [:]
     ) async throws(StoreError) -> InboxReceipt {
         let request = BatchRequest.receive(peerStoreId: peerStoreId, transfers: transfers, complication: complication, queues: queues)
-        guard case .received(let receipt) = try await submit(request) else {
-            preconditionFailure("group commit answered a receive with another response")
-        }
-        return receipt
+        return try await submit(request, answer: \.received)
     }
 
     /// Received transfers of `queue` not yet taken by its reader, with deliveryId > `after`, in order, at
@@ -100,12 +97,10 @@ extension PairStore {
     /// `queue`'s reader has taken every one of its transfers with deliveryId <= `upTo`: delete them; the
     /// other queues' rows stay. Idempotent.
     ///
-    /// Durable (an acknowledged transfer must not reach the app again after a power failure), and group
-    /// committed with `receive` and `enqueue`: an app acknowledging while transfers arrive shares their fsync.
+    /// Durable (an acknowledged transfer must not reach the app again after a power failure), and committed
+    /// by the store's writer with `receive` and `enqueue`: an app acknowledging while transfers arrive shares their fsync.
     public func consumeInbox(upTo deliveryId: UInt64, queue: InboxQueue = .app) async throws(StoreError) {
-        guard case .consumed = try await submit(.consume(upTo: deliveryId, queue: queue)) else {
-            preconditionFailure("group commit answered a consume with another response")
-        }
+        try await submit(.consume(upTo: deliveryId, queue: queue), answer: \.consumed)
     }
 
     /// What this side has durably received, for the handshake: the current peer store (nil if never),

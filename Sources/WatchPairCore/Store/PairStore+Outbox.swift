@@ -39,10 +39,7 @@ extension PairStore {
         transferId: UUID?, payload: EncodedDictionary, complication: Bool
     ) async throws(StoreError) -> OutboxTransfer {
         let request = BatchRequest.enqueue(transferId: transferId, payload: payload, createdAt: Date(), complication: complication)
-        guard case .enqueued(let transfer) = try await submit(request) else {
-            preconditionFailure("group commit answered an enqueue with another response")
-        }
-        return transfer
+        return try await submit(request, answer: \.enqueued)
     }
 
     /// The next time-ordered transfer id: the wall clock's millisecond and 62 random bits. Called by the
@@ -115,10 +112,7 @@ extension PairStore {
     /// the writer thread with the queues' other writes (``StoreWriter``): beside an enqueue or a receive it
     /// shares their transaction and its fsync.
     public func acknowledge(upTo seq: UInt64) async throws(StoreError) -> [FinishedTransfer] {
-        guard case .acknowledged(let finished) = try await submit(.acknowledge(upTo: seq)) else {
-            preconditionFailure("the writer answered an acknowledgement with another response")
-        }
-        return finished
+        try await submit(.acknowledge(upTo: seq), answer: \.acknowledged)
     }
 
     /// Finished transfers whose didFinish has not yet been reported to the app, with seq > `after`, in seq
@@ -149,9 +143,7 @@ extension PairStore {
     /// with the queues' other writes, as `acknowledge`.
     public func markFinishedReported(_ transferIds: [UUID], includingFiles: Bool = false) async throws(StoreError) {
         guard !transferIds.isEmpty else { return }
-        guard case .forgotten = try await submit(.forgetReported(transferIds, includingFiles: includingFiles)) else {
-            preconditionFailure("the writer answered a forget with another response")
-        }
+        try await submit(.forgetReported(transferIds, includingFiles: includingFiles), answer: \.forgotten)
     }
 
     /// Deletes the finished outbox rows of `transferIds`; returns the ids that matched none.
