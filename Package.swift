@@ -183,6 +183,7 @@ let package = Package(
                 "WatchPairWire",
                 "WatchPairControlClient",
                 "WatchPairCLI",
+                "CFileWriteback",
                 // The layer section's two apps (`wcbench _layer-app`) are WatchConnectivity apps.
                 "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
