@@ -34,6 +34,8 @@ let package = Package(
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // CRC-32C with the CPU's instruction (SSE4.2 `crc32`), chosen at run time by WatchPairWire.
         .target(name: "CCRC32C"),
+        // `sync_file_range(2)`, which Swift's Glibc module does not import: the spool copy's early writeback.
+        .target(name: "CFileWriteback"),
         // Pure: frames, handshake, property-list values, WCError codes. No I/O.
         .target(name: "WatchPairWire", dependencies: ["CCRC32C"]),
         // Channel state machines, durable store, link policy, diagnostics. No sockets.
@@ -42,6 +44,7 @@ let package = Package(
             dependencies: [
                 "WatchPairWire",
                 "WatchPairQuirks",
+                "CFileWriteback",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -180,6 +183,7 @@ let package = Package(
                 "WatchPairWire",
                 "WatchPairControlClient",
                 "WatchPairCLI",
+                "CFileWriteback",
                 // The layer section's two apps (`wcbench _layer-app`) are WatchConnectivity apps.
                 "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

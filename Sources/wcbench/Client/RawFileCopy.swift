@@ -1,3 +1,4 @@
+import CFileWriteback
 import Foundation
 import Glibc
 
@@ -10,6 +11,9 @@ import Glibc
 enum RawFileCopy {
     /// Bytes per `read`/`write`: the size the daemons' spool copy uses too.
     static let bufferSize = 1 << 20
+    /// Bytes after which the durable copy starts their writeback: as the daemons' spool copy does
+    /// (`FileSpool.writebackBytes`), so the floor stays the best such a copy does here.
+    static let writebackBytes = 4 << 20
 
     /// Copies `source` to `destination` through a socketpair; returns the seconds from the first read to
     /// the destination's fdatasync returning.
@@ -37,7 +41,8 @@ enum RawFileCopy {
     }
 
     /// The promise's own floor: the durable copy `transferFile` makes before it returns (read, write,
-    /// fsync, as the daemon's spool copy does), without a checksum or a store. Returns its seconds.
+    /// fsync, its writeback started every `writebackBytes`, as the daemon's spool copy does), without a
+    /// checksum or a store. Returns its seconds.
     static func durableCopy(_ source: String, to destination: String) throws(BenchError) -> Double {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw BenchError.system("open \(source)", errno: errno) }
@@ -46,7 +51,9 @@ enum RawFileCopy {
         guard output >= 0 else { throw BenchError.system("open \(destination)", errno: errno) }
         defer { close(output) }
         let start = Monotonic.now()
-        if let failure = drain(input, into: output) { throw BenchError.system("durable copy to \(destination)", errno: failure) }
+        if let failure = drain(input, into: output, writebackEvery: writebackBytes) {
+            throw BenchError.system("durable copy to \(destination)", errno: failure)
+        }
         guard fsync(output) == 0 else { throw BenchError.system("fsync \(destination)", errno: errno) }
         return Monotonic.seconds(start, Monotonic.now())
     }
@@ -78,10 +85,11 @@ enum RawFileCopy {
         return Monotonic.seconds(start, Monotonic.now())
     }
 
-    /// Reads `input` to its end and writes every byte to `output`, `bufferSize` at a time; the errno of a
-    /// failure, or nil.
-    private static func drain(_ input: Int32, into output: Int32) -> Int32? {
+    /// Reads `input` to its end and writes every byte to `output`, `bufferSize` at a time, starting the
+    /// writeback of each `writebackEvery` bytes written when given; the errno of a failure, or nil.
+    private static func drain(_ input: Int32, into output: Int32, writebackEvery: Int? = nil) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: bufferSize)
+        var written = 0, writtenBack = 0
         return buffer.withUnsafeMutableBytes { raw in
             while true {
                 let n = read(input, raw.baseAddress!, raw.count)
@@ -89,6 +97,11 @@ enum RawFileCopy {
                 if n < 0 { return errno }
                 if n == 0 { return nil }
                 guard UnixSockets.writeExactly(output, raw.baseAddress!, n) else { return errno }
+                written += n
+                if let writebackEvery, written - writtenBack >= writebackEvery {
+                    _ = watchpair_start_writeback(output, Int64(writtenBack), Int64(written - writtenBack))
+                    writtenBack = written
+                }
             }
         }
     }

@@ -11,7 +11,8 @@ struct FileOutboxStoreTests {
     @Test("an accepted file is the store's own copy: seq in order, size and CRC-32C of its bytes, the app may delete its file")
     func acceptedFileIsCopied() async throws {
         try await Support.withStore { store, configuration throws in
-            let bytes = Files.content(3 * FileSpool.copyBufferSize + 17)
+            // Past two writeback stretches and not a whole buffer at the end: every branch of the copy loop.
+            let bytes = Files.content(2 * Int(FileSpool.writebackBytes) + 3 * FileSpool.copyBufferSize + 17)
             let source = try Files.write(bytes, named: "run 1.fit", in: configuration.directory)
             let metadata = try EncodedDictionary(["kind": .string("workout")])
             let first = try await store.files.enqueueFile(source: source, metadata: metadata)
