@@ -1,17 +1,18 @@
 import Synchronization
 
-/// A subscription to the ``DiagnosticsHub`` that its consumer empties in bulk: ``take()`` hands out every
-/// event emitted since the last take at once, for a consumer that writes events in bulk (the host's event
-/// sink: one `write(2)` of the history file per batch instead of one per event).
+/// A subscription to the ``DiagnosticsHub`` that hands out every event emitted since the last take at
+/// once, for a consumer that writes events in bulk (the host's event sink: one `write(2)` of the history
+/// file per batch instead of one per event).
 ///
-/// The consumer learns that there is something to take from the hook it gives ``onArrival(_:)``, which
-/// runs on the emitting thread for the first event after a take, not for every event: a consumer that
-/// takes at the end of its event loop's tick is called once per tick however many events the tick emitted.
+/// Under load the consumer's batches grow while it writes the previous one, so its cost per event falls
+/// as the rate rises; idle, a batch is one event, as with `subscribe()`.
 ///
 /// Bound: at most `limit` events wait; a newer event pushes out the oldest, counted by the hub as
-/// dropped. ``finish()`` ends the subscription: later events are not kept and the hub forgets it, while
-/// what was buffered is still handed out by ``take()``.
-public final class DiagnosticBatches: Sendable {
+/// dropped. Cancelling the consuming task ends the subscription: `next()` then hands out what was
+/// buffered, then nil, and later events are not kept (as a cancelled `AsyncStream`'s are not).
+public final class DiagnosticBatches: AsyncSequence, Sendable {
+    public typealias Element = [DiagnosticEvent]
+
     /// What ``append(_:)`` did with an event.
     enum Appended {
         /// Buffered.
@@ -24,17 +25,8 @@ public final class DiagnosticBatches: Sendable {
 
     private struct State {
         var buffer: [DiagnosticEvent] = []
-        var arrival: (@Sendable () -> Void)?
-        /// Whether `arrival` ran for what is buffered (cleared by a take).
-        var announced = false
+        var waiter: CheckedContinuation<Void, Never>?
         var finished = false
-
-        /// The hook to run now: the first time something waits since the last take.
-        mutating func announce() -> (@Sendable () -> Void)? {
-            guard let arrival, !announced, !buffer.isEmpty else { return nil }
-            announced = true
-            return arrival
-        }
     }
 
     private let state = Mutex(State())
@@ -46,9 +38,9 @@ public final class DiagnosticBatches: Sendable {
         self.limit = limit
     }
 
-    /// Buffers `event` and, when it is the first since the last take, runs the arrival hook.
+    /// Buffers `event` and wakes a waiting consumer.
     func append(_ event: DiagnosticEvent) -> Appended {
-        let (arrival, appended) = state.withLock { state -> ((@Sendable () -> Void)?, Appended) in
+        let (waiter, appended) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Appended) in
             guard !state.finished else { return (nil, .finished) }
             var appended = Appended.kept
             if state.buffer.count >= limit {
@@ -56,37 +48,56 @@ public final class DiagnosticBatches: Sendable {
                 appended = .droppedOldest
             }
             state.buffer.append(event)
-            return (state.announce(), appended)
+            defer { state.waiter = nil }
+            return (state.waiter, appended)
         }
-        arrival?()
+        waiter?.resume()
         return appended
     }
 
-    /// Runs `hook` (on the emitting thread, outside any lock) whenever events start waiting again after
-    /// a ``take()``; at once when some already wait.
-    public func onArrival(_ hook: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> (@Sendable () -> Void)? in
-            state.arrival = hook
-            return state.announce()
+    /// Waits for at least one event and takes every buffered one, oldest first; nil once the consuming
+    /// task was cancelled and nothing is left.
+    public func next() async -> [DiagnosticEvent]? {
+        while true {
+            let (taken, finished) = state.withLock { state -> ([DiagnosticEvent], Bool) in
+                if Task.isCancelled { state.finished = true }
+                defer { state.buffer = [] }
+                return (state.buffer, state.finished)
+            }
+            if !taken.isEmpty { return taken }
+            if finished { return nil }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLock { state -> Bool in
+                        guard state.buffer.isEmpty, !state.finished else { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    state.finished = true
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
         }
-        now?()
     }
 
-    /// Every buffered event, oldest first; empty when none wait.
-    public func take() -> [DiagnosticEvent] {
-        state.withLock { state in
-            state.announced = false
-            defer { state.buffer = [] }
-            return state.buffer
+    /// Iterates the batches (see ``next()``).
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let batches: DiagnosticBatches
+
+        /// The next batch; nil at the end.
+        public mutating func next() async -> [DiagnosticEvent]? {
+            await batches.next()
         }
     }
 
-    /// Ends the subscription: later events are not kept (``take()`` still hands out the buffered ones)
-    /// and the hook no longer runs.
-    public func finish() {
-        state.withLock { state in
-            state.finished = true
-            state.arrival = nil
-        }
+    /// An iterator over the batches.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(batches: self)
     }
 }

@@ -39,7 +39,7 @@ public final class DiagnosticsHub: Sendable {
     }
 
     /// A new subscription handing out events in batches (everything since the last take); it sees
-    /// events emitted from now on and ends when its consumer calls `finish()`. Same bound as
+    /// events emitted from now on and ends when its consuming task is cancelled. Same bound as
     /// `subscribe()`.
     public func subscribeInBatches() -> DiagnosticBatches {
         let batches = DiagnosticBatches(limit: bufferLimit)

@@ -5,9 +5,10 @@ import WatchPairWire
 
 /// Where the event sink writes each diagnostic event: journald, stderr, or (in tests) anywhere.
 public struct EventWriter: Sendable {
-    /// Writes one event; must not block (it runs on the sink's socket loop, in event order).
+    /// Writes one event; must not block (it runs on the sink's task, on the socket loop's thread in the
+    /// daemons), in event order.
     public var write: @Sendable (DiagnosticEvent) -> Void
-    /// Writes the events the engine emitted since the sink last ran (one loop tick's), in order.
+    /// Writes the events the engine emitted since the sink last ran (one loop tick's, under load), in order.
     public var writeBatch: @Sendable ([DiagnosticEvent]) -> Void
     /// Waits until what the writer handed to a thread of its own is written (graceful shutdown).
     public var drain: @Sendable () -> Void
@@ -37,11 +38,12 @@ public struct EventWriter: Sendable {
     /// - `.stderr`: one line per event, `<identifier>[<pid>]: <event> <message> key=value…`.
     /// - `.auto`: `.journal` when the journal socket exists now, else `.stderr`.
     ///
-    /// It writes on the sink's socket loop and never waits there: what the journal's socket or stderr's
-    /// reader cannot take at once goes to `output`'s thread (``LoopOutput``).
+    /// It never waits (the sink runs on the socket loop's thread in the daemons): what the journal's socket
+    /// or stderr's reader cannot take at once goes to `output`'s thread (``LoopOutput``).
     static func standard(
         destination: HostConfiguration.LogDestination, identifier: String, pair: String = PairName.defaultPairName,
-        pid: Int32 = getpid(), output: LoopOutput = LoopOutput(), stderr: NoWaitWrite = NoWaitWrite(descriptor: STDERR_FILENO)
+        pid: Int32 = getpid(), output: LoopOutput = LoopOutput(),
+        stderr: NoWaitWrite = NoWaitWrite(descriptor: STDERR_FILENO)
     ) -> EventWriter {
         let useJournal = switch destination {
         case .auto: Journal.isAvailable

@@ -1,9 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// The event sink's writes, made on the socket loop, which must never wait for a reader: stderr may be a
-/// pipe or socket that journald or a terminal reads, and journald's socket may be full; a write that
-/// waited there would stall every socket on the loop.
+/// The event sink's writes, made on the socket loop's thread in the daemons, which must never wait for a
+/// reader: stderr may be a pipe or socket that journald or a terminal reads, and journald's socket may be
+/// full; a write that waited there would stall every socket on the loop.
 ///
 /// Each write is first tried without waiting. What would wait, and every write after it until that is
 /// done (so the order holds), goes to a thread of this output's own, which writes it waiting as long as it
@@ -30,7 +30,7 @@ final class LoopOutput: Sendable {
 
     /// Does a write: `attempt` does what it can without waiting and returns what is left (nil when done),
     /// which the thread then does; while earlier writes wait for the thread, `attempt` is not tried and
-    /// `whole` (the entire write, waiting) queues behind them. One caller at a time (the sink's flush).
+    /// `whole` (the entire write, waiting) queues behind them. One caller at a time (the event sink).
     func write(attempt: () -> (@Sendable () -> Void)?, whole: @escaping @Sendable () -> Void) {
         if waiting.withLock({ $0 }) == 0 {
             if let rest = attempt() { enqueue(rest) }

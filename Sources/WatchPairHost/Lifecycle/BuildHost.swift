@@ -198,7 +198,7 @@ public func buildHost(
         controlServer: controlServer, link: link, faceService: face.service, logger: logger
     ) { [controlServer] host in
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: EventSink(events: subscription, log: eventLog, writer: writer, history: history, loop: socketLoop), serviceName: "events"),
+            .init(service: EventSink(events: subscription, log: eventLog, writer: writer, history: history), serviceName: "events"),
             .init(service: EngineService(engine: engine, executor: executor), serviceName: "engine"),
         ]
         if let service = face.service {
