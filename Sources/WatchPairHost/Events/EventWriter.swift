@@ -54,24 +54,25 @@ public struct EventWriter: Sendable {
         let writeBatch: @Sendable ([DiagnosticEvent]) -> Void = { events in
             var lines: [String] = []
             for event in events {
-                guard useJournal else {
+                guard useJournal, Journal.isAvailable else {
                     lines.append(event.stderrLine(identifier: identifier, pid: pid))
                     continue
                 }
                 let fields = event.journalFields(identifier: identifier, pair: pair)
-                switch Journal.isAvailable ? Journal.trySend(fields) : .failed {
-                case .sent: continue
-                case .failed: lines.append(event.stderrLine(identifier: identifier, pid: pid))
-                case .wouldWait:
-                    // Lines before it first, then the entry on the output's thread, in order.
-                    for chunk in chunks(lines, limit: batchBytes) { stderr.write(chunk, through: output) }
-                    lines = []
-                    let line = event.stderrLine(identifier: identifier, pid: pid)
-                    let send: @Sendable () -> Void = {
-                        if !Journal.send(fields) { _ = writeAll(stderr.descriptor, Array((line + "\n").utf8)) }
-                    }
-                    output.write(attempt: { send }, whole: send)
+                // Sent waiting, on the output's thread: when the socket was full, or entries wait there already.
+                let send: @Sendable () -> Void = {
+                    guard !Journal.send(fields) else { return }
+                    _ = writeAll(stderr.descriptor, Array((event.stderrLine(identifier: identifier, pid: pid) + "\n").utf8))
                 }
+                output.write(attempt: {
+                    switch Journal.trySend(fields) {
+                    case .sent: return nil
+                    case .wouldWait: return send
+                    case .failed:
+                        lines.append(event.stderrLine(identifier: identifier, pid: pid))
+                        return nil
+                    }
+                }, whole: send)
             }
             for chunk in chunks(lines, limit: batchBytes) { stderr.write(chunk, through: output) }
         }
