@@ -8,6 +8,9 @@ import WatchPairCore
 /// Events come in batches (everything emitted since the last one, ``DiagnosticBatches``), so the history
 /// file takes one `write(2)` per batch: under load that is one per many events.
 ///
+/// In the daemons this task runs on the socket loop's thread (NIO's loops are their executor, and the
+/// engine emits there), so the writer must not wait for a reader (``EventWriter``, ``LoopOutput``).
+///
 /// It runs first in the service group, so it is shut down last: at graceful shutdown every other service
 /// has stopped, and the events they emitted (`idleExit` included) are still written, because a cancelled
 /// subscription hands out what it had buffered before it ends.
@@ -32,6 +35,8 @@ struct EventSink: Service {
                 writer.writeBatch(batch)
             }
         }
+        // What the writer handed to its own thread (stderr's reader or journald behind) is written too.
+        writer.drain()
         history?.close()
     }
 }

@@ -5,21 +5,29 @@ import WatchPairWire
 
 /// Where the event sink writes each diagnostic event: journald, stderr, or (in tests) anywhere.
 public struct EventWriter: Sendable {
-    /// Writes one event; must not block for long (it runs on the sink's task, in event order).
+    /// Writes one event; must not block (it runs on the sink's task, on the socket loop's thread in the
+    /// daemons), in event order.
     public var write: @Sendable (DiagnosticEvent) -> Void
     /// Writes the events the engine emitted since the sink last ran (one loop tick's, under load), in order.
     public var writeBatch: @Sendable ([DiagnosticEvent]) -> Void
+    /// Waits until what the writer handed to a thread of its own is written (graceful shutdown).
+    public var drain: @Sendable () -> Void
 
     /// A writer calling `write` for each event.
     public init(write: @escaping @Sendable (DiagnosticEvent) -> Void) {
         self.write = write
         self.writeBatch = { events in for event in events { write(event) } }
+        self.drain = {}
     }
 
     /// A writer with a way of its own to write a batch (stderr: one `write(2)` for many lines).
-    public init(write: @escaping @Sendable (DiagnosticEvent) -> Void, writeBatch: @escaping @Sendable ([DiagnosticEvent]) -> Void) {
+    public init(
+        write: @escaping @Sendable (DiagnosticEvent) -> Void, writeBatch: @escaping @Sendable ([DiagnosticEvent]) -> Void,
+        drain: @escaping @Sendable () -> Void = {}
+    ) {
         self.write = write
         self.writeBatch = writeBatch
+        self.drain = drain
     }
 
     /// The daemons' writer for `destination` (docs/Systemd.md, "journald").
@@ -29,9 +37,13 @@ public struct EventWriter: Sendable {
     ///   send failed) becomes a stderr line instead.
     /// - `.stderr`: one line per event, `<identifier>[<pid>]: <event> <message> key=value…`.
     /// - `.auto`: `.journal` when the journal socket exists now, else `.stderr`.
-    public static func standard(
+    ///
+    /// It never waits (the sink runs on the socket loop's thread in the daemons): what the journal's socket
+    /// or stderr's reader cannot take at once goes to `output`'s thread (``LoopOutput``).
+    static func standard(
         destination: HostConfiguration.LogDestination, identifier: String, pair: String = PairName.defaultPairName,
-        pid: Int32 = getpid()
+        pid: Int32 = getpid(), output: LoopOutput = LoopOutput(),
+        stderr: NoWaitWrite = NoWaitWrite(descriptor: STDERR_FILENO)
     ) -> EventWriter {
         let useJournal = switch destination {
         case .auto: Journal.isAvailable
@@ -39,15 +51,32 @@ public struct EventWriter: Sendable {
         case .stderr: false
         }
         // journald takes one entry per call; stderr lines go out together, a batch in as few writes as fit.
-        let stderrLine: @Sendable (DiagnosticEvent) -> String? = { event in
-            if useJournal, Journal.send(event.journalFields(identifier: identifier, pair: pair)) { return nil }
-            return event.stderrLine(identifier: identifier, pid: pid)
+        let writeBatch: @Sendable ([DiagnosticEvent]) -> Void = { events in
+            var lines: [String] = []
+            for event in events {
+                guard useJournal, Journal.isAvailable else {
+                    lines.append(event.stderrLine(identifier: identifier, pid: pid))
+                    continue
+                }
+                let fields = event.journalFields(identifier: identifier, pair: pair)
+                // Sent waiting, on the output's thread: when the socket was full, or entries wait there already.
+                let send: @Sendable () -> Void = {
+                    guard !Journal.send(fields) else { return }
+                    _ = writeAll(stderr.descriptor, Array((event.stderrLine(identifier: identifier, pid: pid) + "\n").utf8))
+                }
+                output.write(attempt: {
+                    switch Journal.trySend(fields) {
+                    case .sent: return nil
+                    case .wouldWait: return send
+                    case .failed:
+                        lines.append(event.stderrLine(identifier: identifier, pid: pid))
+                        return nil
+                    }
+                }, whole: send)
+            }
+            for chunk in chunks(lines, limit: batchBytes) { stderr.write(chunk, through: output) }
         }
-        return EventWriter { event in
-            if let line = stderrLine(event) { writeLines([line]) }
-        } writeBatch: { events in
-            writeLines(events.compactMap(stderrLine))
-        }
+        return EventWriter(write: { writeBatch([$0]) }, writeBatch: writeBatch, drain: output.drain)
     }
 
     /// Drops every event (tests that read events from the control socket instead).
@@ -56,12 +85,6 @@ public struct EventWriter: Sendable {
     /// Most bytes of lines written with one `write(2)`: within `PIPE_BUF`, so that on the pipe systemd
     /// gives a service as stderr, another thread's log line never lands inside one of these.
     static let batchBytes = 4096
-
-    /// Writes `lines` with as few `write(2)` calls as ``chunks(_:limit:)`` makes; if stderr is gone there
-    /// is nowhere left to report it.
-    private static func writeLines(_ lines: [String]) {
-        for chunk in chunks(lines, limit: batchBytes) { _ = writeAll(STDERR_FILENO, chunk) }
-    }
 
     /// `lines`, each with its newline, packed in order into as few chunks of at most `limit` bytes as
     /// whole lines allow (a longer line is a chunk of its own). Pure.

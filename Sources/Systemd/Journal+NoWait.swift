@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension Journal {
+    /// What ``trySend(_:to:)`` did with an entry.
+    public enum Attempt: Sendable, Equatable {
+        /// journald has it.
+        case sent
+        /// Sending would have waited (journald's socket is full) or the entry does not fit one datagram:
+        /// ``send(_:)`` sends it, waiting, and through a memfd when it is large, as libsystemd does.
+        case wouldWait
+        /// No journal at `path`, or it refused the entry.
+        case failed
+    }
+
+    /// Sends one entry as ``send(_:)`` does, but never waits: for a caller on an event loop, which a full
+    /// journal socket must not stall (`sd_journal_sendv` blocks until journald reads).
+    ///
+    /// The datagram is journald's native protocol, as libsystemd writes it: `KEY=value\n` per field, or
+    /// `KEY\n`, the value's length as 64-bit little endian, the value and `\n` for a value holding a newline.
+    public static func trySend(_ fields: [(String, String)], to path: String = socketPath) -> Attempt {
+        let datagram = nativeDatagram(JournalFields.payloads(fields))
+        guard !datagram.isEmpty else { return .failed }
+        let descriptor = NoWaitSocket.descriptor
+        guard descriptor >= 0 else { return .failed }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failed }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        let sent = datagram.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(
+                        descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0,
+                        socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+        }
+        if sent == datagram.count { return .sent }
+        switch errno {
+        case EAGAIN, EWOULDBLOCK, EMSGSIZE, ENOBUFS: return .wouldWait
+        default: return .failed
+        }
+    }
+
+    /// `KEY=value` payloads in journald's native datagram form. Pure.
+    static func nativeDatagram(_ payloads: [String]) -> [UInt8] {
+        var datagram: [UInt8] = []
+        for payload in payloads {
+            let bytes = Array(payload.utf8)
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let value = bytes[(equals + 1)...]
+            if value.contains(UInt8(ascii: "\n")) {
+                datagram += bytes[..<equals]
+                datagram.append(UInt8(ascii: "\n"))
+                withUnsafeBytes(of: UInt64(value.count).littleEndian) { datagram += $0 }
+                datagram += value
+            } else {
+                datagram += bytes
+            }
+            datagram.append(UInt8(ascii: "\n"))
+        }
+        return datagram
+    }
+}
+
+/// The unbound datagram socket ``Journal/trySend(_:to:)`` sends from, made once (as libsystemd keeps one).
+private enum NoWaitSocket {
+    static let descriptor: Int32 = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+}
