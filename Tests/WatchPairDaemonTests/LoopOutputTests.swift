@@ -56,7 +56,8 @@ struct LoopOutputTests {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         let target = NoWaitWrite(descriptor: ends[1])
-        let output = LoopOutput(limit: 2)
+        let notices = Mutex<[Int]>([])
+        let output = LoopOutput(limit: 2) { dropped in notices.withLock { $0.append(dropped) } }
         // The first write fills the pipe; its rest blocks the thread, one more write may wait, two are dropped.
         let first = Self.bytes(100_000, 1)
         let second = Self.bytes(10, 2)
@@ -69,6 +70,8 @@ struct LoopOutputTests {
         output.drain()
         close(ends[1])
         #expect(reader() == first + second)
+        // Told once, after the thread caught up, with both drops.
+        #expect(notices.withLock { $0 } == [2])
         close(ends[0])
     }
 

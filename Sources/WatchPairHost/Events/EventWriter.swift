@@ -42,9 +42,15 @@ public struct EventWriter: Sendable {
     /// or stderr's reader cannot take at once goes to `output`'s thread (``LoopOutput``).
     static func standard(
         destination: HostConfiguration.LogDestination, identifier: String, pair: String = PairName.defaultPairName,
-        pid: Int32 = getpid(), output: LoopOutput = LoopOutput(),
+        pid: Int32 = getpid(), output: LoopOutput? = nil,
         stderr: NoWaitWrite = NoWaitWrite(descriptor: STDERR_FILENO)
     ) -> EventWriter {
+        // Written waiting, on the output's thread once it caught up: the journal shows that lines are missing.
+        let output = output ?? LoopOutput { dropped in
+            let notice = "\(identifier)[\(pid)]: \(dropped) event lines dropped while stderr or journald was behind; "
+                + "they are in the event history (wcctl events)\n"
+            _ = writeAll(stderr.descriptor, Array(notice.utf8))
+        }
         let useJournal = switch destination {
         case .auto: Journal.isAvailable
         case .journal: true

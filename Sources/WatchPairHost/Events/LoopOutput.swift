@@ -8,7 +8,9 @@ import Synchronization
 /// Each write is first tried without waiting. What would wait, and every write after it until that is
 /// done (so the order holds), goes to a thread of this output's own, which writes it waiting as long as it
 /// takes. Bound: at most ``limit`` writes wait for that thread; beyond that, writes are dropped and counted
-/// (``dropped``). ``drain()`` waits for the thread (graceful shutdown: the last events are written).
+/// (``dropped``), and when the thread has caught up it is told how many with `dropsEnded` (the writer's
+/// notice line, as journald reports what it suppressed). ``drain()`` waits for the thread (graceful
+/// shutdown: the last events are written).
 final class LoopOutput: Sendable {
     /// Writes waiting for the thread by default.
     static let defaultLimit = 4096
@@ -19,10 +21,15 @@ final class LoopOutput: Sendable {
     /// Writes handed to the thread and not yet done.
     private let waiting = Mutex(0)
     private let droppedWrites = Atomic<Int>(0)
+    /// Drops already handed to `dropsEnded`.
+    private let noticedDrops = Atomic<Int>(0)
+    /// Runs on the thread, once it has no write left, with the number of writes dropped since it last ran.
+    private let dropsEnded: (@Sendable (Int) -> Void)?
 
-    init(limit: Int = defaultLimit) {
+    init(limit: Int = defaultLimit, dropsEnded: (@Sendable (Int) -> Void)? = nil) {
         precondition(limit > 0, "an output lets at least one write wait")
         self.limit = limit
+        self.dropsEnded = dropsEnded
     }
 
     /// Writes dropped because ``limit`` writes were waiting.
@@ -56,7 +63,18 @@ final class LoopOutput: Sendable {
         }
         queue.async {
             work()
-            self.waiting.withLock { $0 -= 1 }
+            let caughtUp = self.waiting.withLock { waiting -> Bool in
+                waiting -= 1
+                return waiting == 0
+            }
+            // A drop happens only while writes wait, so the thread always comes back here after it.
+            if caughtUp { self.noticeDrops() }
         }
+    }
+
+    private func noticeDrops() {
+        let total = droppedWrites.load(ordering: .relaxed)
+        let before = noticedDrops.exchange(total, ordering: .relaxed)
+        if total > before { dropsEnded?(total - before) }
     }
 }
