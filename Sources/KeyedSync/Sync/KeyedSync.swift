@@ -204,10 +204,12 @@ public final class KeyedSync {
         }
     }
 
-    private func request(_ scope: SyncLedger.Scope) async {
+    /// Sends what `scope` covers and waits for its push; `triggered`: an automatic trigger's, which
+    /// sends nothing when the push in flight carries the same snapshot.
+    func request(_ scope: SyncLedger.Scope, triggered: Bool = false) async {
         do {
-            let snapshot = try commit(.syncRequested(scope), pushing: false)
-            if let snapshot { await push(snapshot) }
+            let action = try commit(triggered ? .triggered(scope) : .syncRequested(scope), pushing: false)
+            if let snapshot = action.send { await push(snapshot) }
         } catch {
             emit(.storageFailed(reason: error.description))
         }

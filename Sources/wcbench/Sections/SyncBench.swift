@@ -81,7 +81,7 @@ struct SyncBench {
             let spawnedAt = EventTimestamp.microseconds(Date())
             let start = Monotonic.now()
             _ = try pair.spawn(.watch)
-            let watch = try SyncEventApp(pair.controlPath(.watch), deadline: deadline)
+            let watch = try SyncEventApp(pair.controlPath(.watch), since: spawnedAt, deadline: deadline)
             try watch.wait(for: expected, deadline: deadline)
             guard let up = watch.launchedAt, up >= spawnedAt else {
                 throw BenchError("watchd logged no sessionActivated for this launch")
