@@ -11,7 +11,9 @@ import WatchPairWire
 ///   the phone changes all 100; watchd is started. "Up" is watchd's own `sessionActivated` event (its
 ///   session is active: the moment an app on Apple's API can first send); the clock stops at the
 ///   timestamp of the event of the last of the 100 keys held. Both timestamps are watchd's (µs), so the
-///   time wcbench takes to attach does not count. Spawn → held, on wcbench's clock, is kept as a detail.
+///   time wcbench takes to attach does not count; it follows watchd's events from the spawn on (`since`),
+///   so watchd does not replay its history (up to 10,000 events) to wcbench inside the window. Spawn →
+///   held, on wcbench's clock, is kept as a detail.
 struct SyncBench {
     let context: BenchContext
     /// The keys of the launch snapshot.
