@@ -161,6 +161,47 @@ struct KeyedSyncPairTests {
         #expect(try watch.sync.value(String.self, for: "theme") == "dark")
     }
 
+    @Test("phone first: the watch's launch gets the snapshot from the phone's pending context and its answer, no push more")
+    func phoneFirstPushesOnce() async throws {
+        let clock = ManualClock()
+        let (phoneSession, watchSession) = FlakySession.pair(seed: 4, clock: clock)
+        let phone = SyncApp(.phone, session: phoneSession, clock: clock, keys: Self.registerProfile)
+        let phoneEvents = phone.sync.events
+        // Activated, so the changes' pushes go out (before, they fail and activation pushes them).
+        try await phone.connection.waitForActivation()
+        try phone.sync.set("dark", for: "theme")
+        try phone.sync.set(Profile(name: "Lin"), for: "profile")
+        // The watch comes up while the second push waits for its confirmation: the phone's reachability
+        // and the watch's handshake would each push the same snapshot again.
+        let watch = SyncApp(.watch, session: watchSession, clock: clock, keys: Self.registerProfile)
+        var sent = 0
+        var confirmed: Set<String> = []
+        var asked = false
+        var marking = false
+        var marked = false
+        for await event in phoneEvents {
+            switch event {
+            case .sent: sent += 1
+            case .confirmed(let key, _): confirmed.insert(key)
+            case .requested(by: .watch): asked = true
+            case .notSent(key: "marker", _): marked = true
+            default: break
+            }
+            if marked { break }
+            if asked, confirmed == ["profile", "theme"], !marking {
+                marking = true
+                // A value too large to send reports at once, after whatever the answer emitted.
+                phone.sync.register("marker")
+                try phone.sync.set(String(repeating: "x", count: 100), for: "marker")
+            }
+        }
+        // The two changes' own pushes: 1 + 2 keys sent, nothing more.
+        #expect(sent == 3)
+        #expect(try watch.sync.value(Profile.self, for: "profile") == Profile(name: "Lin"))
+        #expect(try watch.sync.value(String.self, for: "theme") == "dark")
+        #expect(phone.sync.status(of: "theme")?.needSync == false)
+    }
+
     @Test("needSync and lastSyncTime survive a restart, and an unconfirmed key is retried on reachability")
     func persistedRetry() async throws {
         let clock = ManualClock()

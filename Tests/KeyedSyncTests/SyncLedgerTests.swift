@@ -136,4 +136,45 @@ struct SyncLedgerTests {
         _ = phone.event(.received([fromWatch], at: 1))
         #expect(phone.event(.syncRequested(.snapshot)).send?.first == fromWatch)
     }
+
+    @Test("a trigger does not send again the snapshot the push in flight carries; the handshake is answered with it")
+    func triggerWhilePushInFlight() {
+        var phone = Self.ledger(["a": SyncKeyOptions(), "b": SyncKeyOptions()])
+        _ = phone.event(.set("a", Self.json("1")))
+        let pushed = phone.event(.set("b", Self.json("2"))).send!
+        #expect(phone.pushing == pushed, "what is sent is in flight")
+        // The watch comes back (reachability) and asks for the snapshot (its handshake) before confirming.
+        let reachable = phone.event(.triggered(.needing))
+        #expect(reachable.send == nil)
+        #expect(reachable.inFlight == pushed)
+        #expect(reachable.notes.isEmpty, "nothing sent: no syncSent")
+        let handshake = phone.event(.triggered(.snapshot))
+        #expect(handshake.send == nil)
+        #expect(handshake.inFlight == pushed, "the answer carries the snapshot all the same")
+        // The app's own request still sends (and waits for its own confirmation).
+        #expect(phone.event(.syncRequested(.needing)).send == pushed)
+        // An older push's end leaves the newest in flight.
+        _ = phone.event(.pushEnded(Array(pushed.prefix(1))))
+        #expect(phone.event(.triggered(.needing)).send == nil)
+        // A change makes a different snapshot: it is sent.
+        let changed = phone.event(.set("a", Self.json("3"))).send
+        #expect(changed?.map(\.value) == [Self.json("3"), Self.json("2")])
+        #expect(phone.pushing == changed)
+    }
+
+    @Test("once the push in flight ended, or its context may not reach the peer, a trigger sends again")
+    func triggerAfterPushEnded() {
+        var phone = Self.ledger(["a": SyncKeyOptions()])
+        let pushed = phone.event(.set("a", Self.json("1"))).send!
+        #expect(phone.event(.triggered(.needing)).send == nil)
+        _ = phone.event(.pushEnded(pushed))
+        #expect(phone.pushing == nil)
+        #expect(phone.event(.triggered(.needing)).send == pushed, "unconfirmed and nothing in flight: pushed again")
+        _ = phone.event(.pushEnded(nil))
+        #expect(phone.event(.triggered(.needing)).send == pushed, "forgotten (deactivated): pushed again")
+        _ = phone.event(.confirmed(pushed, at: 1))
+        _ = phone.event(.pushEnded(pushed))
+        #expect(phone.event(.triggered(.needing)).send == nil, "confirmed: nothing needs a sync")
+        #expect(phone.event(.triggered(.snapshot)).send == pushed, "a handshake after it gets a push")
+    }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// where a newer context replaces an older one, so a snapshot of only the changed key would undo the
 /// others. Received entries are applied only when newer than what is held, so an old queued snapshot that
 /// arrives late changes nothing; every change raises the revision, so setting a key back to an earlier
-/// value still makes a different context (the identical-context rule never swallows it).
+/// value still makes a different context (the identical-context rule never swallows it). A snapshot
+/// that an automatic trigger asks for while a push of the same snapshot still waits for its confirmation
+/// is not sent again: that push's context is the peer's current one, and it arrives or fails on its own.
 public struct SyncLedger: Sendable, Hashable {
     /// Which app this is.
     public let side: SyncSide
@@ -15,6 +17,10 @@ public struct SyncLedger: Sendable, Hashable {
     public let maxAutoSyncSize: Int
     /// Every key this app knows, registered or received.
     public private(set) var records: [String: SyncKeyRecord]
+    /// The snapshot of the newest push still waiting for the peer's confirmation: every `send` is
+    /// pushed, so it is in flight from the action that returned it until ``Event/pushEnded(_:)``. In
+    /// memory only: an app that restarts has nothing in flight, so it pushes again.
+    public private(set) var pushing: [SyncEntry]?
 
     public init(side: SyncSide, maxAutoSyncSize: Int, records: [String: SyncKeyRecord] = [:]) {
         self.side = side
@@ -37,8 +43,16 @@ public struct SyncLedger: Sendable, Hashable {
         case register(String, SyncKeyOptions)
         /// The app changed `key` to this JSON.
         case set(String, Data)
-        /// The app (or a trigger) asked for a sync.
+        /// The app asked for a sync.
         case syncRequested(Scope)
+        /// An automatic trigger asked for a sync (activation, reachability, the peer's handshake): as
+        /// `syncRequested`, except that a snapshot equal to ``pushing`` is not sent again
+        /// (``Action/inFlight``).
+        case triggered(Scope)
+        /// The push of this snapshot ended (confirmed or failed); nil: whatever is in flight may not
+        /// reach the peer any more (the session deactivated, the watch app's installation changed). The
+        /// next trigger sends again.
+        case pushEnded([SyncEntry]?)
         /// The peer confirmed a snapshot holding these entries, at this wall time (seconds since 1970).
         case confirmed([SyncEntry], at: Double)
         /// The peer sent these entries, at this wall time.
@@ -66,6 +80,9 @@ public struct SyncLedger: Sendable, Hashable {
     public struct Action: Sendable, Hashable {
         /// A snapshot to send (all published entries), or nil.
         public var send: [SyncEntry]?
+        /// A snapshot a trigger asked for that is not sent, because the push in flight carries it
+        /// (what the phone answers the handshake with then).
+        public var inFlight: [SyncEntry]?
         /// Received values now held, for the app's objects.
         public var applied: [SyncEntry] = []
         public var notes: [Note] = []
@@ -88,6 +105,10 @@ public struct SyncLedger: Sendable, Hashable {
             set(key, value, &action)
         case .syncRequested(let scope):
             request(scope, &action)
+        case .triggered(let scope):
+            request(scope, unlessInFlight: true, &action)
+        case .pushEnded(let snapshot):
+            if snapshot == nil || snapshot == pushing { pushing = nil }
         case .confirmed(let entries, let time):
             for entry in entries {
                 guard var record = records[entry.key], record.revision == entry.revision else { continue }
@@ -137,7 +158,7 @@ public struct SyncLedger: Sendable, Hashable {
         }
     }
 
-    private mutating func request(_ scope: Scope, _ action: inout Action) {
+    private mutating func request(_ scope: Scope, unlessInFlight: Bool = false, _ action: inout Action) {
         var due = false
         for key in records.keys.sorted() {
             guard var record = records[key], let eligibility = eligibility(record), eligibility.isSendable,
@@ -155,7 +176,13 @@ public struct SyncLedger: Sendable, Hashable {
             }
             due = true
         }
-        if due { send(&action) }
+        guard due else { return }
+        let snapshot = published
+        if unlessInFlight, snapshot == pushing {
+            action.inFlight = snapshot
+        } else {
+            send(&action)
+        }
     }
 
     private mutating func receive(_ entry: SyncEntry, at time: Double, _ action: inout Action) {
@@ -195,9 +222,15 @@ public struct SyncLedger: Sendable, Hashable {
     }
 
     /// All published entries, by key.
-    private func send(_ action: inout Action) {
-        let snapshot = records.keys.sorted().compactMap { records[$0]?.published }
+    private var published: [SyncEntry] {
+        records.keys.sorted().compactMap { records[$0]?.published }
+    }
+
+    /// Sends all published entries: in flight from now on.
+    private mutating func send(_ action: inout Action) {
+        let snapshot = published
         action.send = snapshot
+        pushing = snapshot
         action.notes += snapshot.map { .sent(key: $0.key, revision: $0.revision) }
     }
 

@@ -5,9 +5,9 @@ extension KeyedSync {
     /// Applies `event` to a copy of the ledger, writes it, then makes it current and acts on it: a change
     /// that cannot be written is not made (the caller is told), so nothing reported is lost.
     ///
-    /// Returns the snapshot to send; with `pushing`, it is sent from a task of its own instead.
+    /// Returns the ledger's action; with `pushing`, its snapshot is sent from a task of its own.
     @discardableResult
-    func commit(_ event: SyncLedger.Event, pushing: Bool = true) throws(KeyedSyncError) -> [SyncEntry]? {
+    func commit(_ event: SyncLedger.Event, pushing: Bool = true) throws(KeyedSyncError) -> SyncLedger.Action {
         var next = ledger
         let action = next.event(event)
         if action.persist { try file?.save(next) }
@@ -16,9 +16,8 @@ extension KeyedSync {
         for entry in action.applied {
             for continuation in updateSubscribers[entry.key]?.values ?? [:].values { continuation.yield(entry.value) }
         }
-        guard let snapshot = action.send else { return nil }
-        if pushing { spawn { await self.push(snapshot) } }
-        return snapshot
+        if pushing, let snapshot = action.send { spawn { await self.push(snapshot) } }
+        return action
     }
 
     /// Sends `snapshot` as the application context and waits for the peer's confirmation, which marks
@@ -26,6 +25,8 @@ extension KeyedSync {
     func push(_ snapshot: [SyncEntry]) async {
         pushGeneration += 1
         let generation = pushGeneration
+        // In flight since the ledger returned it; a newer push's snapshot stays in flight.
+        defer { _ = ledger.event(.pushEnded(snapshot)) }
         do {
             _ = try await connection.send(
                 SyncPush(entries: snapshot), strategy: .contextOnly, delivery: .immediate,
@@ -68,11 +69,12 @@ extension KeyedSync {
     }
 
     /// The phone's answer to the watch's handshake: its snapshot, also pushed as its context so that it
-    /// arrives even if the watch no longer waits for this answer.
+    /// arrives even if the watch no longer waits for this answer, unless the push in flight already
+    /// carries it (its context is the watch's current one: pushing it again would deliver it twice).
     func answerSnapshotRequest() throws(KeyedSyncError) -> SyncPush {
         emit(.requested(by: side.peer))
-        let snapshot = try commit(.syncRequested(.snapshot))
-        return SyncPush(entries: snapshot ?? [])
+        let action = try commit(.triggered(.snapshot))
+        return SyncPush(entries: action.send ?? action.inFlight ?? [])
     }
 
     func registerHandlers() {
@@ -91,16 +93,23 @@ extension KeyedSync {
     /// time the peer becomes reachable (and on the phone, when the watch app's installation changes).
     /// The watch asks only once it has registered a key: an app that syncs nothing (a daemon nobody has
     /// given a key yet) adds no traffic.
+    ///
+    /// A snapshot that the push in flight carries is not pushed again (``SyncLedger/Event/triggered(_:)``),
+    /// unless the session deactivated or the watch app's installation changed since: then the peer may
+    /// never get that push's context.
     func statusChanged(from previous: ConnectionStatus?, to status: ConnectionStatus) {
         if status.isReachable != previous?.isReachable { retry(.reachability(status.isReachable)) }
         let activated = status.isActivated && previous?.isActivated != true
         let reachable = status.isReachable && previous?.isReachable != true
         let watchState = side == .phone && previous != nil && previous?.isCounterpartAppInstalled != status.isCounterpartAppInstalled
+        // What is in flight may not reach the watch: the session went away, or the watch app's
+        // installation changed while activated (before activation the flag means nothing).
+        if previous?.isActivated == true, !status.isActivated || watchState { _ = ledger.event(.pushEnded(nil)) }
         guard status.isActivated, activated || reachable || watchState else { return }
         let asks = side == .watch && ledger.records.values.contains { $0.options != nil }
         spawn {
             if asks { await self.requestSnapshot() }
-            await self.syncRegisteredKeysIfNeeded()
+            await self.request(.needing, triggered: true)
         }
     }
 }

@@ -13,7 +13,8 @@ import WatchConnection
 /// Each app pushes a snapshot of its published keys as its application context (latest wins, so an app
 /// that was off receives only the newest), and the peer confirms it; keys the peer has not confirmed stay
 /// `needSync` and are pushed again at activation, whenever the peer becomes reachable, and with backoff
-/// while it stays reachable (``PushRetry``). The watch asks
+/// while it stays reachable (``PushRetry``), except a snapshot the newest push, still unconfirmed, carries
+/// (its context is the peer's current one). The watch asks
 /// for the phone's snapshot at activation and on reachability (the handshake: a message when reachable,
 /// otherwise a queued userInfo the phone answers when it next runs), so either app may start first.
 /// Received values are applied only when their revision is newer (``SyncLedger``).
@@ -204,10 +205,12 @@ public final class KeyedSync {
         }
     }
 
-    private func request(_ scope: SyncLedger.Scope) async {
+    /// Sends what `scope` covers and waits for its push; `triggered`: an automatic trigger's, which
+    /// sends nothing when the push in flight carries the same snapshot.
+    func request(_ scope: SyncLedger.Scope, triggered: Bool = false) async {
         do {
-            let snapshot = try commit(.syncRequested(scope), pushing: false)
-            if let snapshot { await push(snapshot) }
+            let action = try commit(triggered ? .triggered(scope) : .syncRequested(scope), pushing: false)
+            if let snapshot = action.send { await push(snapshot) }
         } catch {
             emit(.storageFailed(reason: error.description))
         }

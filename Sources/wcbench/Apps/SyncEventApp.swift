@@ -3,8 +3,8 @@ import WatchPairWire
 /// The watch's keyed-sync events, read from an `events` stream (`follow: true`): which revision of each
 /// key the app holds, when wcbench read it, and the daemon's own timestamps.
 ///
-/// The stream starts with the daemon's history (it survives restarts), so a launch's events are there
-/// even when they happened before this connection: ``launchedAt`` is the daemon's timestamp of its
+/// The stream starts with the daemon's history (it survives restarts; from `since` on when given), so a
+/// launch's events are there even when they happened before this connection: ``launchedAt`` is the daemon's timestamp of its
 /// newest `sessionActivated`, and ``heldAt`` the timestamps of the keys received after it.
 final class SyncEventApp {
     let connection: BenchConnection
@@ -18,9 +18,15 @@ final class SyncEventApp {
     /// The daemon's timestamp (µs since 1970) of its newest `sessionActivated`.
     private(set) var launchedAt: Int64?
 
-    init(_ path: String, deadline: UInt64) throws(BenchError) {
+    /// Follows the events of the daemon at `path`; with `since` (µs since 1970), the history from then
+    /// on only, so the daemon does not replay its whole history (up to 10,000 events) while measured.
+    init(_ path: String, since: Int64? = nil, deadline: UInt64) throws(BenchError) {
         connection = try BenchConnection.connect(path, retryUntil: deadline)
-        _ = try connection.call(connection.request("events") { $0.set("follow", true) }, deadline: deadline)
+        let request = connection.request("events") {
+            $0.set("follow", true)
+            if let since { $0.set("since", EventTimestamp.format(microseconds: since)) }
+        }
+        _ = try connection.call(request, deadline: deadline)
     }
 
     /// Reads what arrived.

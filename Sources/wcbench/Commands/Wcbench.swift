@@ -12,6 +12,6 @@ struct Wcbench: ParsableCommand {
         commandName: "wcbench",
         abstract: "Benchmark phoned and watchd against this machine's limits, measured in the same run.",
         version: WatchPairVersion.line(name: "wcbench"),
-        subcommands: [RunCommand.self, EchoCommand.self, RelayCommand.self, TrivialServerCommand.self, LayerAppCommand.self],
+        subcommands: [RunCommand.self, EchoCommand.self, RelayCommand.self, TrivialServerCommand.self, SyncFloorCommand.self, LayerAppCommand.self],
         defaultSubcommand: RunCommand.self)
 }

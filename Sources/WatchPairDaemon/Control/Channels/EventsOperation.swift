@@ -6,9 +6,22 @@ struct EventsOperation: ControlOperation {
     static let name = "events"
 
     var follow = false
+    /// With `follow`: the kept events older than this (µs since 1970, from an ISO 8601 timestamp) are
+    /// not replayed, so a client that follows from a moment on does not make the daemon send its whole
+    /// history first.
+    var since: Int64?
 
     init(fields: inout ControlFieldReader) throws(WCFailure) {
-        follow = try fields.only("follow") { fields throws(WCFailure) in try fields.bool() } ?? false
+        while let field = try fields.next() {
+            switch field {
+            case "follow": follow = try fields.bool() ?? false
+            case "since":
+                guard let text = try fields.string() else { continue }
+                guard let microseconds = EventTimestamp.parse(text) else { throw fields.wrong("an ISO 8601 timestamp") }
+                since = microseconds
+            default: try fields.skip()
+            }
+        }
     }
 
     static func register(on router: inout ControlRouter, events: EventLog) {
@@ -17,24 +30,28 @@ struct EventsOperation: ControlOperation {
                 await call.writer.send(.success(call.id, .object(["events": .array(events.recent.map(\.controlJSON))])))
                 return
             }
-            await follow(events, call: call)
+            await follow(events, since: request.since, call: call)
         }
     }
 
     /// `events` with `follow`: the recent events, then each new one, as `diagnostic` stream events.
-    /// Streams from the oldest event held until the client closes its side or the daemon stops.
+    /// Streams from the oldest event held (the oldest at or after `since`) until the client closes its
+    /// side or the daemon stops.
     ///
     /// The response's result is `{"history": n}`: the first `n` `diagnostic` events are the history
     /// held when the request arrived, the rest happen after, so a client can treat the two apart
     /// (`wcctl events -n N --follow`). A client that falls more than the event log's capacity behind
     /// gets a `dropped` event (`{"count": n}`) for what it missed and continues with the oldest event
     /// still held.
-    private static func follow(_ events: EventLog, call: ControlCall) async {
+    private static func follow(_ events: EventLog, since: Int64?, call: ControlCall) async {
         let connection = call.connection
         let history = events.read(from: events.oldestPosition)
-        let result = JSONValue.object(["history": .integer(Int64(history.events.count))])
+        // Kept events are in time order: those after the newest one older than `since` are replayed.
+        let older = since.flatMap { since in history.events.lastIndex { EventTimestamp.microseconds($0.timestamp) < since } }
+        let kept = history.events[(older.map { $0 + 1 } ?? 0)...]
+        let result = JSONValue.object(["history": .integer(Int64(kept.count))])
         guard await connection.writer.send(.success(call.id, result)) else { return }
-        for event in history.events {
+        for event in kept {
             guard await connection.writer.send(.streamEvent(call.id, "diagnostic", event.controlJSON)) else { return }
         }
         var cursor = history.next
