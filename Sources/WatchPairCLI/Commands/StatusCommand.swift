@@ -14,8 +14,10 @@ struct StatusCommand: WcctlSubcommand {
             launch, installation, process), peer (reachability, link, pairing,
             installation, running), queues (transfers, files, received items, messages
             in flight) and context (versions sent, acknowledged, received). --counters
-            adds the store's counters (storeCommits, storeReads: transactions since the
-            app started, for benchmarks) under a last heading, counters.
+            adds the counters under a last heading, counters: the store's (storeCommits,
+            storeReads: transactions since the app started, for benchmarks) and what was
+            dropped (diagnosticsDropped: events a slow subscriber lost; eventLinesDropped:
+            lines journald or stderr could not take in time, still in `wcctl events`).
 
             --json: one object with every field, the counters included, with or without
             --counters.
@@ -29,7 +31,7 @@ struct StatusCommand: WcctlSubcommand {
 
     @ParentCommand var root: Wcctl
 
-    @Flag(help: "Also show the store's counters (storeCommits, storeReads).")
+    @Flag(help: "Also show the counters (storeCommits, storeReads, diagnosticsDropped, eventLinesDropped).")
     var counters = false
 
     func execute(_ context: CommandContext) throws(CLIError) {

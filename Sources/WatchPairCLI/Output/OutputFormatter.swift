@@ -21,7 +21,7 @@ public enum OutputFormatter {
     ]
 
     /// The store's counters (for wcbench, not for people): `wcctl status` shows them only with `--counters`.
-    public static let statusCounterKeys = ["storeCommits", "storeReads"]
+    public static let statusCounterKeys = ["storeCommits", "storeReads", "diagnosticsDropped", "eventLinesDropped"]
 
     /// One JSON line (without the newline).
     public static func jsonLine(_ value: JSONValue) -> String { value.canonicalText }

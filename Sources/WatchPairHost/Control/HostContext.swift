@@ -20,13 +20,17 @@ public struct HostContext: Sendable {
     public let channels: AppChannels
     /// The pair's name as `status` and the journal (`WC_PAIR`) give it: `default` for the default pair.
     public let pair: String
+    /// Event lines journald or stderr's reader could not take in time (``EventWriter/dropped``).
+    public let eventLinesDropped: @Sendable () -> Int
 
     /// A context for a control handler.
     public init(
         engine: PairEngine, store: PairStore, events: EventLog, clock: any Clock<Duration>, pid: Int32,
-        clientCount: @escaping @Sendable () -> Int, channels: AppChannels? = nil, pair: String = PairName.defaultPairName
+        clientCount: @escaping @Sendable () -> Int, channels: AppChannels? = nil, pair: String = PairName.defaultPairName,
+        eventLinesDropped: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.pair = pair
+        self.eventLinesDropped = eventLinesDropped
         self.engine = engine
         self.store = store
         self.events = events
@@ -71,6 +75,10 @@ public struct HostContext: Sendable {
             "storeCommits": .integer(Int64(statistics.commits)),
             // Read transactions since the store opened (wcbench: reads per transfer).
             "storeReads": .integer(Int64(statistics.reads)),
+            // Events a slow subscriber lost (the oldest dropped past its bound), and event lines dropped
+            // while journald or stderr's reader was behind (the history file still has those events).
+            "diagnosticsDropped": .integer(Int64(engine.diagnostics.droppedEvents)),
+            "eventLinesDropped": .integer(Int64(eventLinesDropped())),
         ])
     }
 }

@@ -12,6 +12,8 @@ public struct EventWriter: Sendable {
     public var writeBatch: @Sendable ([DiagnosticEvent]) -> Void
     /// Waits until what the writer handed to a thread of its own is written (graceful shutdown).
     public var drain: @Sendable () -> Void
+    /// Writes dropped so far because journald or stderr's reader was behind (`status.eventLinesDropped`).
+    public var dropped: @Sendable () -> Int = { 0 }
 
     /// A writer calling `write` for each event.
     public init(write: @escaping @Sendable (DiagnosticEvent) -> Void) {
@@ -82,7 +84,9 @@ public struct EventWriter: Sendable {
             }
             for chunk in chunks(lines, limit: batchBytes) { stderr.write(chunk, through: output) }
         }
-        return EventWriter(write: { writeBatch([$0]) }, writeBatch: writeBatch, drain: output.drain)
+        var writer = EventWriter(write: { writeBatch([$0]) }, writeBatch: writeBatch, drain: output.drain)
+        writer.dropped = { output.dropped }
+        return writer
     }
 
     /// Drops every event (tests that read events from the control socket instead).

@@ -161,13 +161,16 @@ public func buildHost(
     for event in earlier { eventLog.append(event) }
     let pid = environment.pid
     let clock = environment.clock
+    let writer =
+        environment.eventWriter
+        ?? .standard(destination: configuration.log.destination, identifier: name, pair: PairName.label(of: configuration.pair), pid: pid)
     // The face exists before the server it serves; it reads the server's client count through this.
     let serverReference = ControlServerReference()
     let face = makeFace(
         HostContext(
             engine: engine, store: store, events: eventLog, clock: clock, pid: pid,
             clientCount: { serverReference.server.withLock { $0?.attachedClients ?? 0 } },
-            pair: PairName.label(of: configuration.pair)))
+            pair: PairName.label(of: configuration.pair), eventLinesDropped: writer.dropped))
     var controlServer: ControlServer?
     if environment.transport == nil {
         do {
@@ -184,9 +187,6 @@ public func buildHost(
             throw await abandon(error)
         }
     }
-    let writer =
-        environment.eventWriter
-        ?? .standard(destination: configuration.log.destination, identifier: name, pair: PairName.label(of: configuration.pair), pid: pid)
     let notifier = environment.notifier
     let idleExit = configuration.idleExit
     let exitsWhenIdle = environment.exitsWhenIdle
