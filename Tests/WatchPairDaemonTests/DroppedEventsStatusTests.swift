@@ -51,3 +51,25 @@ struct DroppedEventsStatusTests {
         close(ends[0])
     }
 }
+
+/// The daemons' writer with no journal where it was told to send: each event becomes a stderr line, in order.
+@Suite("Event writer: a missing journal")
+struct EventWriterMissingJournalTests {
+    @Test func eventsBecomeStderrLinesInOrderWhenTheJournalSocketIsMissing() {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let writer = EventWriter.standard(
+            destination: .journal, identifier: "phoned", pid: 42, stderr: NoWaitWrite(descriptor: ends[1]),
+            journalPath: "/nonexistent/watchpair-test/journal.socket")
+        let first = DiagnosticEvent(.messageSent, role: .phone, "first")
+        let second = DiagnosticEvent(.messageReceived, role: .phone, "second")
+        writer.writeBatch([first, second])
+        let reader = LoopOutputTests.readAll(ends[0])
+        writer.drain()
+        close(ends[1])
+        let text = String(decoding: reader(), as: UTF8.self)
+        close(ends[0])
+        let expected = [first, second].map { $0.stderrLine(identifier: "phoned", pid: 42) + "\n" }.joined()
+        #expect(text == expected)
+    }
+}

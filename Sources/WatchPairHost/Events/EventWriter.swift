@@ -45,7 +45,7 @@ public struct EventWriter: Sendable {
     static func standard(
         destination: HostConfiguration.LogDestination, identifier: String, pair: String = PairName.defaultPairName,
         pid: Int32 = getpid(), output: LoopOutput? = nil,
-        stderr: NoWaitWrite = NoWaitWrite(descriptor: STDERR_FILENO)
+        stderr: NoWaitWrite = NoWaitWrite(descriptor: STDERR_FILENO), journalPath: String = Journal.socketPath
     ) -> EventWriter {
         // Written waiting, on the output's thread once it caught up: the journal shows that lines are missing.
         let output = output ?? LoopOutput { dropped in
@@ -62,7 +62,9 @@ public struct EventWriter: Sendable {
         let writeBatch: @Sendable ([DiagnosticEvent]) -> Void = { events in
             var lines: [String] = []
             for event in events {
-                guard useJournal, Journal.isAvailable else {
+                // No check that the journal's socket exists: a send to a missing one fails, and the
+                // entry becomes a stderr line then (`.failed`), without a `stat` per event on the loop.
+                guard useJournal else {
                     lines.append(event.stderrLine(identifier: identifier, pid: pid))
                     continue
                 }
@@ -73,7 +75,7 @@ public struct EventWriter: Sendable {
                     _ = writeAll(stderr.descriptor, Array((event.stderrLine(identifier: identifier, pid: pid) + "\n").utf8))
                 }
                 output.write(attempt: {
-                    switch Journal.trySend(fields) {
+                    switch Journal.trySend(fields, to: journalPath) {
                     case .sent: return nil
                     case .wouldWait: return send
                     case .failed:
