@@ -23,8 +23,9 @@ extension WatchConnection {
         retryPolicy: RetryPolicy = .default
     ) async throws -> R.Response {
         let outgoing = try encode(type: R.requestType, body: request, expectsResponse: true)
-        let response = try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy)
-        return try WireEnvelope.body(of: response, as: R.Response.self)
+        return try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy) {
+            WireEnvelope.reading(response: $0, as: R.Response.self)
+        }
     }
 
     /// Sends a request that needs no answer; returns once it was answered, handed to a background
@@ -32,7 +33,7 @@ extension WatchConnection {
     public func send<R: FireAndForgetRequest>(_ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback) async {
         do {
             let outgoing = try encode(type: R.requestType, body: request, expectsResponse: false)
-            _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default)
+            _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default, reading: WireEnvelope.reading(response:))
         } catch let error as WatchConnectionError {
             logger.debug("fire-and-forget request ended without delivery", metadata: ["WC_REQUEST_TYPE": "\(R.requestType)", "error": "\(error)"])
         } catch {
@@ -55,13 +56,18 @@ extension WatchConnection {
     }
 
     /// Registers the send, arms its timeout, sends its first live message or starts its driver; returns
-    /// the response envelope.
+    /// the response as `read` reads its envelope.
     ///
     /// A request whose first step is a live message costs no task and no timer of its own: the message
     /// goes from here, its reply ends the caller's wait on the session's thread (``ResultSlot``), and the
     /// caller counts it when it resumes on the main actor; its timeout is an entry in the connection's
     /// one ``DeadlineSchedule``. Only a failed message starts a driver (retries, fallback, queueing).
-    func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
+    /// The first message's reply is parsed once, by `read` on the caller's actor, header and body
+    /// together (nothing of it is read on the session's thread).
+    func perform<Response>(
+        _ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy,
+        reading read: (String) -> ResponseReading<Response>
+    ) async throws -> Response {
         let id = outgoing.id
         guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
         // The session may have changed before its event reached us: decide on its state now.
@@ -78,7 +84,7 @@ extension WatchConnection {
             session.sendRequestMessage(outgoing.envelope) { [weak self] result in
                 switch result {
                 case .success(let reply):
-                    ending.resume(.replied(WireEnvelope.result(ofResponse: reply)))
+                    ending.resume(.replied(reply))
                 case .failure(let error):
                     // A reply that came first ends it (the replyAndError quirk: the error is ignored).
                     guard !ending.isDone, let self else { return }
@@ -105,19 +111,20 @@ extension WatchConnection {
             }
         }
         switch ending {
-        case .replied(let result):
-            completeReply(id, result)
-            return try result.get()
+        case .replied(let reply):
+            let response = read(reply)
+            completeReply(id, succeeded: response.succeeded)
+            return try response.body.get()
         case .finished(let result):
-            return try result.get()
+            return try read(try result.get()).body.get()
         }
     }
 
     /// The first live message of `id` was answered (its caller learnt it first): counts it and ends it.
-    private func completeReply(_ id: UUID, _ result: Result<String, WatchConnectionError>) {
+    private func completeReply(_ id: UUID, succeeded: Bool) {
         guard pending[id] != nil else { return }
         count(.succeeded, of: id)
-        end(id, result, attempt: 1)
+        end(id, succeeded: succeeded, attempt: 1)
     }
 
     /// Ends the send `id` with `result` unless it has ended (or its first message's reply came first):
@@ -127,15 +134,15 @@ extension WatchConnection {
     func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int? = nil) {
         guard let request = pending[id], request.ending.resume(.finished(result)) else { return }
         if case .failure(let error) = result, let outcome = RequestOutcome(failure: error) { count(outcome, of: id) }
-        end(id, result, attempt: attempt)
+        end(id, succeeded: (try? result.get()) != nil, attempt: attempt)
     }
 
     /// Forgets the send `id`; reports it sent when it succeeded.
-    private func end(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int?) {
+    private func end(_ id: UUID, succeeded: Bool, attempt: Int?) {
         guard let request = pending.removeValue(forKey: id) else { return }
         deadlines.disarm(id)
         request.driver?.cancel()
-        if case .success = result {
+        if succeeded {
             emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt), requestID: id, attempt: attempt)
         }
     }
