@@ -62,11 +62,11 @@ extension WatchConnection {
     /// goes from here, its reply ends the caller's wait on the session's thread (``ResultSlot``), and the
     /// caller counts it when it resumes on the main actor; its timeout is an entry in the connection's
     /// one ``DeadlineSchedule``. Only a failed message starts a driver (retries, fallback, queueing).
-    /// The first message's reply is parsed once, by `read` on the caller's actor, header and body
-    /// together (nothing of it is read on the session's thread).
-    func perform<Response>(
+    /// The first message's reply is read once by `read` (header and body in one parse) where it
+    /// arrives, before the caller is resumed with it.
+    func perform<Response: Sendable>(
         _ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy,
-        reading read: (String) -> ResponseReading<Response>
+        reading read: @escaping @Sendable (String) -> ResponseReading<Response>
     ) async throws -> Response {
         let id = outgoing.id
         guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
@@ -84,7 +84,7 @@ extension WatchConnection {
             session.sendRequestMessage(outgoing.envelope) { [weak self] result in
                 switch result {
                 case .success(let reply):
-                    ending.resume(.replied(reply))
+                    ending.resume(.replied(read(reply)))
                 case .failure(let error):
                     // A reply that came first ends it (the replyAndError quirk: the error is ignored).
                     guard !ending.isDone, let self else { return }
@@ -111,8 +111,9 @@ extension WatchConnection {
             }
         }
         switch ending {
-        case .replied(let reply):
-            let response = read(reply)
+        case .replied(let reading):
+            // What this call's `read` returned: nothing else delivers `.replied`.
+            guard let response = reading as? ResponseReading<Response> else { throw WatchConnectionError.cancelled }
             completeReply(id, succeeded: response.succeeded)
             return try response.body.get()
         case .finished(let result):

@@ -3,7 +3,7 @@ import Foundation
 /// A response envelope as its sender reads it: whether the request succeeded (what health counts and
 /// `messageSent` reports, as ``WireEnvelope/result(ofResponse:)`` says) and the body or the failure the
 /// caller gets.
-struct ResponseReading<Body> {
+struct ResponseReading<Body: Sendable>: Sendable {
     /// The envelope is a readable response without an error.
     let succeeded: Bool
     /// The response's body, or why the caller gets none.
