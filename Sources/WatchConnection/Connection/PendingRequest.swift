@@ -20,9 +20,9 @@ struct PendingRequest {
 
 /// How a send ended, as its caller learns it.
 enum RequestEnding: Sendable {
-    /// The first live message was answered (on the session's thread, which read the reply: the send's
-    /// `ResponseReading`): the caller's connection still has to count it and report it sent (`completeReply`).
-    case replied(any Sendable)
+    /// The first live message was answered (on the session's thread): the caller's connection still has
+    /// to count it and report it sent (`completeReply`).
+    case replied(Result<String, WatchConnectionError>)
     /// The connection ended it (`finish`): counted and reported already.
     case finished(Result<String, WatchConnectionError>)
 }

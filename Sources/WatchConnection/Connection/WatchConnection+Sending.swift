@@ -23,9 +23,8 @@ extension WatchConnection {
         retryPolicy: RetryPolicy = .default
     ) async throws -> R.Response {
         let outgoing = try encode(type: R.requestType, body: request, expectsResponse: true)
-        return try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy) {
-            WireEnvelope.reading(response: $0, as: R.Response.self)
-        }
+        let response = try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy)
+        return try WireEnvelope.body(of: response, as: R.Response.self)
     }
 
     /// Sends a request that needs no answer; returns once it was answered, handed to a background
@@ -33,7 +32,7 @@ extension WatchConnection {
     public func send<R: FireAndForgetRequest>(_ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback) async {
         do {
             let outgoing = try encode(type: R.requestType, body: request, expectsResponse: false)
-            _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default, reading: WireEnvelope.reading(response:))
+            _ = try await perform(outgoing, strategy: strategy, mode: .queued, policy: .default)
         } catch let error as WatchConnectionError {
             logger.debug("fire-and-forget request ended without delivery", metadata: ["WC_REQUEST_TYPE": "\(R.requestType)", "error": "\(error)"])
         } catch {
@@ -56,18 +55,13 @@ extension WatchConnection {
     }
 
     /// Registers the send, arms its timeout, sends its first live message or starts its driver; returns
-    /// the response as `read` reads its envelope.
+    /// the response envelope.
     ///
     /// A request whose first step is a live message costs no task and no timer of its own: the message
     /// goes from here, its reply ends the caller's wait on the session's thread (``ResultSlot``), and the
     /// caller counts it when it resumes on the main actor; its timeout is an entry in the connection's
     /// one ``DeadlineSchedule``. Only a failed message starts a driver (retries, fallback, queueing).
-    /// The first message's reply is read once by `read` (header and body in one parse) where it
-    /// arrives, before the caller is resumed with it.
-    func perform<Response: Sendable>(
-        _ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy,
-        reading read: @escaping @Sendable (String) -> ResponseReading<Response>
-    ) async throws -> Response {
+    func perform(_ outgoing: Outgoing, strategy: DeliveryStrategy, mode: DeliveryMode, policy: RetryPolicy) async throws -> String {
         let id = outgoing.id
         guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
         // The session may have changed before its event reached us: decide on its state now.
@@ -84,7 +78,7 @@ extension WatchConnection {
             session.sendRequestMessage(outgoing.envelope) { [weak self] result in
                 switch result {
                 case .success(let reply):
-                    ending.resume(.replied(read(reply)))
+                    ending.resume(.replied(WireEnvelope.result(ofResponse: reply)))
                 case .failure(let error):
                     // A reply that came first ends it (the replyAndError quirk: the error is ignored).
                     guard !ending.isDone, let self else { return }
@@ -111,21 +105,19 @@ extension WatchConnection {
             }
         }
         switch ending {
-        case .replied(let reading):
-            // What this call's `read` returned: nothing else delivers `.replied`.
-            guard let response = reading as? ResponseReading<Response> else { throw WatchConnectionError.cancelled }
-            completeReply(id, succeeded: response.succeeded)
-            return try response.body.get()
+        case .replied(let result):
+            completeReply(id, result)
+            return try result.get()
         case .finished(let result):
-            return try read(try result.get()).body.get()
+            return try result.get()
         }
     }
 
     /// The first live message of `id` was answered (its caller learnt it first): counts it and ends it.
-    private func completeReply(_ id: UUID, succeeded: Bool) {
+    private func completeReply(_ id: UUID, _ result: Result<String, WatchConnectionError>) {
         guard pending[id] != nil else { return }
         count(.succeeded, of: id)
-        end(id, succeeded: succeeded, attempt: 1)
+        end(id, result, attempt: 1)
     }
 
     /// Ends the send `id` with `result` unless it has ended (or its first message's reply came first):
@@ -135,15 +127,15 @@ extension WatchConnection {
     func finish(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int? = nil) {
         guard let request = pending[id], request.ending.resume(.finished(result)) else { return }
         if case .failure(let error) = result, let outcome = RequestOutcome(failure: error) { count(outcome, of: id) }
-        end(id, succeeded: (try? result.get()) != nil, attempt: attempt)
+        end(id, result, attempt: attempt)
     }
 
     /// Forgets the send `id`; reports it sent when it succeeded.
-    private func end(_ id: UUID, succeeded: Bool, attempt: Int?) {
+    private func end(_ id: UUID, _ result: Result<String, WatchConnectionError>, attempt: Int?) {
         guard let request = pending.removeValue(forKey: id) else { return }
         deadlines.disarm(id)
         request.driver?.cancel()
-        if succeeded {
+        if case .success = result {
             emit(.messageSent(type: request.type, duration: time.elapsed() - request.startedAt), requestID: id, attempt: attempt)
         }
     }

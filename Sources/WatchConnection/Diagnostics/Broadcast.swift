@@ -28,7 +28,7 @@ final class Broadcast<Element: Sendable> {
             Task { @MainActor in self?.subscribers[id] = nil }
         }
         if let initial { continuation.yield(initial) }
-        for value in backlog.suffix(limit) { continuation.yield(value) }
+        for value in backlog { continuation.yield(value) }
         backlog = []
         return stream
     }
@@ -38,9 +38,7 @@ final class Broadcast<Element: Sendable> {
         if subscribers.isEmpty {
             guard keepsBacklog else { return }
             backlog.append(value)
-            // Trimmed once per `limit` values, not by one (an array's shift) per value: a stream nobody
-            // subscribes to costs an append per event (subscribe hands over the newest `limit`).
-            if backlog.count >= 2 * limit { backlog.removeFirst(backlog.count - limit) }
+            if backlog.count > limit { backlog.removeFirst(backlog.count - limit) }
             return
         }
         for continuation in subscribers.values { continuation.yield(value) }

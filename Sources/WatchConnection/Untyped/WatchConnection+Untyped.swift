@@ -13,9 +13,8 @@ extension WatchConnection {
         retryPolicy: RetryPolicy = .default
     ) async throws -> JSONBody {
         let outgoing = try encode(type: requestType, body: body, expectsResponse: true)
-        return try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy) {
-            WireEnvelope.reading(response: $0, as: JSONBody.self)
-        }
+        let response = try await perform(outgoing, strategy: strategy, mode: delivery, policy: retryPolicy)
+        return try WireEnvelope.body(of: response, as: JSONBody.self)
     }
 
     /// Registers the handler of requests named `requestType` on the wire, taking and returning JSON
