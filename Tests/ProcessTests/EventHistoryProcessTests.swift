@@ -68,6 +68,44 @@ struct EventHistoryProcessTests {
         }
     }
 
+    @Test("after a restart, events --since and --follow --since show the history from T on, then live events, each once")
+    func sinceAcrossARestart() async throws {
+        try await PairSandbox.with { pair in
+            try await pair.startReady(.phone)
+            try await pair.startReady(.watch)
+            let first = try await pair.transfer(#"{"n":1}"#)
+            try await pair.pollUntil("the transfer to finish") { try await pair.status(.phone)["outstandingTransfers"] == .integer(0) }
+            let before = try await pair.ok(["--json", "events"], side: .watch).json
+            await pair.killDaemon(.watch)
+            try await pair.startReady(.watch)
+
+            // The earlier run's events come back from the files as they were, before this run's.
+            let all = try await pair.ok(["--json", "events"], side: .watch).json
+            #expect(Array(all.prefix(before.count)) == before, "\(all)")
+            let since = try #require(before[before.count / 2]["timestamp"]?.stringValue)
+            let fromSince = try await pair.ok(["--json", "events", "--since", since], side: .watch).json
+            #expect(fromSince == all.filter { ($0["timestamp"]?.stringValue ?? "") >= since }, "\(fromSince)")
+            #expect(fromSince.contains { $0["transferId"] == .string(first) })
+
+            let follow = try pair.startWcctl(["--json", "events", "--follow", "--since", since], side: .watch)
+            try await Self.waitForAttachedClients(pair, side: .watch)
+            let second = try await pair.transfer(#"{"n":2}"#)
+            let seen = await follow.stdout.wait(timeout: .seconds(20)) { lines in
+                lines.compactMap(JSONValue.from).contains { $0["event"] == .string("userInfoDelivered") && $0["transferId"] == .string(second) }
+            }
+            #expect(seen, "\(follow.stdout.lines)\n\(follow.stderrText)")
+            let followed = follow.stdout.lines.compactMap(JSONValue.from)
+            // The history from T exactly (no gap), then only new events (no duplicates).
+            #expect(Array(followed.prefix(fromSince.count)) == fromSince, "\(followed)")
+            let live = followed.dropFirst(fromSince.count)
+            let lastTime = fromSince.last?["timestamp"]?.stringValue ?? ""
+            #expect(!live.isEmpty && live.allSatisfy { ($0["timestamp"]?.stringValue ?? "") >= lastTime }, "\(live)")
+            #expect(Set(follow.stdout.lines).count == follow.stdout.lines.count, "every event once: \(follow.stdout.lines)")
+            follow.signal(SIGINT)
+            #expect(await follow.waitForExit(timeout: .seconds(10)) == 0, "\(follow.stderrText)")
+        }
+    }
+
     /// Waits until `side`'s daemon has a control client attached besides the `status` asking (bounded).
     static func waitForAttachedClients(_ pair: PairSandbox, side: Side, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for _ in 0..<400 {

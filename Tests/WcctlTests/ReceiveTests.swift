@@ -124,6 +124,20 @@ struct ReceiveTests {
         }
     }
 
+    @Test func eventsFollowSinceAsksTheDaemonForTheHistoryFromThenOn() throws {
+        let interrupt = InterruptPipe()
+        let since = "2026-11-23T22:41:07.000000Z"
+        let event = json(#"{"event":"userInfoDelivered","message":"userInfo 1 received","messageId":"x","priority":6,"role":"watch","timestamp":"2026-11-23T22:41:08.000000Z"}"#)
+        try withServer({ request in
+            // Ctrl-C once the history is sent: what matters here is the request.
+            [Reply.ok(request, json(#"{"history":1}"#)), Reply.event(request, "diagnostic", event), .poke(interrupt.writeEnd)]
+        }) { server in
+            let result = runWcctl(["--json", "events", "--follow", "--since", since], server: server, interrupt: interrupt)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(server.requests.map(shape) == [#"{"follow":true,"op":"events","since":"\#(since)"}"#])
+        }
+    }
+
     @Test func followWithoutReplyHandlesNoReplyVariantsAndPrintsDataAsData() throws {
         let interrupt = InterruptPipe()
         try withServer({ request in

@@ -69,7 +69,7 @@ struct EventsCommand: WcctlSubcommand {
         var clients: [ControlClient] = []
         for target in targets { clients.append(try ControlClient.connect(to: target)) }
         let interrupt = try context.environment.interruptDescriptor()
-        var stream = try EventFollow(clients: clients)
+        var stream = try EventFollow(clients: clients, since: selection.since)
         try stream.run(selection, interrupt: interrupt) { event throws(CLIError) in try print(event, context) }
     }
 

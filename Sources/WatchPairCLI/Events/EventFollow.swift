@@ -15,11 +15,13 @@ struct EventFollow {
     /// How long a drain waits for the rest of a line already under way (a bound, never a guess at timing).
     private static let lineWait: Duration = .milliseconds(2)
 
-    /// Sends a following `events` request to each of `clients`.
-    init(clients: [ControlClient]) throws(CLIError) {
+    /// Sends a following `events` request to each of `clients`; with `since` (µs since 1970), each daemon
+    /// replays its history from then on only (the selection still filters what it prints).
+    init(clients: [ControlClient], since: Int64? = nil) throws(CLIError) {
         for client in clients {
             var request = client.makeRequest("events")
             request.set("follow", true)
+            if let since { request.set("since", EventTimestamp.format(microseconds: since)) }
             try client.send(request)
             streams.append((client, request.id, nil, []))
         }

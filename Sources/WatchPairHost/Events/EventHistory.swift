@@ -39,24 +39,29 @@ public final class EventHistory: Sendable {
     }
 
     /// Opens (creating it when missing) the history in `directory` and returns it with the events it
-    /// holds, oldest first. Never fails the app: when the file cannot be opened the error is logged and
-    /// the app runs with events in memory only (nil).
+    /// holds, oldest first, as ``EarlierEvents`` (read when first needed: the launch parses nothing; it
+    /// counts the current file's lines, for its rotation). Never fails the app: when the file cannot be
+    /// opened the error is logged and the app runs with events in memory only (nil).
     public static func open(
         directory: String, segmentLimit: Int = defaultSegmentLimit, logger: Logger
-    ) -> (history: EventHistory?, events: [DiagnosticEvent]) {
+    ) -> (history: EventHistory?, earlier: EarlierEvents) {
         precondition(segmentLimit > 0, "a history segment holds at least one event")
-        let previous = readEvents(directory + "/" + previousFileName)
-        let current = readEvents(directory + "/" + currentFileName)
         let path = directory + "/" + currentFileName
+        let previous = Glibc.open(directory + "/" + previousFileName, O_RDONLY | O_CLOEXEC)
+        let reader = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        let length = reader >= 0 && fstat(reader, &status) == 0 ? Int(status.st_size) : 0
+        let earlier = EarlierEvents(previous: previous, current: reader, currentLength: length)
         let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard descriptor >= 0 else {
             logger.warning("events are kept in memory only: cannot open \(path): \(String(cString: strerror(errno)))")
-            return (nil, previous.events + current.events)
+            return (nil, earlier)
         }
+        let current = reader >= 0 ? HistoryFileBytes.lines(reader, length: length) : (count: 0, endsMidLine: false)
         // A line cut short by a crash is ended, so the next event starts a line of its own.
         if current.endsMidLine { _ = writeAll(descriptor, Array("\n".utf8)) }
-        let history = EventHistory(directory: directory, segmentLimit: segmentLimit, descriptor: descriptor, count: current.lines)
-        return (history, previous.events + current.events)
+        let history = EventHistory(directory: directory, segmentLimit: segmentLimit, descriptor: descriptor, count: current.count)
+        return (history, earlier)
     }
 
     /// Appends `event`, rotating first when the current file is full. A failed write is dropped: the
@@ -94,16 +99,5 @@ public final class EventHistory: Sendable {
         rename(current, directory + "/" + Self.previousFileName)
         state.descriptor = Glibc.open(current, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
         state.count = 0
-    }
-
-    /// The events of one file, how many lines it has, and whether its last line lacks its newline.
-    private static func readEvents(_ path: String) -> (events: [DiagnosticEvent], lines: Int, endsMidLine: Bool) {
-        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return ([], 0, false) }
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        let events = lines.compactMap { line -> DiagnosticEvent? in
-            guard let json = try? JSONValue.parse(utf8: line) else { return nil }
-            return DiagnosticEvent(controlJSON: json)
-        }
-        return (events, lines.count, data.last != UInt8(ascii: "\n"))
     }
 }

@@ -155,10 +155,10 @@ public func buildHost(
             launch == .background ? .backgroundLaunch : .foregroundLaunch, role: configuration.role,
             "\(name) launched in the \(launch.rawValue) (\(how)\(configuration.launch == .auto ? "" : ", configured"))"))
 
-    // Earlier runs' events first, so `wcctl events` shows the history before this launch.
+    // Earlier runs' events first, so `wcctl events` shows the history before this launch; read when a
+    // query first needs them, so a launch costs the same whatever the history's size.
     let (history, earlier) = EventHistory.open(directory: configuration.store.directory, logger: logger)
-    let eventLog = EventLog(capacity: 2 * EventHistory.defaultSegmentLimit)
-    for event in earlier { eventLog.append(event) }
+    let eventLog = EventLog(capacity: 2 * EventHistory.defaultSegmentLimit, earlier: earlier)
     let pid = environment.pid
     let clock = environment.clock
     let writer =

@@ -10,6 +10,8 @@ import WatchPairWire
 /// answers, and the clock stops when the transfer reaches it. The comparison is the same launch of a
 /// trivial program (wcbench's `_trivial-server`: accept, read one byte, answer one byte), timed from
 /// connect to answer. Each launch is a new process; watchd is stopped (SIGTERM) between launches.
+/// Then the same launches with a full event history (10,000 lines of the events watchd wrote, both
+/// segments rewritten before each launch): an app that has run a while launches with that on disk.
 struct ColdLaunchBench {
     let context: BenchContext
 
@@ -38,42 +40,25 @@ struct ColdLaunchBench {
         try pair.waitUntilNothingOutstanding(deadline: deadline)
         try pair.stop(.watch)
 
-        var delivered = LatencyRecorder()
-        var controlUp = LatencyRecorder()
+        var fresh = Launches()
         for index in 0..<context.counts.coldLaunches {
             context.progress("cold launch: watchd \(index + 1)/\(context.counts.coldLaunches)")
-            unlink(pair.linkPath(.watch))
-            let log = "\(pair.directory)/activate-\(index).log"
-            let child = try ChildProcess.spawn(
-                activate,
-                ["-l", pair.linkPath(.watch), "--fdname=watchd", "-E", "WATCHPAIR_CONFIG=\(pair.configPath(.watch))", context.binaries.watchd],
-                name: "watchd (socket-activated)", environment: ChildProcess.environment(), output: log)
-            pair.adopt(.watch, child)
-            try waitListening(log: log, child: child)
-
-            let start = Monotonic.now()
-            let n = try sender.send()
-            let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: context.phaseDeadline())
-            controlUp.record(nanoseconds: Monotonic.now() - start)
-            let phaseDeadline = context.phaseDeadline()
-            while !app.has(n) || sender.pending > 0 {
-                let ready = try Poller.readable([sender.connection, app.connection], deadline: phaseDeadline)
-                guard !ready.isEmpty else {
-                    // Which side stalled: the watch app's stream, or phoned's answer to the transfer.
-                    let missing = app.has(n) ? "phoned's response to the transfer (\(sender.pending) pending)" : "delivery to the watch app"
-                    throw BenchError("transfer n=\(n) after a socket activation: no \(missing)")
-                }
-                for index in ready {
-                    if index == 0 { try sender.process() } else { try app.process() }
+            try launch(index, activate, pair: pair, sender: sender, finished: finished, into: &fresh)
+        }
+        // The same launch with a full history: 10,000 of the events watchd wrote above, in both segments.
+        let history = try fullHistory(pair.statePath(.watch))
+        var full = Launches()
+        for index in 0..<context.counts.coldLaunches {
+            context.progress("cold launch: watchd with 10,000 events of history \(index + 1)/\(context.counts.coldLaunches)")
+            for name in ["events.1.jsonl", "events.jsonl"] {
+                guard FileManager.default.createFile(atPath: pair.statePath(.watch) + "/" + name, contents: history) else {
+                    throw BenchError("cannot write watchd's event history in \(pair.statePath(.watch))")
                 }
             }
-            delivered.record(nanoseconds: app.deliveredAt[n] - start)
-            try app.settleAcks(deadline: phaseDeadline)
-            try finished.settle(count: sender.accepted, deadline: phaseDeadline)
-            app.connection.shutdownWrite()
-            try pair.waitUntilNothingOutstanding(deadline: phaseDeadline)
-            try pair.stop(.watch)
+            try launch(fresh.delivered.summary.count + index, activate, pair: pair, sender: sender, finished: finished, into: &full)
         }
+        let delivered = fresh.delivered
+        let controlUp = fresh.controlUp
 
         let report = context.report
         let watchd = delivered.summary
@@ -83,6 +68,13 @@ struct ColdLaunchBench {
             target: Target(comparison: "<", limit: 50, text: "< 50 ms"),
             ratio: Ratio(factor: watchd.p50 / base.p50, baseline: "trivial program p50", baselineValue: base.p50 / 1000))
         report.add("coldLaunch", "coldLaunch.watchd.max", "watchd: socket activation → first transfer delivered max", watchd.max / 1000, "ms")
+        let withHistory = full.delivered.summary
+        report.add(
+            "coldLaunch", "coldLaunch.watchd.fullHistory.p50", "watchd, 10,000 events of history: socket activation → first transfer delivered p50",
+            withHistory.p50 / 1000, "ms", ratio: Ratio(factor: withHistory.p50 / watchd.p50, baseline: "fresh watchd p50", baselineValue: watchd.p50 / 1000))
+        report.add(
+            "coldLaunch", "coldLaunch.watchd.fullHistory.max", "watchd, 10,000 events of history: socket activation → first transfer delivered max",
+            withHistory.max / 1000, "ms", detail: true)
         report.add(
             "coldLaunch", "coldLaunch.watchd.controlUp.p50", "watchd: transfer sent → app attached p50",
             controlUp.summary.p50 / 1000, "ms", detail: true)
@@ -91,6 +83,64 @@ struct ColdLaunchBench {
         report.add("coldLaunch", "coldLaunch.launches", "launches of each", Double(watchd.count), "count", detail: true)
         context.noteStalls(of: finished, in: "coldLaunch")
         for failure in pair.stopAll() { throw failure }
+    }
+
+    /// The latencies of watchd's launches.
+    private struct Launches {
+        var delivered = LatencyRecorder()
+        var controlUp = LatencyRecorder()
+    }
+
+    /// One socket activation of the stopped watchd, timed from the transfer sent to it delivered; stops watchd again.
+    private func launch(
+        _ index: Int, _ activate: String, pair: DaemonPair, sender: UserInfoSender, finished: FinishedApp, into launches: inout Launches
+    ) throws(BenchError) {
+        unlink(pair.linkPath(.watch))
+        let log = "\(pair.directory)/activate-\(index).log"
+        let child = try ChildProcess.spawn(
+            activate,
+            ["-l", pair.linkPath(.watch), "--fdname=watchd", "-E", "WATCHPAIR_CONFIG=\(pair.configPath(.watch))", context.binaries.watchd],
+            name: "watchd (socket-activated)", environment: ChildProcess.environment(), output: log)
+        pair.adopt(.watch, child)
+        try waitListening(log: log, child: child)
+
+        let start = Monotonic.now()
+        let n = try sender.send()
+        let app = try UserInfoApp.attach(pair.controlPath(.watch), deadline: context.phaseDeadline())
+        launches.controlUp.record(nanoseconds: Monotonic.now() - start)
+        let phaseDeadline = context.phaseDeadline()
+        while !app.has(n) || sender.pending > 0 {
+            let ready = try Poller.readable([sender.connection, app.connection], deadline: phaseDeadline)
+            guard !ready.isEmpty else {
+                // Which side stalled: the watch app's stream, or phoned's answer to the transfer.
+                let missing = app.has(n) ? "phoned's response to the transfer (\(sender.pending) pending)" : "delivery to the watch app"
+                throw BenchError("transfer n=\(n) after a socket activation: no \(missing)")
+            }
+            for index in ready {
+                if index == 0 { try sender.process() } else { try app.process() }
+            }
+        }
+        launches.delivered.record(nanoseconds: app.deliveredAt[n] - start)
+        try app.settleAcks(deadline: phaseDeadline)
+        try finished.settle(count: sender.accepted, deadline: phaseDeadline)
+        app.connection.shutdownWrite()
+        try pair.waitUntilNothingOutstanding(deadline: phaseDeadline)
+        try pair.stop(.watch)
+    }
+
+    /// 5,000 lines of history (one segment), repeating the events watchd wrote in `state` so far.
+    private func fullHistory(_ state: String) throws(BenchError) -> Data {
+        guard let written = FileManager.default.contents(atPath: state + "/events.jsonl") else {
+            throw BenchError("watchd wrote no event history in \(state)")
+        }
+        let lines = written.split(separator: UInt8(ascii: "\n")).filter { !$0.isEmpty }
+        guard !lines.isEmpty else { throw BenchError("watchd's event history in \(state) is empty") }
+        var segment = Data()
+        for index in 0..<5000 {
+            segment.append(lines[index % lines.count])
+            segment.append(UInt8(ascii: "\n"))
+        }
+        return segment
     }
 
     /// Socket-activates the trivial program `coldLaunches` times.

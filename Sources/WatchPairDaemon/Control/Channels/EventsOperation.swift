@@ -27,7 +27,7 @@ struct EventsOperation: ControlOperation {
     static func register(on router: inout ControlRouter, events: EventLog) {
         router.registerStream(Self.self) { request, call in
             guard request.follow else {
-                await call.writer.send(.success(call.id, .object(["events": .array(events.recent.map(\.controlJSON))])))
+                await call.writer.send(.success(call.id, .object(["events": .array(await events.history().events.map(\.controlJSON))])))
                 return
             }
             await follow(events, since: request.since, call: call)
@@ -45,16 +45,13 @@ struct EventsOperation: ControlOperation {
     /// still held.
     private static func follow(_ events: EventLog, since: Int64?, call: ControlCall) async {
         let connection = call.connection
-        let history = events.read(from: events.oldestPosition)
-        // Kept events are in time order: those after the newest one older than `since` are replayed.
-        let older = since.flatMap { since in history.events.lastIndex { EventTimestamp.microseconds($0.timestamp) < since } }
-        let kept = history.events[(older.map { $0 + 1 } ?? 0)...]
+        let (kept, start) = if let since { await events.history(since: since) } else { await events.history() }
         let result = JSONValue.object(["history": .integer(Int64(kept.count))])
         guard await connection.writer.send(.success(call.id, result)) else { return }
         for event in kept {
             guard await connection.writer.send(.streamEvent(call.id, "diagnostic", event.controlJSON)) else { return }
         }
-        var cursor = history.next
+        var cursor = start
         while !connection.isClosing, !Task.isCancelled {
             let seen = events.signal.generation
             let (batch, next, dropped) = events.read(from: cursor)
