@@ -17,13 +17,16 @@ struct EventsCommand: WcctlSubcommand {
             5,000 to 10,000 events, in its state directory). --both merges both apps'
             events by time; an app that is not running is left out with a warning.
             Without --follow: the history, then exit. With --follow: then every new
-            event as it arrives, until Ctrl-C (exit 0) or until a daemon stops (exit 3).
+            event as it arrives, until Ctrl-C (exit 0) or until a daemon stops (exit 3);
+            --follow --since T prints the history from T on, then the live events,
+            with no gap and none twice.
 
             EXAMPLE
               wcctl events --both --since 10m
               wcctl events --both --channel userInfo -n 20
               wcctl --side watch events --follow --event userInfoDelivered --json
               wcctl events --both --follow -n 10
+              wcctl events --follow --since 2m
             """
     )
 
