@@ -6,17 +6,25 @@ import WatchPairWire
 enum HistoryFileBytes {
     /// The bytes of `descriptor` from its start, `length` of them (nil: to its end); empty for -1 or an error.
     static func read(_ descriptor: Int32, length: Int?) -> [UInt8] {
-        guard descriptor >= 0 else { return [] }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while length.map({ bytes.count < $0 }) ?? true {
-            let want = min(chunk.count, length.map { $0 - bytes.count } ?? chunk.count)
-            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, want, off_t(bytes.count)) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
-            bytes += chunk[..<got]
-        }
+        forEachChunk(descriptor, length: length) { bytes += $0 }
         return bytes
+    }
+
+    /// Hands `body` the bytes of `descriptor` from its start in 64 KiB reads, `length` of them (nil: to its
+    /// end), until the end, an error, or -1 for a descriptor.
+    private static func forEachChunk(_ descriptor: Int32, length: Int?, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard descriptor >= 0 else { return }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var offset = 0
+        while length.map({ offset < $0 }) ?? true {
+            let want = min(chunk.count, length.map { $0 - offset } ?? chunk.count)
+            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, want, off_t(offset)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return }
+            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+            offset += got
+        }
     }
 
     /// The events of one file's bytes, oldest first; a line that is not an event (cut short by a crash) is skipped.
@@ -31,24 +39,15 @@ enum HistoryFileBytes {
     /// counts), and whether that last line lacks its newline. Counts newlines in 64 KiB reads, parsing nothing.
     static func lines(_ descriptor: Int32, length: Int) -> (count: Int, endsMidLine: Bool) {
         var count = 0
-        var offset = 0
-        var last: UInt8 = UInt8(ascii: "\n")
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while offset < length {
-            let want = min(chunk.count, length - offset)
-            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, want, off_t(offset)) }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
-            chunk.withUnsafeBytes { buffer in
-                var start = buffer.baseAddress!
-                let end = start + got
-                while let found = memchr(start, Int32(UInt8(ascii: "\n")), end - start) {
-                    count += 1
-                    start = UnsafeRawPointer(found) + 1
-                }
+        var last = UInt8(ascii: "\n")
+        forEachChunk(descriptor, length: length) { buffer in
+            var start = buffer.baseAddress!
+            let end = start + buffer.count
+            while let found = memchr(start, Int32(UInt8(ascii: "\n")), end - start) {
+                count += 1
+                start = UnsafeRawPointer(found) + 1
             }
-            last = chunk[got - 1]
-            offset += got
+            last = buffer[buffer.count - 1]
         }
         let endsMidLine = last != UInt8(ascii: "\n")
         return (count + (endsMidLine ? 1 : 0), endsMidLine)
