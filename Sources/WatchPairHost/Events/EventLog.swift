@@ -85,11 +85,6 @@ public final class EventLog: Sendable {
         signal.fire()
     }
 
-    /// The position of the oldest event still held (the cursor for "everything kept").
-    public var oldestPosition: UInt64 {
-        state.withLock { $0.next > UInt64(capacity) ? $0.next - UInt64(capacity) : 0 }
-    }
-
     /// The events from position `cursor` on, the cursor after them, and how many events between
     /// `cursor` and the oldest one held were overwritten before being read.
     public func read(from cursor: UInt64) -> (events: [DiagnosticEvent], next: UInt64, dropped: UInt64) {
