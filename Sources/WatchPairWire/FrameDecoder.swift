@@ -1,5 +1,3 @@
-import Foundation
-
 /// Splits the byte stream of a peer link into frames and decodes them.
 ///
 /// Feed it what the socket reads with `append(_:)`, then call `next()` until it returns nil. Each frame is
@@ -12,10 +10,6 @@ import Foundation
 /// (`maxFrameLength + 8` bytes); an `append` then adds one chunk. So with the usual loop
 /// (append a read, drain with `next()`), the buffer never exceeds one frame's worth plus the latest chunk.
 /// A length field over the limit is rejected from the header alone, before any body is awaited.
-///
-/// A `fileChunk` that does not arrive whole in one append is gathered apart: once its header is in, its
-/// bytes go from each append straight into the chunk's `Data`, not through the buffer first, so a file's
-/// byte is copied once here instead of twice (the checks and their order are the same).
 public struct FrameDecoder: Sendable {
     /// The largest accepted value of the length field (type byte + body).
     public let maxFrameLength: Int
@@ -25,13 +19,6 @@ public struct FrameDecoder: Sendable {
     private var readIndex = 0
     /// Set by the first error; rethrown from then on.
     private var failure: FrameError?
-    /// The bytes of a `fileChunk` being gathered (its header is in `buffer` at `readIndex`; what came after
-    /// its bytes follows the header there), and how many it carries.
-    private var chunkBytes: Data?
-    private var chunkByteCount = 0
-
-    /// A `fileChunk`'s header from its length field to its bytes' count (4 + 1 + 8 + 8 + 4).
-    private static let chunkHeaderLength = 4 + FrameFormat.fileChunkCheckedLength
 
     /// A decoder accepting length fields up to `maxFrameLength` (clamped to 1...`UInt32.max`).
     public init(maxFrameLength: Int = FrameFormat.defaultMaxFrameLength) {
@@ -48,17 +35,7 @@ public struct FrameDecoder: Sendable {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
-        guard chunkBytes != nil else { return buffer.append(contentsOf: bytes) }
-        if bytes.withContiguousStorageIfAvailable({ gather($0) }) == nil {
-            Array(bytes).withUnsafeBufferPointer { gather($0) }
-        }
-    }
-
-    /// Appends to the chunk being gathered what belongs to it, the rest to the buffer.
-    private mutating func gather(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let taken = min(bytes.count, chunkByteCount - chunkBytes!.count)
-        chunkBytes!.append(UnsafeBufferPointer(rebasing: bytes[..<taken]))
-        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[taken...]))
+        buffer.append(contentsOf: bytes)
     }
 
     /// The next complete frame, or nil when more bytes are needed.
@@ -73,13 +50,12 @@ public struct FrameDecoder: Sendable {
             failure = error
             buffer = []  // nothing more will be decoded: release the memory
             readIndex = 0
-            chunkBytes = nil
             throw error
         }
     }
 
     /// Number of bytes buffered but not yet decoded (0 once poisoned).
-    public var bufferedByteCount: Int { buffer.count - readIndex + (chunkBytes?.count ?? 0) }
+    public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Call at end of stream, after `next()` returned nil: throws `.truncated` when a partial frame is
     /// buffered, or the poisoning error.
@@ -95,11 +71,7 @@ public struct FrameDecoder: Sendable {
         guard length != 0 else { throw .badLength(length) }
         guard Int(length) <= maxFrameLength else { throw .tooLarge(length: Int(length), limit: maxFrameLength) }
         let total = 4 + Int(length) + FrameFormat.trailerLength
-        if chunkBytes != nil { return try gatheredChunk() }
-        guard available >= total else {
-            startGathering(length: Int(length))
-            return nil
-        }
+        guard available >= total else { return nil }
 
         let typeIndex = readIndex + 4
         let bodyEnd = typeIndex + Int(length)
@@ -116,43 +88,6 @@ public struct FrameDecoder: Sendable {
             readIndex = 0
         }
         return frame
-    }
-
-    /// Starts gathering the frame at `readIndex` apart when it is a well-formed `fileChunk` whose header is
-    /// in: its bytes' count matches the length field (anything else takes the usual path and its errors).
-    private mutating func startGathering(length: Int) {
-        let headerEnd = readIndex + Self.chunkHeaderLength
-        guard buffer.count >= headerEnd, buffer[readIndex + 4] == FrameType.fileChunk.rawValue,
-              length >= FrameFormat.fileChunkCheckedLength,
-              Int(readUInt32(at: headerEnd - 4)) == length - FrameFormat.fileChunkCheckedLength else { return }
-        chunkByteCount = length - FrameFormat.fileChunkCheckedLength
-        let arrived = min(buffer.count - headerEnd, chunkByteCount)
-        var bytes = Data(capacity: chunkByteCount)
-        buffer.withUnsafeBufferPointer { bytes.append(UnsafeBufferPointer(rebasing: $0[headerEnd..<(headerEnd + arrived)])) }
-        buffer.removeSubrange(headerEnd..<(headerEnd + arrived))
-        chunkBytes = bytes
-    }
-
-    /// The gathered `fileChunk` once its bytes and trailer are in, checked as `decodeNext` checks a frame.
-    private mutating func gatheredChunk() throws(FrameError) -> Frame? {
-        let typeIndex = readIndex + 4
-        let trailer = readIndex + Self.chunkHeaderLength
-        guard chunkBytes!.count == chunkByteCount, buffer.count >= trailer + FrameFormat.trailerLength else { return nil }
-        let expected = readUInt32(at: trailer)
-        let actual = CRC32C.checksum(buffer[typeIndex..<trailer])
-        guard expected == actual else { throw .badChecksum(expected: expected, actual: actual) }
-        let frame = Frame.fileChunk(seq: readUInt64(at: typeIndex + 1), offset: readUInt64(at: typeIndex + 9), bytes: chunkBytes!)
-        chunkBytes = nil
-        readIndex = trailer + FrameFormat.trailerLength
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            readIndex = 0
-        }
-        return frame
-    }
-
-    private func readUInt64(at offset: Int) -> UInt64 {
-        UInt64(readUInt32(at: offset)) << 32 | UInt64(readUInt32(at: offset + 4))
     }
 
     private func readUInt32(at offset: Int) -> UInt32 {

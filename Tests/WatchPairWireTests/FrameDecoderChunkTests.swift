@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WatchPairWire
 
-/// A `fileChunk` that arrives over several appends is gathered apart from the buffer: the frames, the
-/// errors and the counts must be those of the usual path.
+/// `fileChunk` frames (a file's bytes) arriving over several appends, at every split: the frames, the
+/// errors and the buffered counts must be those of a chunk that arrives whole (a receive path that
+/// handles chunks apart, as tried in BENCHMARKS.md *Files*, must keep them).
 @Suite struct FrameDecoderChunkTests {
     static let chunk = Frame.fileChunk(seq: 4, offset: 131_072, bytes: Data((0..<700).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
     static let stream: [Frame] = [.ping(nonce: 1), chunk, chunk, .fileAck(seq: 4, offset: 0), .pong(nonce: 1)]
@@ -26,7 +27,7 @@ import WatchPairWire
         }
     }
 
-    /// Gathered bytes count as buffered: a stream cut inside a chunk is truncated by all it holds.
+    /// A stream cut inside a chunk's bytes is truncated by all it holds.
     @Test func truncatedInsideTheBytes() throws {
         let bytes = FrameEncoder.encode(Self.chunk)
         for cut in [26, 300, bytes.count - 5, bytes.count - 1] {
@@ -50,7 +51,7 @@ import WatchPairWire
             == .badChecksum(expected: carried, actual: actual))
     }
 
-    /// A count that does not match the length field is not gathered: the usual path refuses it.
+    /// A count that does not match the length field is refused as when the frame arrives whole.
     @Test func inconsistentCountTakesTheUsualPath() {
         var bytes = FrameEncoder.encode(Self.chunk)
         bytes[4 + 1 + 16 + 3] ^= 0x01
