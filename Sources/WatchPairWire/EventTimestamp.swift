@@ -22,14 +22,7 @@ public enum EventTimestamp {
     /// its timestamp into two lines (history file, stderr), and a string per field, joined, was a fifth of
     /// the event lines' CPU.
     public static func append(microseconds: Int64, to out: inout [UInt8]) {
-        let limit = (ISO8601Timestamp.endSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000 - 1
-        let lower = (ISO8601Timestamp.minSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000
-        let value = min(max(microseconds, lower), limit)
-        let unix = ISO8601Timestamp.floorDivide(value, 1_000_000)
-        let fraction = value - unix * 1_000_000
-        let days = ISO8601Timestamp.floorDivide(unix, 86_400)
-        let secondOfDay = unix - days * 86_400
-        let (y, m, d) = ISO8601Timestamp.civilFromDays(days)
+        let (year, month, day, hour, minute, second, fraction) = fields(microseconds: microseconds)
         func digits(_ value: Int64, _ width: Int, then separator: UInt8) {
             var divisor: Int64 = 1
             for _ in 1..<width { divisor *= 10 }
@@ -39,13 +32,27 @@ public enum EventTimestamp {
             }
             out.append(separator)
         }
-        digits(y, 4, then: UInt8(ascii: "-"))
-        digits(m, 2, then: UInt8(ascii: "-"))
-        digits(d, 2, then: UInt8(ascii: "T"))
-        digits(secondOfDay / 3600, 2, then: UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2, then: UInt8(ascii: "."))
+        digits(year, 4, then: UInt8(ascii: "-"))
+        digits(month, 2, then: UInt8(ascii: "-"))
+        digits(day, 2, then: UInt8(ascii: "T"))
+        digits(hour, 2, then: UInt8(ascii: ":"))
+        digits(minute, 2, then: UInt8(ascii: ":"))
+        digits(second, 2, then: UInt8(ascii: "."))
         digits(fraction, 6, then: UInt8(ascii: "Z"))
+    }
+
+    /// The UTC calendar fields of `microseconds` since 1970-01-01, clamped to years 0000–9999.
+    static func fields(microseconds: Int64) -> (
+        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, microsecond: Int64
+    ) {
+        let limit = (ISO8601Timestamp.endSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000 - 1
+        let lower = (ISO8601Timestamp.minSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000
+        let value = min(max(microseconds, lower), limit)
+        let unix = ISO8601Timestamp.floorDivide(value, 1_000_000)
+        let days = ISO8601Timestamp.floorDivide(unix, 86_400)
+        let secondOfDay = unix - days * 86_400
+        let (y, m, d) = ISO8601Timestamp.civilFromDays(days)
+        return (y, m, d, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, value - unix * 1_000_000)
     }
 
     /// Appends ``format(_:)``'s text for `date` to `out`.

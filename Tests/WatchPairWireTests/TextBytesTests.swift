@@ -33,19 +33,13 @@ struct TextBytesTests {
         }
     }
 
-    /// The timestamp as it was written before its digits went in place: a padded string per field, joined.
+    /// The timestamp as it was written before its digits went in place: a padded string per field, joined
+    /// (the clamp and the calendar fields are shared; `EventTimestampTests` checks those against known texts).
     static func formerTimestamp(_ microseconds: Int64) -> String {
-        let limit = (ISO8601Timestamp.endSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000 - 1
-        let lower = (ISO8601Timestamp.minSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000
-        let value = min(max(microseconds, lower), limit)
-        let unix = ISO8601Timestamp.floorDivide(value, 1_000_000)
-        let fraction = value - unix * 1_000_000
-        let days = ISO8601Timestamp.floorDivide(unix, 86_400)
-        let secondOfDay = unix - days * 86_400
-        let (y, m, d) = ISO8601Timestamp.civilFromDays(days)
+        let (y, m, d, hour, minute, second, fraction) = EventTimestamp.fields(microseconds: microseconds)
         let pad = ISO8601Timestamp.pad
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(fraction, 6) + "Z"
+        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":"
+            + pad(second, 2) + "." + pad(fraction, 6) + "Z"
     }
 
     @Test func timestampIsTheFormerText() {
