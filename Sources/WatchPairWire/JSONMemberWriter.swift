@@ -21,6 +21,23 @@ public struct JSONMemberWriter: Sendable {
         bytes.append(UInt8(ascii: "{"))
     }
 
+    /// Starts an object at the end of `buffer`, which it takes (nothing is copied); ``finish(newline:)``
+    /// returns it with the object appended: many objects written into one buffer (the event history's batch).
+    public init(appendingTo buffer: inout [UInt8]) {
+        bytes = []
+        swap(&bytes, &buffer)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// Adds `"key":"…"`, the string's bytes appended by `body`; they must need no escape (digits, hex, ASCII
+    /// punctuation other than quote and backslash).
+    public mutating func add(_ key: String, plainString body: (inout [UInt8]) -> Void) {
+        writeKey(key)
+        bytes.append(UInt8(ascii: "\""))
+        body(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// Adds `"key":"value"`, escaped as ``JSONValue/canonicalText`` escapes strings.
     public mutating func add(_ key: String, string value: String) {
         writeKey(key)
@@ -30,7 +47,7 @@ public struct JSONMemberWriter: Sendable {
     /// Adds `"key":value` for an integer.
     public mutating func add(_ key: String, integer value: Int64) {
         writeKey(key)
-        bytes.append(contentsOf: String(value).utf8)
+        TextBytes.append(decimal: value, to: &bytes)
     }
 
     /// Adds `"key":true` or `"key":false`.

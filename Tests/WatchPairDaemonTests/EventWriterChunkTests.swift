@@ -17,7 +17,9 @@ struct EventWriterChunkTests {
     @Test("chunks", arguments: cases.indices)
     func chunks(_ index: Int) {
         let (lines, limit, expected) = Self.cases[index]
-        let chunks = EventWriter.chunks(lines, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+        var packed = LineChunks(limit: limit)
+        for line in lines { packed.appendLine { $0.append(contentsOf: line.utf8) } }
+        let chunks = packed.finish().map { String(decoding: $0, as: UTF8.self) }
         #expect(chunks == expected)
         #expect(chunks.joined() == lines.map { $0 + "\n" }.joined())
     }

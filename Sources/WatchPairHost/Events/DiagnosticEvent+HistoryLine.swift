@@ -10,7 +10,16 @@ extension DiagnosticEvent {
     /// (UTF-8 byte) order, and the fields of the kind's vocabulary (``fields``, sorted) are merged in
     /// between them; `EventHistoryLineTests` holds the bytes equal to `controlJSON.canonicalUTF8` for every field.
     var historyLine: [UInt8] {
-        var json = JSONMemberWriter(capacity: 320)
+        var line: [UInt8] = []
+        line.reserveCapacity(320)
+        appendHistoryLine(to: &line)
+        return line
+    }
+
+    /// Appends ``historyLine`` to `buffer`: a batch's lines go into one buffer, written with one `write(2)`,
+    /// numbers, the timestamp and the transfer id as digits in place (no `String` per piece).
+    func appendHistoryLine(to buffer: inout [UInt8]) {
+        var json = JSONMemberWriter(appendingTo: &buffer)
         var added = VocabularyMembers(fields)
         added.write(before: "channel", into: &json)
         if let channel { json.add("channel", string: channel.rawValue) }
@@ -37,11 +46,11 @@ extension DiagnosticEvent {
         added.write(before: "seq", into: &json)
         if let seq { json.add("seq", integer: Int64(clamping: seq)) }
         added.write(before: "timestamp", into: &json)
-        json.add("timestamp", string: EventTimestamp.format(timestamp))
+        json.add("timestamp", plainString: { EventTimestamp.append(timestamp, to: &$0) })
         added.write(before: "transferId", into: &json)
-        if let transferId { json.add("transferId", string: transferId.uuidString) }
+        if let transferId { json.add("transferId", plainString: { TextBytes.append(uuid: transferId, to: &$0) }) }
         added.write(before: nil, into: &json)
-        return json.finish(newline: true)
+        buffer = json.finish(newline: true)
     }
 }
 

@@ -47,18 +47,6 @@ extension DiagnosticEvent {
         return fields
     }
 
-    /// One stderr line without its newline:
-    /// `<timestamp> <identifier>[<pid>]: <event> <message> role=… channel=… …`, the timestamp UTC with
-    /// microseconds (``EventTimestamp``) so both apps' lines merge by time.
-    ///
-    /// Newlines and backslashes in the message are escaped so an event stays one line; values that hold
-    /// spaces, quotes or `=` are double-quoted.
-    func stderrLine(identifier: String, pid: Int32) -> String {
-        var line = "\(EventTimestamp.format(timestamp)) \(identifier)[\(pid)]: \(kind.name) \(StderrRecord.message(message)) role=\(role.rawValue)"
-        for field in optionalFields { line += " \(field.name.key)=\(StderrRecord.value(field.value))" }
-        return line
-    }
-
     /// The JSON object `wcctl events` prints: `timestamp` (``EventTimestamp``, UTC, microseconds),
     /// `event`, `role`, `message`, `priority`, `messageId`, and `channel`, `transferId`, `seq`,
     /// `errorCode`, `durationUs` and the fields of the kind's vocabulary (the layer's `requestType`,

@@ -73,14 +73,19 @@ public final class EventHistory: Sendable {
     /// Appends `events` in order with one `write(2)` per file they land in (a batch that fills the
     /// current file rotates it between two writes). A failed write drops its lines, as ``append(_:)``.
     public func append(contentsOf events: [DiagnosticEvent]) {
-        var lines = events.map(\.historyLine)[...]
+        var pending = events[...]
+        // The lines are written into one buffer, reused from chunk to chunk: no array per line, none joined.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(320 * events.count)
         state.withLock { state in
-            while !lines.isEmpty, state.descriptor >= 0 {
+            while !pending.isEmpty, state.descriptor >= 0 {
                 if state.count >= segmentLimit { rotate(&state) }
                 guard state.descriptor >= 0 else { return }
-                let chunk = lines.prefix(segmentLimit - state.count)
-                if writeAll(state.descriptor, Array(chunk.joined())) { state.count += chunk.count }
-                lines = lines.dropFirst(chunk.count)
+                let chunk = pending.prefix(segmentLimit - state.count)
+                bytes.removeAll(keepingCapacity: true)
+                for event in chunk { event.appendHistoryLine(to: &bytes) }
+                if writeAll(state.descriptor, bytes) { state.count += chunk.count }
+                pending = pending.dropFirst(chunk.count)
             }
         }
     }

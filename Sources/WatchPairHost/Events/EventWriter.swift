@@ -58,33 +58,38 @@ public struct EventWriter: Sendable {
         case .journal: true
         case .stderr: false
         }
-        // journald takes one entry per call; stderr lines go out together, a batch in as few writes as fit.
+        let prefix = DiagnosticEvent.stderrPrefix(identifier: identifier, pid: pid)
+        // journald takes one entry per call; stderr lines go out together, a batch in as few writes as fit,
+        // each line written in place into the chunk it goes out in.
         let writeBatch: @Sendable ([DiagnosticEvent]) -> Void = { events in
-            var lines: [String] = []
+            var lines = LineChunks(limit: batchBytes)
             for event in events {
                 // No check that the journal's socket exists: a send to a missing one fails, and the
                 // entry becomes a stderr line then (`.failed`), without a `stat` per event on the loop.
                 guard useJournal else {
-                    lines.append(event.stderrLine(identifier: identifier, pid: pid))
+                    lines.appendLine { event.appendStderrLine(to: &$0, after: prefix) }
                     continue
                 }
                 let fields = event.journalFields(identifier: identifier, pair: pair)
                 // Sent waiting, on the output's thread: when the socket was full, or entries wait there already.
                 let send: @Sendable () -> Void = {
                     guard !Journal.send(fields) else { return }
-                    _ = writeAll(stderr.descriptor, Array((event.stderrLine(identifier: identifier, pid: pid) + "\n").utf8))
+                    var line: [UInt8] = []
+                    event.appendStderrLine(to: &line, after: prefix)
+                    line.append(UInt8(ascii: "\n"))
+                    _ = writeAll(stderr.descriptor, line)
                 }
                 output.write(attempt: {
                     switch Journal.trySend(fields, to: journalPath) {
                     case .sent: return nil
                     case .wouldWait: return send
                     case .failed:
-                        lines.append(event.stderrLine(identifier: identifier, pid: pid))
+                        lines.appendLine { event.appendStderrLine(to: &$0, after: prefix) }
                         return nil
                     }
                 }, whole: send)
             }
-            for chunk in chunks(lines, limit: batchBytes) { stderr.write(chunk, through: output) }
+            for chunk in lines.finish() { stderr.write(chunk, through: output) }
         }
         var writer = EventWriter(write: { writeBatch([$0]) }, writeBatch: writeBatch, drain: output.drain)
         writer.dropped = { output.dropped }
@@ -97,21 +102,4 @@ public struct EventWriter: Sendable {
     /// Most bytes of lines written with one `write(2)`: within `PIPE_BUF`, so that on the pipe systemd
     /// gives a service as stderr, another thread's log line never lands inside one of these.
     static let batchBytes = 4096
-
-    /// `lines`, each with its newline, packed in order into as few chunks of at most `limit` bytes as
-    /// whole lines allow (a longer line is a chunk of its own). Pure.
-    static func chunks(_ lines: [String], limit: Int) -> [[UInt8]] {
-        var chunks: [[UInt8]] = []
-        var bytes: [UInt8] = []
-        for line in lines {
-            let next = Array((line + "\n").utf8)
-            if !bytes.isEmpty, bytes.count + next.count > limit {
-                chunks.append(bytes)
-                bytes = []
-            }
-            bytes += next
-        }
-        if !bytes.isEmpty { chunks.append(bytes) }
-        return chunks
-    }
 }
