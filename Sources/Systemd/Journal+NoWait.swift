@@ -22,7 +22,15 @@ extension Journal {
     /// The datagram is journald's native protocol, as libsystemd writes it: `KEY=value\n` per field, or
     /// `KEY\n`, the value's length as 64-bit little endian, the value and `\n` for a value holding a newline.
     public static func trySend(_ fields: [(String, String)], to path: String = socketPath) -> Attempt {
-        let datagram = nativeDatagram(JournalFields.payloads(fields))
+        trySend(nativeDatagram(JournalFields.payloads(fields)), to: path)
+    }
+
+    /// Sends one entry already in the native datagram form (``JournalDatagram``), never waiting.
+    public static func trySend(_ datagram: JournalDatagram, to path: String = socketPath) -> Attempt {
+        trySend(datagram.bytes, to: path)
+    }
+
+    private static func trySend(_ datagram: [UInt8], to path: String) -> Attempt {
         guard !datagram.isEmpty else { return .failed }
         let descriptor = NoWaitSocket.descriptor
         guard descriptor >= 0 else { return .failed }
@@ -49,22 +57,13 @@ extension Journal {
 
     /// `KEY=value` payloads in journald's native datagram form. Pure.
     static func nativeDatagram(_ payloads: [String]) -> [UInt8] {
-        var datagram: [UInt8] = []
+        var datagram = JournalDatagram()
         for payload in payloads {
             let bytes = Array(payload.utf8)
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let value = bytes[(equals + 1)...]
-            if value.contains(UInt8(ascii: "\n")) {
-                datagram += bytes[..<equals]
-                datagram.append(UInt8(ascii: "\n"))
-                withUnsafeBytes(of: UInt64(value.count).littleEndian) { datagram += $0 }
-                datagram += value
-            } else {
-                datagram += bytes
-            }
-            datagram.append(UInt8(ascii: "\n"))
+            datagram.add(name: Array(bytes[..<equals]), value: bytes[(equals + 1)...])
         }
-        return datagram
+        return datagram.bytes
     }
 }
 

@@ -19,6 +19,20 @@ struct JournalNoWaitTests {
         #expect(datagram == expected)
     }
 
+    @Test func aDatagramWrittenFieldByFieldIsTheSameForm() {
+        var datagram = JournalDatagram()
+        datagram.add("MESSAGE", value: "hi")
+        datagram.add("NOTE", namePrefix: "WC_", value: "a\nb")
+        datagram.add("SEQ", namePrefix: "WC_", plainValue: { $0 += Array("42".utf8) })
+        datagram.add("EMPTY", value: "")
+        var expected = Journal.nativeDatagram(["MESSAGE=hi", "WC_NOTE=a\nb", "WC_SEQ=42", "EMPTY="])
+        #expect(datagram.bytes == expected)
+        expected = Array("MESSAGE=hi\nWC_NOTE\n".utf8)
+        withUnsafeBytes(of: UInt64(3).littleEndian) { expected += $0 }
+        expected += Array("a\nb\nWC_SEQ=42\nEMPTY=\n".utf8)
+        #expect(datagram.bytes == expected)
+    }
+
     /// A datagram socket bound in a temporary directory, standing in for journald's.
     static func receiver(in directory: TemporaryDirectory) throws -> (descriptor: Int32, path: String) {
         let path = directory.path + "/journal"
@@ -45,6 +59,21 @@ struct JournalNoWaitTests {
         var buffer = [UInt8](repeating: 0, count: 256)
         let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         #expect(Array(buffer.prefix(max(received, 0))) == Array("MESSAGE=hi\nPRIORITY=6\n".utf8))
+    }
+
+    @Test func aPreparedDatagramArrivesAsItIs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (descriptor, path) = try Self.receiver(in: directory)
+        defer { close(descriptor) }
+        var datagram = JournalDatagram()
+        datagram.add("MESSAGE", value: "hi")
+        datagram.add("PRIORITY", plainValue: { $0.append(UInt8(ascii: "6")) })
+        #expect(Journal.trySend(datagram, to: path) == .sent)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(Array(buffer.prefix(max(received, 0))) == Array("MESSAGE=hi\nPRIORITY=6\n".utf8))
+        #expect(Journal.trySend(JournalDatagram(), to: path) == .failed)
     }
 
     @Test func aSocketNobodyReadsFillsAndTheSendWouldWaitInsteadOfWaiting() throws {

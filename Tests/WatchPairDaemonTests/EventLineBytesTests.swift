@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import Systemd
 import WatchPairCore
 import WatchPairWire
 
+@testable import Systemd
 @testable import WatchPairDaemon
 @testable import WatchPairHost
 
@@ -63,6 +63,15 @@ struct EventLineBytesTests {
         var bytes = Array("{}\n".utf8)
         event.appendHistoryLine(to: &bytes)
         #expect(bytes == Array(("{}\n" + event.controlJSON.canonicalText + "\n").utf8), "\(Self.shapes[shape].name)")
+    }
+
+    @Test("the journal entry is its fields' datagram", arguments: cases)
+    func journalEntryIsTheFieldsDatagram(kind: Int, shape: Int) {
+        let event = Self.shapes[shape].event(Self.kinds[kind])
+        var datagram = JournalDatagram()
+        event.appendJournalEntry(to: &datagram, identifier: "phoned", pair: "bench-2")
+        let fields = event.journalFields(identifier: "phoned", pair: "bench-2")
+        #expect(datagram.bytes == Journal.nativeDatagram(JournalFields.payloads(fields)), "\(Self.shapes[shape].name)")
     }
 
     @Test func aBatchOnStderrIsTheFormerLinesInOrder() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Systemd
 import WatchPairCore
 import WatchPairWire
@@ -17,16 +18,33 @@ extension DiagnosticEvent {
     /// the transfer id; the fields of the event's vocabulary (``DiagnosticEvent/fields``) come last.
     private var optionalFields: [(name: EventField.Name, value: String)] {
         var out: [(EventField.Name, String)] = []
-        if let channel { out.append((.channel, channel.rawValue)) }
-        if let transferId { out.append((.transferId, transferId.uuidString)) }
-        if let name = file?.name { out.append((.fileName, name)) }
-        if let bytes = file?.bytes { out.append((.fileBytes, String(bytes))) }
-        if let offset = file?.offset { out.append((.fileOffset, String(offset))) }
-        if let seq { out.append((.seq, String(seq))) }
-        if let errorCode { out.append((.errorCode, String(errorCode.rawValue))) }
-        if let durationMicroseconds { out.append((.durationUs, String(durationMicroseconds))) }
-        for field in fields { out.append((field.name, field.value.text)) }
+        forEachOptionalField(
+            text: { out.append(($0, $1)) }, number: { out.append(($0, String($1))) },
+            unsigned: { out.append(($0, String($1))) }, uuid: { out.append(($0, $1.uuidString)) })
         return out
+    }
+
+    /// Visits the optional fields in ``optionalFields``' order, each in its own type: the one enumeration
+    /// behind the journal's fields, its datagram and the stderr line, which write numbers and the transfer
+    /// id as digits in place.
+    func forEachOptionalField(
+        text: (EventField.Name, String) -> Void, number: (EventField.Name, Int64) -> Void,
+        unsigned: (EventField.Name, UInt64) -> Void, uuid: (EventField.Name, UUID) -> Void
+    ) {
+        if let channel { text(.channel, channel.rawValue) }
+        if let transferId { uuid(.transferId, transferId) }
+        if let name = file?.name { text(.fileName, name) }
+        if let bytes = file?.bytes { unsigned(.fileBytes, bytes) }
+        if let offset = file?.offset { unsigned(.fileOffset, offset) }
+        if let seq { unsigned(.seq, seq) }
+        if let errorCode { number(.errorCode, Int64(errorCode.rawValue)) }
+        if let durationMicroseconds { number(.durationUs, durationMicroseconds) }
+        for field in fields {
+            switch field.value {
+            case .string(let value): text(field.name, value)
+            case .integer(let value): number(field.name, value)
+            }
+        }
     }
 
     /// The journald entry: `MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `WC_EVENT`, `WC_ROLE`,

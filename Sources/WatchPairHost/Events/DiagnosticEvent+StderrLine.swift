@@ -32,40 +32,28 @@ extension DiagnosticEvent {
         out.append(contentsOf: StderrRecord.message(message).utf8)
         out.append(contentsOf: " role=".utf8)
         out.append(contentsOf: role.rawValue.utf8)
-        // In the order of the journal's fields (`optionalFields`); `EventStderrLineTests` holds them equal.
+        // In the order of the journal's fields; `EventLineBytesTests` holds the line equal to the former one.
         func key(_ name: EventField.Name) {
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: name.key.utf8)
             out.append(UInt8(ascii: "="))
         }
-        func text(_ name: EventField.Name, _ value: String) {
-            key(name)
-            out.append(contentsOf: StderrRecord.value(value).utf8)
-        }
-        func number(_ name: EventField.Name, _ value: Int64) {
-            key(name)
-            TextBytes.append(decimal: value, to: &out)
-        }
-        func number(_ name: EventField.Name, _ value: UInt64) {
-            key(name)
-            TextBytes.append(decimal: value, to: &out)
-        }
-        if let channel { text(.channel, channel.rawValue) }
-        if let transferId {
-            key(.transferId)
-            TextBytes.append(uuid: transferId, to: &out)
-        }
-        if let name = file?.name { text(.fileName, name) }
-        if let bytes = file?.bytes { number(.fileBytes, bytes) }
-        if let offset = file?.offset { number(.fileOffset, offset) }
-        if let seq { number(.seq, seq) }
-        if let errorCode { number(.errorCode, Int64(errorCode.rawValue)) }
-        if let durationMicroseconds { number(.durationUs, durationMicroseconds) }
-        for field in fields {
-            switch field.value {
-            case .string(let value): text(field.name, value)
-            case .integer(let value): number(field.name, value)
-            }
-        }
+        forEachOptionalField(
+            text: { name, value in
+                key(name)
+                out.append(contentsOf: StderrRecord.value(value).utf8)
+            },
+            number: { name, value in
+                key(name)
+                TextBytes.append(decimal: value, to: &out)
+            },
+            unsigned: { name, value in
+                key(name)
+                TextBytes.append(decimal: value, to: &out)
+            },
+            uuid: { name, value in
+                key(name)
+                TextBytes.append(uuid: value, to: &out)
+            })
     }
 }

@@ -70,17 +70,18 @@ public struct EventWriter: Sendable {
                     lines.appendLine { event.appendStderrLine(to: &$0, after: prefix) }
                     continue
                 }
-                let fields = event.journalFields(identifier: identifier, pair: pair)
                 // Sent waiting, on the output's thread: when the socket was full, or entries wait there already.
                 let send: @Sendable () -> Void = {
-                    guard !Journal.send(fields) else { return }
+                    guard !Journal.send(event.journalFields(identifier: identifier, pair: pair)) else { return }
                     var line: [UInt8] = []
                     event.appendStderrLine(to: &line, after: prefix)
                     line.append(UInt8(ascii: "\n"))
                     _ = writeAll(stderr.descriptor, line)
                 }
                 output.write(attempt: {
-                    switch Journal.trySend(fields, to: journalPath) {
+                    var datagram = JournalDatagram()
+                    event.appendJournalEntry(to: &datagram, identifier: identifier, pair: pair)
+                    switch Journal.trySend(datagram, to: journalPath) {
                     case .sent: return nil
                     case .wouldWait: return send
                     case .failed:
