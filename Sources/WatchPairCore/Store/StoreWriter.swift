@@ -86,9 +86,16 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     }
 
     private func run() {
-        // Named from the thread itself: set before `start()`, Foundation's name did not reach the kernel's
-        // thread name, and perf and `top -H` showed the writer under the name of the loop that started it.
-        Thread.current.name = name
+        // Named from the thread itself, in the kernel directly: set before `start()`, Foundation's name did
+        // not reach the kernel's thread name, and `Thread.current.name` here reached it only when the
+        // starting thread had recorded the new thread's handle first (a race: the name was sometimes missing
+        // from perf and `top -H`). `/proc/thread-self/comm` names the calling thread; the kernel keeps 15 bytes.
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            let bytes = Array(name.utf8.prefix(15))
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
         while let batch = nextBatch() {
             if let hook = beforeCommit.withLock({ $0 }) { hook(batch.count) }
             let outcomes = batch[0].commit(batch.map(\.request))
