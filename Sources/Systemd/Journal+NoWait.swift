@@ -36,9 +36,9 @@ extension Journal {
         guard descriptor >= 0 else { return .failed }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failed }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failed }
+        // Copied from the string's own storage: no array per entry on the loop.
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
         let sent = datagram.withUnsafeBytes { bytes in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -12,6 +12,11 @@ public struct JournalDatagram: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Empties the datagram, keeping its buffer for the next entry.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Adds a field. `name` (after `namePrefix`) must be a name ``JournalFields/sanitize(_:)`` keeps as it
     /// is: the caller's own constants, not input.
     public mutating func add(_ name: String, namePrefix: String = "", value: String) {

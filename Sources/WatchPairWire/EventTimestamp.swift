@@ -22,37 +22,14 @@ public enum EventTimestamp {
     /// its timestamp into two lines (history file, stderr), and a string per field, joined, was a fifth of
     /// the event lines' CPU.
     public static func append(microseconds: Int64, to out: inout [UInt8]) {
-        let (year, month, day, hour, minute, second, fraction) = fields(microseconds: microseconds)
-        func digits(_ value: Int64, _ width: Int, then separator: UInt8) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-            out.append(separator)
-        }
-        digits(year, 4, then: UInt8(ascii: "-"))
-        digits(month, 2, then: UInt8(ascii: "-"))
-        digits(day, 2, then: UInt8(ascii: "T"))
-        digits(hour, 2, then: UInt8(ascii: ":"))
-        digits(minute, 2, then: UInt8(ascii: ":"))
-        digits(second, 2, then: UInt8(ascii: "."))
-        digits(fraction, 6, then: UInt8(ascii: "Z"))
-    }
-
-    /// The UTC calendar fields of `microseconds` since 1970-01-01, clamped to years 0000–9999.
-    static func fields(microseconds: Int64) -> (
-        year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, microsecond: Int64
-    ) {
         let limit = (ISO8601Timestamp.endSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000 - 1
         let lower = (ISO8601Timestamp.minSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000
         let value = min(max(microseconds, lower), limit)
         let unix = ISO8601Timestamp.floorDivide(value, 1_000_000)
-        let days = ISO8601Timestamp.floorDivide(unix, 86_400)
-        let secondOfDay = unix - days * 86_400
-        let (y, m, d) = ISO8601Timestamp.civilFromDays(days)
-        return (y, m, d, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, value - unix * 1_000_000)
+        ISO8601Timestamp.appendDateTime(unixSeconds: unix, to: &out)
+        out.append(UInt8(ascii: "."))
+        ISO8601Timestamp.appendDigits(value - unix * 1_000_000, width: 6, to: &out)
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// Appends ``format(_:)``'s text for `date` to `out`.

@@ -38,13 +38,13 @@ enum ISO8601Timestamp {
         guard fracDigits.count <= maxFractionDigits else { return nil }
         while fracDigits.count < 3 { fracDigits.append(UInt8(ascii: "0")) }
 
-        let unix = seconds + referenceUnixOffset
-        let days = floorDivide(unix, 86_400)
-        let secondOfDay = unix - days * 86_400
-        let (y, m, d) = civilFromDays(days)
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "."
-            + String(decoding: fracDigits, as: UTF8.self) + "Z"
+        var text: [UInt8] = []
+        text.reserveCapacity(21 + fracDigits.count)
+        appendDateTime(unixSeconds: seconds + referenceUnixOffset, to: &text)
+        text.append(UInt8(ascii: "."))
+        text.append(contentsOf: fracDigits)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Seconds since 2001-01-01 for `text`, or nil when it is not a valid timestamp in the accepted form.
@@ -191,8 +191,32 @@ enum ISO8601Timestamp {
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    static func pad(_ value: Int64, _ width: Int) -> String {
-        let s = String(value)
-        return String(repeating: "0", count: max(0, width - s.count)) + s
+    /// Appends `YYYY-MM-DDTHH:MM:SS` (UTC) for `unix` seconds since 1970-01-01, digits in place: the one
+    /// calendar writer behind `$date` texts and event timestamps. `unix` must fall in years 0000–9999.
+    static func appendDateTime(unixSeconds unix: Int64, to out: inout [UInt8]) {
+        let days = floorDivide(unix, 86_400)
+        let secondOfDay = unix - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        appendDigits(year, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, width: 2, to: &out)
+    }
+
+    /// Appends `value` (0 ≤ value < 10^width) as exactly `width` decimal digits.
+    static func appendDigits(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }

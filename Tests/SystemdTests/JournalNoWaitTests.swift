@@ -74,6 +74,19 @@ struct JournalNoWaitTests {
         let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         #expect(Array(buffer.prefix(max(received, 0))) == Array("MESSAGE=hi\nPRIORITY=6\n".utf8))
         #expect(Journal.trySend(JournalDatagram(), to: path) == .failed)
+        // Emptied and reused (one buffer per batch of events), it carries only the next entry.
+        datagram.removeAll()
+        #expect(datagram.bytes.isEmpty)
+        datagram.add("MESSAGE", value: "again")
+        #expect(Journal.trySend(datagram, to: path) == .sent)
+        let again = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(Array(buffer.prefix(max(again, 0))) == Array("MESSAGE=again\n".utf8))
+    }
+
+    @Test func aPathTooLongForTheSocketAddressFails() {
+        var datagram = JournalDatagram()
+        datagram.add("MESSAGE", value: "hi")
+        #expect(Journal.trySend(datagram, to: "/tmp/" + String(repeating: "j", count: 200)) == .failed)
     }
 
     @Test func aSocketNobodyReadsFillsAndTheSendWouldWaitInsteadOfWaiting() throws {

@@ -33,13 +33,38 @@ struct TextBytesTests {
         }
     }
 
-    /// The timestamp as it was written before its digits went in place: a padded string per field, joined
-    /// (the clamp and the calendar fields are shared; `EventTimestampTests` checks those against known texts).
+    /// The timestamp as it was written before its digits went in place: the clamp, the calendar fields, then
+    /// a padded string per field, joined (`EventTimestampTests` checks the texts against known ones).
     static func formerTimestamp(_ microseconds: Int64) -> String {
-        let (y, m, d, hour, minute, second, fraction) = EventTimestamp.fields(microseconds: microseconds)
-        let pad = ISO8601Timestamp.pad
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":"
-            + pad(second, 2) + "." + pad(fraction, 6) + "Z"
+        let limit = (ISO8601Timestamp.endSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000 - 1
+        let lower = (ISO8601Timestamp.minSeconds + ISO8601Timestamp.referenceUnixOffset) * 1_000_000
+        let value = min(max(microseconds, lower), limit)
+        let unix = ISO8601Timestamp.floorDivide(value, 1_000_000)
+        let days = ISO8601Timestamp.floorDivide(unix, 86_400)
+        let secondOfDay = unix - days * 86_400
+        let (y, m, d) = ISO8601Timestamp.civilFromDays(days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let s = String(value)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(value - unix * 1_000_000, 6) + "Z"
+    }
+
+    /// `$date` texts share the calendar writer: the date and time before the fraction are the event
+    /// timestamp's for the same second, and the text still parses back to the same `Double`.
+    @Test func dateTextSharesTheCalendarWriter() throws {
+        var seconds: [Double] = [0, -1, 1, -0.25, 1e-3, Double(ISO8601Timestamp.minSeconds), Double(ISO8601Timestamp.endSeconds) - 0.5]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            seconds.append(Double.random(in: Double(ISO8601Timestamp.minSeconds)..<Double(ISO8601Timestamp.endSeconds), using: &generator))
+        }
+        for t in seconds {
+            let text = try #require(ISO8601Timestamp.format(t), "\(t)")
+            let unixMicroseconds = (Int64(t.rounded(.down)) + ISO8601Timestamp.referenceUnixOffset) * 1_000_000
+            #expect(text.prefix(20) == Self.formerTimestamp(unixMicroseconds).prefix(20), "\(t)")
+            #expect(ISO8601Timestamp.parse(text) == t, "\(text)")
+        }
     }
 
     @Test func timestampIsTheFormerText() {

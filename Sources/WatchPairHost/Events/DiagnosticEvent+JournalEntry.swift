@@ -16,14 +16,6 @@ extension DiagnosticEvent {
         datagram.add("WC_PAIR", value: pair)
         forEachOptionalField(
             text: { datagram.add($0.journal, namePrefix: "WC_", value: $1) },
-            number: { name, value in
-                datagram.add(name.journal, namePrefix: "WC_", plainValue: { TextBytes.append(decimal: value, to: &$0) })
-            },
-            unsigned: { name, value in
-                datagram.add(name.journal, namePrefix: "WC_", plainValue: { TextBytes.append(decimal: value, to: &$0) })
-            },
-            uuid: { name, value in
-                datagram.add(name.journal, namePrefix: "WC_", plainValue: { TextBytes.append(uuid: value, to: &$0) })
-            })
+            plain: { name, value in datagram.add(name.journal, namePrefix: "WC_", plainValue: value.append(to:)) })
     }
 }

@@ -18,31 +18,51 @@ extension DiagnosticEvent {
     /// the transfer id; the fields of the event's vocabulary (``DiagnosticEvent/fields``) come last.
     private var optionalFields: [(name: EventField.Name, value: String)] {
         var out: [(EventField.Name, String)] = []
-        forEachOptionalField(
-            text: { out.append(($0, $1)) }, number: { out.append(($0, String($1))) },
-            unsigned: { out.append(($0, String($1))) }, uuid: { out.append(($0, $1.uuidString)) })
+        forEachOptionalField(text: { out.append(($0, $1)) }, plain: { out.append(($0, $1.text)) })
         return out
     }
 
-    /// Visits the optional fields in ``optionalFields``' order, each in its own type: the one enumeration
-    /// behind the journal's fields, its datagram and the stderr line, which write numbers and the transfer
-    /// id as digits in place.
-    func forEachOptionalField(
-        text: (EventField.Name, String) -> Void, number: (EventField.Name, Int64) -> Void,
-        unsigned: (EventField.Name, UInt64) -> Void, uuid: (EventField.Name, UUID) -> Void
-    ) {
+    /// A field's value that is written as it is, never escaped: a number or the transfer id.
+    enum PlainValue {
+        case signed(Int64)
+        case unsigned(UInt64)
+        case uuid(UUID)
+
+        /// Appends the value's text, written in place.
+        func append(to out: inout [UInt8]) {
+            switch self {
+            case .signed(let value): TextBytes.append(decimal: value, to: &out)
+            case .unsigned(let value): TextBytes.append(decimal: value, to: &out)
+            case .uuid(let value): TextBytes.append(uuid: value, to: &out)
+            }
+        }
+
+        /// The value's text.
+        var text: String {
+            switch self {
+            case .signed(let value): String(value)
+            case .unsigned(let value): String(value)
+            case .uuid(let value): value.uuidString
+            }
+        }
+    }
+
+    /// Visits the optional fields in ``optionalFields``' order: text that a form may have to escape, and
+    /// plain values. The one enumeration behind the journal's fields, its datagram and the stderr line, which
+    /// write plain values in place.
+    func forEachOptionalField(text: (EventField.Name, String) -> Void, plain: (EventField.Name, PlainValue) -> Void) {
         if let channel { text(.channel, channel.rawValue) }
-        if let transferId { uuid(.transferId, transferId) }
+        if let transferId { plain(.transferId, .uuid(transferId)) }
         if let name = file?.name { text(.fileName, name) }
-        if let bytes = file?.bytes { unsigned(.fileBytes, bytes) }
-        if let offset = file?.offset { unsigned(.fileOffset, offset) }
-        if let seq { unsigned(.seq, seq) }
-        if let errorCode { number(.errorCode, Int64(errorCode.rawValue)) }
-        if let durationMicroseconds { number(.durationUs, durationMicroseconds) }
+        if let bytes = file?.bytes { plain(.fileBytes, .unsigned(bytes)) }
+        if let offset = file?.offset { plain(.fileOffset, .unsigned(offset)) }
+        if let seq { plain(.seq, .unsigned(seq)) }
+        if let errorCode { plain(.errorCode, .signed(Int64(errorCode.rawValue))) }
+        if let durationMicroseconds { plain(.durationUs, .signed(durationMicroseconds)) }
         for field in fields {
             switch field.value {
             case .string(let value): text(field.name, value)
-            case .integer(let value): number(field.name, value)
+            case .integer(let value): plain(field.name, .signed(value))
             }
         }
     }

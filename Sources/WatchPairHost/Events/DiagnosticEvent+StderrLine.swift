@@ -43,17 +43,9 @@ extension DiagnosticEvent {
                 key(name)
                 out.append(contentsOf: StderrRecord.value(value).utf8)
             },
-            number: { name, value in
+            plain: { name, value in
                 key(name)
-                TextBytes.append(decimal: value, to: &out)
-            },
-            unsigned: { name, value in
-                key(name)
-                TextBytes.append(decimal: value, to: &out)
-            },
-            uuid: { name, value in
-                key(name)
-                TextBytes.append(uuid: value, to: &out)
+                value.append(to: &out)
             })
     }
 }

@@ -63,6 +63,8 @@ public struct EventWriter: Sendable {
         // each line written in place into the chunk it goes out in.
         let writeBatch: @Sendable ([DiagnosticEvent]) -> Void = { events in
             var lines = LineChunks(limit: batchBytes)
+            // One datagram buffer for the batch's entries, as the lines have one chunk.
+            var datagram = JournalDatagram()
             for event in events {
                 // No check that the journal's socket exists: a send to a missing one fails, and the
                 // entry becomes a stderr line then (`.failed`), without a `stat` per event on the loop.
@@ -79,7 +81,7 @@ public struct EventWriter: Sendable {
                     _ = writeAll(stderr.descriptor, line)
                 }
                 output.write(attempt: {
-                    var datagram = JournalDatagram()
+                    datagram.removeAll()
                     event.appendJournalEntry(to: &datagram, identifier: identifier, pair: pair)
                     switch Journal.trySend(datagram, to: journalPath) {
                     case .sent: return nil
