@@ -4,8 +4,9 @@ import Glibc
 ///
 /// The child gets a clean signal mask and default dispositions (wcbench blocks SIGINT/SIGTERM in its own
 /// threads to handle them in ``Cleanup``), standard input from `/dev/null`, and its output appended to the
-/// given files. Every child is registered with ``Cleanup`` until reaped, so an interrupted run still
-/// kills exactly the processes it started.
+/// given files. Every child leads a process group of its own and is registered with ``Cleanup`` until
+/// reaped; signals go to the group, so an interrupted run still kills exactly the processes it started,
+/// and a daemon under a `--daemon-wrapper` (strace detaches from its tracee when stopped) stops with it.
 final class ChildProcess {
     /// The child's process id.
     let pid: pid_t
@@ -58,7 +59,8 @@ final class ChildProcess {
         for signal in [SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }
@@ -97,10 +99,11 @@ final class ChildProcess {
         return reap(blocking: false) == nil
     }
 
-    /// Sends `signal`; a reaped process is never signalled (its pid may have been reused).
+    /// Sends `signal` to the child's process group; once the child is reaped its group is never
+    /// signalled (the id may have been reused).
     func send(_ signal: Int32) {
         guard waitStatus == nil else { return }
-        kill(pid, signal)
+        kill(-pid, signal)
     }
 
     /// Waits up to `seconds` for the process to exit; returns its wait status, or nil if it still runs.

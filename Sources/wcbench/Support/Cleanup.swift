@@ -54,7 +54,8 @@ final class Cleanup: Sendable {
         let message = "wcbench: interrupted (signal \(signal)); stopping the processes it started\n"
         _ = message.withCString { write(2, $0, strlen($0)) }
         let (pids, directory, keep) = state.withLock { ($0.pids, $0.directory, $0.keepDirectory) }
-        for pid in pids { kill(pid, SIGTERM) }
+        // Each child leads its own process group (``ChildProcess``): the group takes a wrapper's daemon too.
+        for pid in pids { kill(-pid, SIGTERM) }
         let deadline = Monotonic.deadline(seconds: 2)
         var remaining = pids
         while !remaining.isEmpty, Monotonic.now() < deadline {
@@ -62,7 +63,7 @@ final class Cleanup: Sendable {
             Monotonic.sleep(seconds: 0.01)
         }
         for pid in remaining {
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
             waitpid(pid, nil, 0)
         }
         if let directory, !keep { try? FileManager.default.removeItem(atPath: directory) }
