@@ -78,6 +78,7 @@ public enum WireEnvelope {
 
     /// Encodes an envelope with `body` (nil: none) as JSON text.
     public static func encode<Body: Encodable>(_ header: Header, body: Body?) throws(WatchConnectionError) -> String {
+        if let text = HeaderText.envelope(header, body: body) { return text }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -96,6 +97,7 @@ public enum WireEnvelope {
 
     /// Reads the header of the JSON text `text`.
     public static func header(of text: String) throws(WatchConnectionError) -> Header {
+        if let header = EnvelopeScanner.header(of: text) { return header }
         do {
             let header = try JSONDecoder().decode(Header.self, from: Data(text.utf8))
             guard header.v == version else {
