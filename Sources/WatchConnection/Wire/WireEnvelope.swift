@@ -54,7 +54,8 @@ public enum WireEnvelope {
         case pong
     }
 
-    private struct Full<Body: Encodable>: Encodable {
+    /// Header and body in one container, as `JSONEncoder` writes them (the path `HeaderText` declines to).
+    struct Full<Body: Encodable>: Encodable {
         var header: Header
         var body: Body?
 

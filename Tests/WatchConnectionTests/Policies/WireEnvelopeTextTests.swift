@@ -16,27 +16,11 @@ struct WireEnvelopeTextTests {
         var missing: String?
     }
 
-    /// The envelope as JSONEncoder wrote it (the old path): header keys and body in one sorted container.
-    struct Reference<Body: Encodable>: Encodable {
-        var header: WireEnvelope.Header
-        var body: Body?
-        enum CodingKeys: String, CodingKey { case v, kind, id, type, reply, error, body }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(header.v, forKey: .v)
-            try container.encode(header.kind, forKey: .kind)
-            try container.encode(header.id, forKey: .id)
-            try container.encodeIfPresent(header.type, forKey: .type)
-            try container.encodeIfPresent(header.reply, forKey: .reply)
-            try container.encodeIfPresent(header.error, forKey: .error)
-            try container.encodeIfPresent(body, forKey: .body)
-        }
-    }
-
+    /// The envelope as JSONEncoder writes it, header and body in one container (the old path).
     static func foundation<Body: Encodable>(_ header: WireEnvelope.Header, _ body: Body?) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(Reference(header: header, body: body)), as: UTF8.self)
+        return String(decoding: try encoder.encode(WireEnvelope.Full(header: header, body: body)), as: UTF8.self)
     }
 
     static let unicode = Mixed(
