@@ -89,7 +89,8 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
         // Named from the thread itself, in the kernel directly: set before `start()`, Foundation's name did
         // not reach the kernel's thread name, and `Thread.current.name` here reached it only when the
         // starting thread had recorded the new thread's handle first (a race: the name was sometimes missing
-        // from perf and `top -H`). `/proc/thread-self/comm` names the calling thread; the kernel keeps 15 bytes.
+        // from perf and `top -H`). `/proc/thread-self/comm` names the calling thread (Swift's Glibc module
+        // does not export `pthread_setname_np`); the kernel keeps 15 bytes.
         let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         if descriptor >= 0 {
             let bytes = Array(name.utf8.prefix(15))
