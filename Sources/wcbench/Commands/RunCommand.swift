@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run each daemon under this command, e.g. \"valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p\" (time limits are multiplied by 50; the numbers are then only good for the profile).")
     var daemonWrapper: String?
 
-    @Option(help: "Record perf profiles (perf record --call-graph dwarf, 499 Hz) of both daemons during each measured window into this directory (slows the daemons: do not publish those numbers).")
+    @Option(help: "Record perf profiles (perf record --call-graph dwarf, 499 Hz) of both daemons during each measured window (and of both apps in the layer and wcmodule sections) into this directory (slows the daemons: do not publish those numbers).")
     var profile: String?
 
     @Option(help: "The deepest backlog the growth section queues (1,000, 10,000, 100,000, 1,000,000: the depths up to this one).")

@@ -41,6 +41,21 @@ struct LayerAppProcesses {
         return (process, AppChannel(descriptor: parentEnd, name: "the \(side) app (see \(directory)/\(side).log)"))
     }
 
+    /// `perf record` attached to each app for one measured window, with `--profile` (none without):
+    /// `<window>-<side>.data` in the profile directory. Enable them as the window opens, stop them as it closes.
+    func profile(_ apps: [(side: String, process: ChildProcess)], window: String) throws(BenchError) -> [PerfProcess] {
+        guard let profileDirectory = context.profileDirectory else { return [] }
+        guard let perf = context.binaries.perf else { throw BenchError("--profile needs perf") }
+        var profilers: [PerfProcess] = []
+        for (side, process) in apps {
+            profilers.append(try PerfProcess(
+                perf: perf,
+                arguments: ["record", "--call-graph", "dwarf,16384", "-F", "499", "-o", "\(profileDirectory)/\(window)-\(side).data"],
+                pid: process.pid, directory: directory, name: "\(window)-\(side)-record"))
+        }
+        return profilers
+    }
+
     /// The environment of an app on the WatchConnectivity module: side, sockets, state.
     static func environment(side: String, in directory: String) -> [String: String] {
         ChildProcess.environment([

@@ -10,7 +10,10 @@ import WatchConnectivity
 ///
 /// 1. raw `WCSession.sendMessage` round trips, then (after the `switch` message) the same payload as a
 ///    typed request through `WatchConnection.send`, then the wire form's JSON work of as many requests
-///    alone (``wireWork(_:echo:)``): `roundTrips {"raw":[ns…],"layer":[ns…],"wire":[ns…]}`;
+///    alone (``wireWork(_:echo:)``): `roundTrips {"raw":[ns…],"layer":[ns…],"wire":[ns…]}`. Around each
+///    measured loop, after its warm-up and after its last round trip, the app says `raw-warm`, `raw-done`,
+///    `layer-warm`, `layer-done` and waits for `go`: wcbench reads both apps' CPU time there, so CPU per
+///    round trip covers exactly each loop;
 /// 2. `stop-peer`; wcbench kills the watch app and writes `peer-stopped` on stdin; `settings.queued`
 ///    requests are queued (`.messageOnly`, `.queued`, persisted): `start-peer`; wcbench starts the watch
 ///    app again; the connection (active mode) flushes on reachability:
@@ -40,7 +43,9 @@ final class LayerDriver {
         let pinger = await MessagePinger(pad: settings.pad)
         let session = pinger.session
         _ = try await pinger.roundTrips(settings.warmup)
+        try Self.gate("raw-warm")
         let raw = try await pinger.roundTrips(settings.roundTrips)
+        try Self.gate("raw-done")
         _ = try await MessagePinger.send([Self.switchKey: true], on: session)
 
         // The queue is persisted (it must survive the app), in the app's state directory.
@@ -53,12 +58,14 @@ final class LayerDriver {
         try await connection.waitForConnection(timeout: .seconds(30))
         let echo = BenchEcho(p: settings.pad)
         for _ in 0..<settings.warmup { _ = try await connection.send(echo) }
+        try Self.gate("layer-warm")
         var layer: [UInt64] = []
         for _ in 0..<settings.roundTrips {
             let start = clock.now
             _ = try await connection.send(echo)
             layer.append(MessagePinger.nanoseconds(start.duration(to: clock.now)))
         }
+        try Self.gate("layer-done")
         _ = try Self.wireWork(settings.warmup, echo: echo)
         let wire = try Self.wireWork(settings.roundTrips, echo: echo)
         Self.say("roundTrips", ["raw": raw, "layer": layer, "wire": wire])
@@ -139,6 +146,13 @@ final class LayerDriver {
             "count": count, "failed": tally.failed, "seconds": flushStart.duration(to: end) / .seconds(1),
             "enqueueSeconds": enqueueSeconds,
         ])
+    }
+
+    /// Says `word` and blocks the main actor until wcbench answers `go` (it reads both apps' CPU time
+    /// meanwhile): nothing of the app's runs while the times are read.
+    static func gate(_ word: String) throws {
+        say(word, [:])
+        guard readLine() == "go" else { throw BenchAppError("wcbench did not say go after \(word)") }
     }
 
     /// One protocol line on stdout.

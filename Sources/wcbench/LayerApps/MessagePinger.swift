@@ -60,9 +60,8 @@ final class MessagePinger {
     static func runModuleSection(_ settings: LayerDriver.Settings) async throws {
         let pinger = await MessagePinger(pad: settings.pad)
         _ = try await pinger.roundTrips(settings.warmup)
-        LayerDriver.say("warm", [:])
-        // Blocks the main actor until wcbench has read the CPU times the window starts from.
-        guard readLine() == "go" else { throw BenchAppError("wcbench did not say go") }
+        // wcbench reads the CPU times the window starts from.
+        try LayerDriver.gate("warm")
         let samples = try await pinger.roundTrips(settings.roundTrips)
         LayerDriver.say("roundTrips", ["samples": samples])
     }

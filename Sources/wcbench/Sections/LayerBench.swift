@@ -8,7 +8,9 @@ import Glibc
 /// trips (the watch app's plain delegate answers each with its payload), then the same payload as a
 /// typed request through `WatchConnection.send` (default strategy, the watch app's handler answers),
 /// then the wire form's JSON work of as many requests alone, which with the raw round trip is the
-/// floor of a typed request (`layer.floor.p50`).
+/// floor of a typed request (`layer.floor.p50`). wcbench reads both apps' CPU time around each measured
+/// loop (``LayerDriver``'s gates), so the CPU per raw round trip and per typed request, and their ratio,
+/// sit beside the latencies: a CPU ratio moves less with the machine's other work than a p50 does.
 /// Then the watch app is killed, the phone app queues N requests (persisted), the watch app is started
 /// again, and the flush is timed from its start (the `queueFlushed` event) to the last response.
 struct LayerBench {
@@ -26,9 +28,23 @@ struct LayerBench {
         defer { driverProcess.stop() }
 
         context.progress("layer: \(counts.layerRoundTrips) round trips raw, then through the layer")
+        // Each measured loop between two gates: its CPU read, and with `--profile` its own perf records.
+        var cpu: [Double] = []
+        for (window, open, close) in [("layer-raw", "raw-warm", "raw-done"), ("layer-typed", "layer-warm", "layer-done")] {
+            _ = try driver.expect(open, deadline: context.phaseDeadline())
+            let profilers = try apps.profile([("phone", driverProcess), ("watch", watch)], window: window)
+            cpu.append(try ProcessStats.of(driverProcess.pid).cpuSeconds + ProcessStats.of(watch.pid).cpuSeconds)
+            for profiler in profilers { try profiler.enable() }
+            try driver.write("go")
+            _ = try driver.expect(close, deadline: context.phaseDeadline())
+            cpu.append(try ProcessStats.of(driverProcess.pid).cpuSeconds + ProcessStats.of(watch.pid).cpuSeconds)
+            for profiler in profilers { try profiler.stop() }
+            try driver.write("go")
+        }
         let trips = try LayerAppProcesses.decode(
             RoundTrips.self, try driver.expect("roundTrips", deadline: context.phaseDeadline()), from: driver.name)
         report(trips)
+        report(cpu: (raw: cpu[1] - cpu[0], layer: cpu[3] - cpu[2]), count: trips.layer.count)
 
         _ = try driver.expect("stop-peer", deadline: context.phaseDeadline())
         watch.send(SIGKILL)
@@ -85,6 +101,17 @@ struct LayerBench {
             floor: rawSummary.p50 + wireP50, base: (name, rawSummary.p50),
             note: "what a typed request costs here with no bookkeeping at all, over the same apps' raw round trip",
             measured: layerSummary.p50, overKey: "layer.request.overFloor.p50", overLabel: "typed request p50 / that floor")
+    }
+
+    /// Both apps' CPU per raw round trip and per typed request over the measured loops, and their ratio.
+    private func report(cpu: (raw: Double, layer: Double), count: Int) {
+        guard count > 0 else { return }
+        let perTrip = { (seconds: Double) in seconds / Double(count) * 1e6 }
+        let note = "user + system time of both apps over the measured loop (/proc, 10 ms ticks)"
+        context.report.add("layer", "layer.raw.cpuPerMessage", "raw WCSession.sendMessage: both apps' CPU per round trip", perTrip(cpu.raw), "us", note: note)
+        context.report.add("layer", "layer.request.cpuPerRequest", "typed request: both apps' CPU per request", perTrip(cpu.layer), "us", note: note)
+        guard cpu.raw > 0 else { return }
+        context.report.add("layer", "layer.request.cpuOverhead", "layer CPU overhead: typed request CPU / raw message CPU", cpu.layer / cpu.raw, "x")
     }
 
     /// The flush of the queue: time and rate, the target judged for 1,000 only.

@@ -24,7 +24,7 @@ struct WCModuleBench {
 
         context.progress("wcmodule: \(counts.messageWarmup) warm-up round trips between two WCSession apps")
         _ = try pinger.expect("warm", deadline: context.phaseDeadline())
-        let profilers = try profile([("phone", phone), ("watch", watch)], in: apps.directory)
+        let profilers = try apps.profile([("phone", phone), ("watch", watch)], window: "wcmodule")
         let before = (phone: try ProcessStats.of(phone.pid), watch: try ProcessStats.of(watch.pid))
         for profiler in profilers { try profiler.enable() }
         context.progress("wcmodule: \(counts.layerRoundTrips) round trips")
@@ -40,20 +40,6 @@ struct WCModuleBench {
         if let status = phone.wait(seconds: 10), status != 0 {
             throw BenchError("the phone app \(ChildProcess.describe(status)); see \(apps.directory)/phone.log")
         }
-    }
-
-    /// `perf record` on each app over the measured window, with `--profile` (`wcmodule-<side>.data`).
-    private func profile(_ apps: [(String, ChildProcess)], in directory: String) throws(BenchError) -> [PerfProcess] {
-        guard let profileDirectory = context.profileDirectory else { return [] }
-        guard let perf = context.binaries.perf else { throw BenchError("--profile needs perf") }
-        var profilers: [PerfProcess] = []
-        for (side, process) in apps {
-            profilers.append(try PerfProcess(
-                perf: perf,
-                arguments: ["record", "--call-graph", "dwarf,16384", "-F", "499", "-o", "\(profileDirectory)/wcmodule-\(side).data"],
-                pid: process.pid, directory: directory, name: "wcmodule-\(side)-record"))
-        }
-        return profilers
     }
 
     /// The round trip with its ratios to the raw ping-pong of this run, and both apps' CPU per message.
