@@ -20,7 +20,7 @@ final class SessionBarriers {
 
     /// Puts a barrier into `input` and waits until the loop passes it; at once when it cannot be queued.
     func wait(in input: AsyncStream<SessionInput>.Continuation) async {
-        let id = UUID()
+        let id = UUID.random()
         await withCheckedContinuation { continuation in
             waiters[id] = continuation
             if case .enqueued = input.yield(.barrier(id)) { return }

@@ -24,7 +24,7 @@ final class StatusWaiters {
     ) async throws {
         // A closed connection's callers are not left waiting for a status that can no longer change.
         guard !tasks.isClosed else { throw WatchConnectionError.cancelled }
-        let id = UUID()
+        let id = UUID.random()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 var waiter = StatusWaiter(isSatisfied: isSatisfied, continuation: continuation)

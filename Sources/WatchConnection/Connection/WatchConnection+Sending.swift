@@ -42,7 +42,7 @@ extension WatchConnection {
 
     /// Encodes a request of wire type `type` once; refuses it (7009) when over the payload limit.
     func encode(type: String, body: some Encodable, expectsResponse: Bool) throws(WatchConnectionError) -> Outgoing {
-        let id = UUID()
+        let id = UUID.random()
         let header = WireEnvelope.Header(v: WireEnvelope.version, kind: .request, id: id, type: type, reply: expectsResponse)
         let envelope = try WireEnvelope.encode(header, body: body)
         let size = envelope.utf8.count

@@ -42,7 +42,7 @@ extension WCSessionProviding {
     /// `sleep`, the connection's clock).
     /// - Throws: `.timeout`, the message's failure, or `.decodingFailed` for an answer that is not a pong.
     func probe(timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async throws(WatchConnectionError) {
-        let ping = WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: UUID()))
+        let ping = WireEnvelope.encode(WireEnvelope.Header(v: WireEnvelope.version, kind: .ping, id: .random()))
         let result = await withTaskGroup(of: Result<String, WatchConnectionError>.self) { group in
             group.addTask { await self.sendRequestMessage(ping) }
             group.addTask {

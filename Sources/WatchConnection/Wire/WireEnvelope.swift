@@ -54,7 +54,8 @@ public enum WireEnvelope {
         case pong
     }
 
-    private struct Full<Body: Encodable>: Encodable {
+    /// Header and body in one container, as `JSONEncoder` writes them (the path `HeaderText` declines to).
+    struct Full<Body: Encodable>: Encodable {
         var header: Header
         var body: Body?
 
@@ -78,6 +79,7 @@ public enum WireEnvelope {
 
     /// Encodes an envelope with `body` (nil: none) as JSON text.
     public static func encode<Body: Encodable>(_ header: Header, body: Body?) throws(WatchConnectionError) -> String {
+        if let text = HeaderText.envelope(header, body: body) { return text }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -96,6 +98,7 @@ public enum WireEnvelope {
 
     /// Reads the header of the JSON text `text`.
     public static func header(of text: String) throws(WatchConnectionError) -> Header {
+        if let header = EnvelopeScanner.header(of: text) { return header }
         do {
             let header = try JSONDecoder().decode(Header.self, from: Data(text.utf8))
             guard header.v == version else {

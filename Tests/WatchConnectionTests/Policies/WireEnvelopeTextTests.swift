@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import WatchConnection
+
+/// The hand-written header (HeaderText, EnvelopeScanner) against Foundation's JSON, which wrote and read
+/// every envelope before: the same bytes out, the same header in, and the decoder for whatever they decline.
+@Suite("Wire form written and read without Foundation's JSON")
+struct WireEnvelopeTextTests {
+    static let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+
+    struct Mixed: Codable, Equatable {
+        var text: String
+        var number: Double
+        var list: [Int]
+        var nested: [String: String]
+        var missing: String?
+    }
+
+    /// The envelope as JSONEncoder writes it, header and body in one container (the old path).
+    static func foundation<Body: Encodable>(_ header: WireEnvelope.Header, _ body: Body?) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(WireEnvelope.Full(header: header, body: body)), as: UTF8.self)
+    }
+
+    static let unicode = Mixed(
+        text: "quote \" backslash \\ slash / tab \t newline \n nul \u{0} bell \u{7} é 日本 🚀 \u{2028}",
+        number: -1.5e-7, list: [0, -3, 1_000_000], nested: ["z": "last", "a": "first", "ü": "umlaut"], missing: nil)
+
+    static let headers: [WireEnvelope.Header] = [
+        .init(kind: .request, id: id, type: "Greet", reply: true),
+        .init(kind: .request, id: id, type: "Greet", reply: false),
+        .init(kind: .request, id: id, type: "a/b.c-d_e f", reply: nil),
+        .init(kind: .response, id: id, type: "Greet"),
+        .init(kind: .response, id: id, type: nil),
+        .init(kind: .ping, id: id),
+        .init(kind: .pong, id: UUID()),
+        .init(v: 2, kind: .request, id: id, type: "Greet", reply: true),
+    ]
+
+    @Test("every header shape, with a body of escapes and Unicode, with an empty body and with none: JSONEncoder's bytes")
+    func sameBytes() throws {
+        for header in Self.headers {
+            #expect(HeaderText.envelope(header, body: Self.unicode) == (try Self.foundation(header, Self.unicode)))
+            #expect(HeaderText.envelope(header, body: VoidResponse()) == (try Self.foundation(header, VoidResponse())))
+            #expect(HeaderText.envelope(header, body: Mixed?.none) == (try Self.foundation(header, Mixed?.none)))
+            #expect(try WireEnvelope.encode(header, body: Self.unicode) == (try Self.foundation(header, Self.unicode)))
+        }
+    }
+
+    @Test("what it cannot write byte for byte (an error, a type name with an escape) takes JSONEncoder, same bytes")
+    func declined() throws {
+        var failed = WireEnvelope.Header(kind: .response, id: Self.id, type: "Nope")
+        failed.error = .handlerNotRegistered("Nope")
+        let escaped = WireEnvelope.Header(kind: .request, id: Self.id, type: "say \"hi\" é", reply: true)
+        for header in [failed, escaped] {
+            #expect(HeaderText.envelope(header, body: VoidResponse()) == nil)
+            #expect(try WireEnvelope.encode(header, body: VoidResponse()) == (try Self.foundation(header, VoidResponse())))
+        }
+    }
+
+    /// Texts the scanner reads, as writers in other languages may put them (order, spaces, extra keys).
+    static let readable: [String] = [
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"Greet","body":{"text":"hi"}}"#,
+        #"  { "body" : { "a" : [ 1 , -2.5e3 , true , false , null , "x\"\\\/\b\f\n\r\t\u00e9" , { } , [ ] ] } , "reply" : true , "v" : 1 , "kind" : "request" , "id" : "e621e1f8-c36c-495a-93fc-0c247a3e6e5f" , "type" : "Greet" }"#,
+        #"{"v":1,"kind":"ping","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","extra":{"deep":[[[1]]]},"type":null,"reply":null,"error":null}"#,
+        #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","kind":"pong","v":1}"#,
+        "{\"v\":1,\"kind\":\"request\",\"id\":\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\",\"type\":\"日本/🚀\",\"reply\":false,\"body\":\"é\"}\n",
+    ]
+
+    @Test("envelopes in any key order and spacing read as JSONDecoder reads them")
+    func sameHeader() throws {
+        var texts = Self.readable
+        for header in Self.headers where header.v == 1 { texts.append(try Self.foundation(header, Self.unicode)) }
+        for text in texts {
+            let scanned = EnvelopeScanner.header(of: text)
+            #expect(scanned != nil, "\(text)")
+            #expect(scanned == (try JSONDecoder().decode(WireEnvelope.Header.self, from: Data(text.utf8))), "\(text)")
+        }
+    }
+
+    /// Texts the scanner leaves to the decoder: errors, escapes in header fields, anything not strict JSON,
+    /// duplicates, another version. Each reads (or fails) exactly as the decoder alone would.
+    static let declinedTexts: [String] = [
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"Nope","error":{"code":"handlerNotRegistered","message":"m","requestType":"Nope"}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"G\u0072eet"}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"s":"\ud83d\ude80"}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"s":"\ud83d"}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"n":01}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"n":1.}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"a":[1,]}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"s":"\x"}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"s":"\u12G4"}}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"} x"#,
+        #"{"v":1,"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#,
+        #"{"v":2,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#,
+        #"{"v":1.0,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#,
+        #"{"v":1,"kind":"other","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#,
+        #"{"v":1,"kind":"request","id":"not-a-uuid"}"#,
+        #"{"v":1,"kind":"request"}"#,
+        #"{"v":1,"kind":"request","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","reply":1}"#,
+        "{\"v\":1,\"kind\":\"request\",\"id\":\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\",\"body\":\"tab\there\"}",
+        String(repeating: "[", count: 100),
+        "{\"v\":1,\"kind\":\"request\",\"id\":\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\",\"body\":" + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}",
+        "not json", "", "{", "[]",
+    ]
+
+    @Test("what the scanner declines reads exactly as JSONDecoder reads it")
+    func declinedRead() {
+        for text in Self.declinedTexts {
+            #expect(EnvelopeScanner.header(of: text) == nil, "\(text)")
+            let decoded = try? JSONDecoder().decode(WireEnvelope.Header.self, from: Data(text.utf8))
+            let read = try? WireEnvelope.header(of: text)
+            #expect(read == (decoded?.v == WireEnvelope.version ? decoded : nil), "\(text)")
+        }
+    }
+}
