@@ -95,7 +95,7 @@ struct LayerBench {
         let wireP50 = wire.summary.p50
         context.report.add(
             "layer", "layer.wire.json.p50", "the wire form's JSON per request and response, alone, p50", wireP50, "us",
-            note: "encode the request, read it (header and body in one pass), encode the response, read it in one pass: in-process, no session")
+            note: "draw an id, encode the request, read its header and body, encode the response, read its header and body, as the layer does: in-process, no session")
         context.report.addFloor(
             "layer", key: "layer.floor.p50", label: "floor: raw message p50 + the wire form's JSON p50",
             floor: rawSummary.p50 + wireP50, base: (name, rawSummary.p50),
