@@ -14,8 +14,7 @@ struct QuirkEffectProcessTests {
 
     /// The events of `side` named `names`, in order, from `wcctl events`.
     static func events(_ pair: PairSandbox, _ side: Side, _ names: [String]) async throws -> [String] {
-        try await pair.ok(["--json", "events"], side: side).json.compactMap { $0["event"]?.stringValue }
-            .filter(names.contains)
+        try await pair.events(side, named: Set(names)).compactMap { $0["event"]?.stringValue }
     }
 
     // The sends wait 5 s for their reply: the quirk acts on a reply that arrives within the timeout,

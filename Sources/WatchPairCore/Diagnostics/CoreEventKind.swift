@@ -18,6 +18,9 @@ public enum CoreEventKind: String, JournalEventKind {
     case messageReceived
     /// A live message failed (not reachable, timeout, no handler, link lost).
     case messageFailed
+    /// The peer's answer to a live message came after the call had ended (its timeout passed, its caller
+    /// stopped waiting) and was dropped: the app's answer was late, not missing (WC_SEQ).
+    case messageAnswerDropped
     /// A userInfo transfer was accepted and made durable at the sender.
     case userInfoQueued
     /// A userInfo transfer was durably received (receiver side).
@@ -99,6 +102,7 @@ public enum CoreEventKind: String, JournalEventKind {
         case .messageSent: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b206"
         case .messageReceived: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b207"
         case .messageFailed: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b208"
+        case .messageAnswerDropped: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b228"
         case .userInfoQueued: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b209"
         case .userInfoDelivered: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20a"
         case .userInfoFinished: "5e1d0a3c6f7b4b2a9c1e8d7f60a1b20b"
@@ -195,6 +199,8 @@ extension DiagnosticEvent.Kind {
     public static let messageReceived = Self(CoreEventKind.messageReceived)
     /// ``CoreEventKind/messageFailed``.
     public static let messageFailed = Self(CoreEventKind.messageFailed)
+    /// ``CoreEventKind/messageAnswerDropped``.
+    public static let messageAnswerDropped = Self(CoreEventKind.messageAnswerDropped)
     /// ``CoreEventKind/userInfoQueued``.
     public static let userInfoQueued = Self(CoreEventKind.userInfoQueued)
     /// ``CoreEventKind/userInfoDelivered``.

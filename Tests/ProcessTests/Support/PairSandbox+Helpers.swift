@@ -25,6 +25,11 @@ extension PairSandbox {
         return try #require(run.object, "\(run)")
     }
 
+    /// `wcctl --json events` on `side`: the events named in `names`, in the order the daemon recorded them.
+    func events(_ side: Side, named names: Set<String>) async throws -> [JSONValue] {
+        try await ok(["--json", "events"], side: side).json.filter { names.contains($0["event"]?.stringValue ?? "") }
+    }
+
     /// `wcctl receive` (without --follow) on `side`: the printed items.
     func receivePending(_ side: Side, channels: [String] = []) async throws -> [JSONValue] {
         let run = try await ok(["receive"] + channels.flatMap { ["--channel", $0] }, side: side)

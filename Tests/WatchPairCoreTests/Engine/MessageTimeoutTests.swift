@@ -7,7 +7,7 @@ import WatchPairWire
 /// Timeouts and link loss on the manual clock: exactly one outcome per message, never both, never twice.
 @Suite("message outcomes", .timeLimit(.minutes(1)))
 struct MessageTimeoutTests {
-    @Test("no reply within the timeout gives 7012, and a late reply is ignored")
+    @Test("no reply within the timeout gives 7012, and a late reply is dropped and reported")
     func timesOut() async throws {
         let clock = ManualClock()
         let pair = try EnginePair(.inMemory, clock: clock)
@@ -18,6 +18,7 @@ struct MessageTimeoutTests {
             return .success(message.body)
         })
         #expect(clock.sleeperCount == 0)
+        let events = phone.diagnostics.subscribe()
         let sent = Task { try await phone.sendMessage(.dictionary(["slow": .bool(true)]), wantsReply: true, timeout: .seconds(10)) }
         // The only sleeper on the manual clock is the message's timeout (keep-alives are off).
         await clock.waitForSleepers(count: 1)
@@ -30,8 +31,12 @@ struct MessageTimeoutTests {
         } catch let failure as WCFailure {
             #expect(failure.code == .messageReplyTimedOut)
         }
-        // The late reply arrives after the timeout: nothing more happens, and the link is fine.
+        let failed = try await events.first(.messageFailed)
+        // The late reply arrives after the timeout: the caller hears nothing more, the sender reports the
+        // drop for that message, and the link is fine.
         gate.fire()
+        let dropped = try await events.first(.messageAnswerDropped)
+        #expect(failed.seq != nil && dropped.seq == failed.seq, "\(failed) then \(dropped)")
         await watch.setMessageHandler(MessageHandler(variants: [.dictionaryWithReply]) { .success($0.body) })
         let again = Task { try await phone.sendMessage(.dictionary(["n": .integer(2)]), wantsReply: true) }
         #expect(try await again.value == .dictionary(["n": .integer(2)]))

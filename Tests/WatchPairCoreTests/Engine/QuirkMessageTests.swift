@@ -90,6 +90,7 @@ struct QuirkMessageTests {
         let failed = try await events.first(.messageFailed)
         #expect(failed.errorCode == .messageReplyTimedOut)
         clock.advance(by: .seconds(2))
+        #expect(try await events.first(.messageAnswerDropped).seq == 1, "the held reply, released after its call ended")
         await phone.clearQuirk(nil)
         // Another message proves the engine went on; the first has one outcome only.
         #expect(try await phone.sendMessage(.dictionary(["n": .integer(2)]), wantsReply: true) == .dictionary(["n": .integer(2)]))

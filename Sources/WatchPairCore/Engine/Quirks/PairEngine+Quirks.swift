@@ -63,10 +63,7 @@ extension PairEngine {
     private func release(_ item: EngineQuirks.Held) {
         switch item {
         case .reply(let id, let body):
-            guard messages.pending[id] != nil else {
-                logger.notice("late reply dropped: its call already ended", metadata: ["message": "\(id)", "quirk": "lateReply"])
-                return
-            }
+            // After its call ended it is dropped and reported (`messageAnswerDropped`), as a peer's late answer is.
             messages.event(id, .answered(.success(body)), self)
         case .userInfo(let deliveryId):
             quirks.heldUserInfo.remove(deliveryId)

@@ -157,11 +157,20 @@ final class MessageChannel {
     }
 
     /// Feeds `event` to call `id`'s machine and completes the call when it says so. Unknown ids (calls
-    /// already over) are ignored: a late reply changes nothing.
+    /// already over) are ignored: a late reply changes nothing for the caller, and is reported as
+    /// `messageAnswerDropped`.
     @discardableResult
     func event(_ id: UInt64, _ event: MessageCall.Event, _ engine: isolated PairEngine) -> MessageCall.Action {
         guard var message = pending[id] else {
-            engine.logger.debug("late or unknown answer ignored", metadata: ["message": "\(id)"])
+            if case .answered(let answer) = event {
+                // Tells an app that answers too late from one that never answers, after the caller's 7012.
+                let what = if case .failure(let failure) = answer { " (error \(failure.code.rawValue))" } else { "" }
+                engine.emit(
+                    .messageAnswerDropped, "late answer to message \(id)\(what) dropped: its call had already ended",
+                    channel: .message, seq: id)
+            } else {
+                engine.logger.debug("event for a call already over ignored", metadata: ["message": "\(id)"])
+            }
             return .none
         }
         let action = message.call.event(event)
