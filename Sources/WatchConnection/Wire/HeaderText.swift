@@ -11,9 +11,7 @@ enum HeaderText {
         var text = "{"
         text.reserveCapacity(160)
         if let body {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(body) else { return nil }
+            guard let data = try? WireEnvelope.makeEncoder().encode(body) else { return nil }
             text += "\"body\":"
             text += String(decoding: data, as: UTF8.self)
             text += ","

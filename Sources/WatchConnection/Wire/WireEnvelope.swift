@@ -81,13 +81,19 @@ public enum WireEnvelope {
     public static func encode<Body: Encodable>(_ header: Header, body: Body?) throws(WatchConnectionError) -> String {
         if let text = HeaderText.envelope(header, body: body) { return text }
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(Full(header: header, body: body))
+            let data = try makeEncoder().encode(Full(header: header, body: body))
             return String(decoding: data, as: UTF8.self)
         } catch {
             throw .encodingFailed(description: String(describing: error))
         }
+    }
+
+    /// The encoder of the wire form: sorted keys, slashes as they are. The body that `HeaderText` writes
+    /// alone takes the same one, so both paths give the same bytes.
+    static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     /// An envelope without a body (errors, probes).

@@ -30,14 +30,18 @@ struct LayerBench {
         context.progress("layer: \(counts.layerRoundTrips) round trips raw, then through the layer")
         // Each measured loop between two gates: its CPU read, and with `--profile` its own perf records.
         var cpu: [Double] = []
+        let watchPid = watch.pid
+        func bothApps() throws(BenchError) -> Double {
+            try ProcessStats.of(driverProcess.pid).cpuSeconds + ProcessStats.of(watchPid).cpuSeconds
+        }
         for (window, open, close) in [("layer-raw", "raw-warm", "raw-done"), ("layer-typed", "layer-warm", "layer-done")] {
             _ = try driver.expect(open, deadline: context.phaseDeadline())
             let profilers = try apps.profile([("phone", driverProcess), ("watch", watch)], window: window)
-            cpu.append(try ProcessStats.of(driverProcess.pid).cpuSeconds + ProcessStats.of(watch.pid).cpuSeconds)
+            cpu.append(try bothApps())
             for profiler in profilers { try profiler.enable() }
             try driver.write("go")
             _ = try driver.expect(close, deadline: context.phaseDeadline())
-            cpu.append(try ProcessStats.of(driverProcess.pid).cpuSeconds + ProcessStats.of(watch.pid).cpuSeconds)
+            cpu.append(try bothApps())
             for profiler in profilers { try profiler.stop() }
             try driver.write("go")
         }
