@@ -28,7 +28,7 @@ final class Broadcast<Element: Sendable> {
             Task { @MainActor in self?.subscribers[id] = nil }
         }
         if let initial { continuation.yield(initial) }
-        for value in backlog { continuation.yield(value) }
+        for value in backlog.suffix(limit) { continuation.yield(value) }
         backlog = []
         return stream
     }
@@ -38,7 +38,9 @@ final class Broadcast<Element: Sendable> {
         if subscribers.isEmpty {
             guard keepsBacklog else { return }
             backlog.append(value)
-            if backlog.count > limit { backlog.removeFirst(backlog.count - limit) }
+            // Trimmed once per `limit` values, not per value: dropping the oldest of a full backlog moved
+            // all the others every time, and an app that never subscribes publishes into it for good.
+            if backlog.count >= 2 * limit { backlog.removeFirst(backlog.count - limit) }
             return
         }
         for continuation in subscribers.values { continuation.yield(value) }

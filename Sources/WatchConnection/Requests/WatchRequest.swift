@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A typed request with a typed response, sent with `WatchConnection.send(_:strategy:delivery:retryPolicy:)`
 /// and answered by the handler the receiving app registers with `WatchConnection.register(_:handler:)`.
 ///
@@ -21,7 +23,22 @@ public protocol WatchRequest: Codable, Sendable {
 
 extension WatchRequest {
     /// The type's name without its module.
-    public static var requestType: String { String(describing: Self.self) }
+    public static var requestType: String { RequestTypeNames.name(of: Self.self) }
+}
+
+/// Each request type's default name, made once: `String(describing:)` reads the type's metadata every
+/// time, and a sender asks for the name of every request it sends.
+enum RequestTypeNames {
+    /// Bound: one entry per request type of the program.
+    private static let names = Mutex<[ObjectIdentifier: String]>([:])
+
+    static func name(of type: Any.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = names.withLock({ $0[key] }) { return name }
+        let name = String(describing: type)
+        names.withLock { $0[key] = name }
+        return name
+    }
 }
 
 /// A request that needs no answer: `send(_:)` returns once it is handed to the session (or queued),

@@ -4,20 +4,42 @@ import Foundation
 /// read a header per message on each side, and `JSONDecoder` (a value tree, a decoder, the `UUID`) was
 /// most of that. It accepts only what it reads exactly as `JSONDecoder` would (strict JSON, the header's
 /// fields plain, `error` absent); for anything else it answers nil and the caller takes the decoder, so
-/// errors and unusual envelopes read exactly as before.
+/// errors and unusual envelopes read exactly as before. It also finds where the `body` value lies, so
+/// the body's decoder parses the body alone.
 struct EnvelopeScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The `body` value's bytes; nil when absent or present more than once (the decoder's to judge).
+    private var body: Range<Int>?
+    private var bodyCount = 0
 
-    private init(_ text: String) {
-        bytes = Array(text.utf8)
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
     }
 
     /// The header of `text`, or nil when the decoder must decide.
     static func header(of text: String) -> WireEnvelope.Header? {
-        var scanner = EnvelopeScanner(text)
-        return scanner.readHeader()
+        scan(text) { _, header in header }
+    }
+
+    /// `read` of the bytes of `text`'s `body` value, when the scanner reads `text`'s header and the body is
+    /// there once; nil otherwise (or when `read` answers nil).
+    static func body<Result>(of text: String, _ read: (UnsafeRawBufferPointer) -> Result?) -> Result? {
+        scan(text) { scanner, _ in
+            guard let range = scanner.body, scanner.bodyCount == 1 else { return nil }
+            return read(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: scanner.bytes[range])))
+        }
+    }
+
+    /// Reads `text` in place (a native string's UTF-8 is contiguous: no copy).
+    private static func scan<Result>(_ text: String, _ then: (EnvelopeScanner, WireEnvelope.Header) -> Result?) -> Result? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var scanner = EnvelopeScanner(bytes)
+            guard let header = scanner.readHeader() else { return nil }
+            return then(scanner, header)
+        }
     }
 
     private mutating func readHeader() -> WireEnvelope.Header? {
@@ -31,7 +53,7 @@ struct EnvelopeScanner {
             repeat {
                 skipSpace()
                 guard let key = plainString() else { return nil }
-                if let bit = Self.fieldBits[key] {
+                if let bit = Self.fieldBit(key) {
                     guard seen & bit == 0 else { return nil }
                     seen |= bit
                 }
@@ -46,7 +68,10 @@ struct EnvelopeScanner {
                     guard let raw = plainString(), let value = WireEnvelope.Kind(rawValue: raw) else { return nil }
                     kind = value
                 case "id":
-                    guard let raw = plainString(), let value = UUID(uuidString: raw) else { return nil }
+                    guard let range = plainStringRange() else { return nil }
+                    // The canonical form by hand; anything else as Foundation reads it.
+                    guard let value = Self.uuid(bytes[range]) ?? UUID(uuidString: String(decoding: bytes[range], as: UTF8.self))
+                    else { return nil }
                     id = value
                 case "type":
                     if takeLiteral("null") { type = nil } else {
@@ -58,7 +83,12 @@ struct EnvelopeScanner {
                 case "error":
                     guard takeLiteral("null") else { return nil }
                 default:
+                    let start = index
                     guard skipValue() else { return nil }
+                    if key == "body" {
+                        body = start..<index
+                        bodyCount += 1
+                    }
                 }
                 skipSpace()
             } while take(UInt8(ascii: ","))
@@ -69,7 +99,38 @@ struct EnvelopeScanner {
         return WireEnvelope.Header(v: v, kind: kind, id: id, type: type, reply: reply)
     }
 
-    private static let fieldBits: [String: UInt8] = ["v": 1, "kind": 2, "id": 4, "type": 8, "reply": 16, "error": 32]
+    private static func fieldBit(_ key: String) -> UInt8? {
+        switch key {
+        case "v": 1
+        case "kind": 2
+        case "id": 4
+        case "type": 8
+        case "reply": 16
+        case "error": 32
+        default: nil
+        }
+    }
+
+    /// The UUID of 36 bytes in the canonical 8-4-4-4-12 form, hex digits of either case (what
+    /// `UUID(uuidString:)` reads, without its C string and parser), else nil.
+    static func uuid(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let read = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var at = text.startIndex
+            for byte in 0..<16 {
+                if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
+                    guard text[at] == UInt8(ascii: "-") else { return false }
+                    at += 1
+                }
+                guard let high = hexValue(text[at]), let low = hexValue(text[at + 1]) else { return false }
+                out[byte] = UInt8(high << 4 | low)
+                at += 2
+            }
+            return true
+        }
+        return read ? UUID(uuid: value) : nil
+    }
 
     private mutating func skipSpace() {
         while index < bytes.count {
@@ -96,13 +157,18 @@ struct EnvelopeScanner {
 
     /// A string without escapes (a backslash: nil, the decoder reads it).
     private mutating func plainString() -> String? {
+        plainStringRange().map { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
+    /// The bytes between the quotes of a string without escapes.
+    private mutating func plainStringRange() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+                return start..<(index - 1)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             index += 1

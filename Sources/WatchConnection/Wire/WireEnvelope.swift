@@ -119,7 +119,13 @@ public enum WireEnvelope {
     }
 
     /// Reads the `body` of `text` as `Body`.
+    ///
+    /// Where the header scanner reads `text`, the decoder parses the body's bytes alone, not the header the
+    /// scanner has just read; anything else, and every failure, goes through the decoder over the whole
+    /// envelope, so errors read as they always did. (So a `Decodable` that reads its `codingPath` finds it
+    /// without the `body` key.)
     public static func body<Body: Decodable>(of text: String, as type: Body.Type) throws(WatchConnectionError) -> Body {
+        if let body = EnvelopeScanner.body(of: text, { try? JSONDecoder().decode(Body.self, from: Data($0)) }) { return body }
         do {
             return try JSONDecoder().decode(BodyOnly<Body>.self, from: Data(text.utf8)).body
         } catch {

@@ -60,9 +60,10 @@ final class PerfProcess {
             let rc = poll(&fds, 1, min(100, Monotonic.pollTimeout(until: deadline)))
             if rc > 0 { break }
             if rc < 0 && errno == EINTR { continue }
-            if !process.isRunning {
+            if let status = process.wait(seconds: 0) {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw BenchError("perf exited: \(log.prefix(300))")
+                let said = log.isEmpty ? "no output" : String(log.prefix(300))
+                throw BenchError("perf \(ChildProcess.describe(status)) before it acknowledged '\(word)' (\(logPath)): \(said)")
             }
             if Monotonic.now() >= deadline { throw BenchError("perf did not acknowledge '\(word)'") }
         }

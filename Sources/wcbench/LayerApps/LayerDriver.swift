@@ -53,7 +53,6 @@ final class LayerDriver {
         var configuration = WatchConnectionConfiguration(storageDirectory: URL(fileURLWithPath: state))
         configuration.queueCapacity = settings.queued
         let connection = WatchConnection(session: session, configuration: configuration)
-        let events = EventLog(connection)
         await connection.connect()
         try await connection.waitForConnection(timeout: .seconds(30))
         let echo = BenchEcho(p: settings.pad)
@@ -70,7 +69,10 @@ final class LayerDriver {
         let wire = try Self.wireWork(settings.roundTrips, echo: echo)
         Self.say("roundTrips", ["raw": raw, "layer": layer, "wire": wire])
 
-        try await flush(connection, events: events)
+        // Only the flush phase listens to the connection's events: a subscriber is the app's choice and costs
+        // a main-actor job per event, which the raw loop has no counterpart of. The first subscriber gets the
+        // loops' events from the backlog, and ignores them.
+        try await flush(connection, events: EventLog(connection))
     }
 
     /// The wire form's work of `count` typed requests, alone, in this process: each is the JSON steps a

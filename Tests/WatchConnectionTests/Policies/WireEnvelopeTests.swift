@@ -37,8 +37,17 @@ struct WireEnvelopeTests {
         #expect(throws: WatchConnectionError.self) { try WireEnvelope.header(of: text) }
     }
 
-    @Test("the default type name is the type's own name")
+    struct Outer<Value: Codable & Sendable>: WatchRequest {
+        typealias Response = VoidResponse
+        var value: Value
+    }
+
+    @Test("the default type name is the type's own name, each type's its own, the same each time")
     func typeName() {
         #expect(Greet.requestType == "Greet")
+        #expect(Greet.requestType == "Greet")
+        #expect(Outer<Int>.requestType == "Outer<Int>")
+        #expect(Outer<String>.requestType == "Outer<String>")
+        #expect(Outer<Int>.requestType == String(describing: Outer<Int>.self))
     }
 }

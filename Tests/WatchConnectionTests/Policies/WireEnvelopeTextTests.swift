@@ -114,4 +114,89 @@ struct WireEnvelopeTextTests {
             #expect(read == (decoded?.v == WireEnvelope.version ? decoded : nil), "\(text)")
         }
     }
+
+    /// A body read, or the text of its error.
+    enum Read<Body: Equatable>: Equatable {
+        case value(Body)
+        case failure(String)
+    }
+
+    struct BodyOnly<Body: Decodable>: Decodable { var body: Body }
+
+    /// The body as the decoder reads it over the whole envelope (the old path), or its error's text.
+    static func foundationBody<Body: Decodable & Equatable>(_ text: String, as type: Body.Type) -> Read<Body> {
+        do {
+            return .value(try JSONDecoder().decode(BodyOnly<Body>.self, from: Data(text.utf8)).body)
+        } catch {
+            return .failure(String(describing: WatchConnectionError.decodingFailed(description: "\(Body.self): \(error)")))
+        }
+    }
+
+    static func read<Body: Decodable & Equatable>(_ text: String, as type: Body.Type) -> Read<Body> {
+        do { return .value(try WireEnvelope.body(of: text, as: Body.self)) } catch { return .failure(String(describing: error)) }
+    }
+
+    @Test("a body read from its own bytes is the body the decoder reads over the whole envelope")
+    func sameBody() throws {
+        for header in Self.headers where header.v == 1 {
+            let text = try Self.foundation(header, Self.unicode)
+            #expect(EnvelopeScanner.body(of: text) { String(decoding: $0, as: UTF8.self) } != nil, "\(text)")
+            #expect(Self.read(text, as: Mixed.self) == Self.foundationBody(text, as: Mixed.self), "\(text)")
+        }
+        let spaced = Self.readable[1]
+        #expect(EnvelopeScanner.body(of: spaced) { String(decoding: $0, as: UTF8.self) }
+            == #"{ "a" : [ 1 , -2.5e3 , true , false , null , "x\"\\\/\b\f\n\r\t\u00e9" , { } , [ ] ] }"#)
+        #expect(Self.read(Self.readable[4], as: String.self) == .value("é"))
+        #expect(Self.read(Self.readable[0], as: [String: String].self) == .value(["text": "hi"]))
+        #expect(Self.read(Self.readable[0], as: [String: String]?.self) == .value(["text": "hi"]))
+    }
+
+    /// Envelopes whose body the scanner does not hand over (none, twice, an envelope it declines) or that
+    /// the type cannot read: each reads, or fails with the same text, as the decoder alone.
+    static let bodyCases: [String] = [
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","type":"Greet"}"#,
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"text":"a"},"body":{"text":"b"}}"#,
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"text":1}}"#,
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":null}"#,
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"text":"\ud83d\ude80"}}"#,
+        #"{"v":2,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"text":"v2"}}"#,
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"text":"x"}"#,
+        #"{"v":1,"kind":"response","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","body":{"text":"x"}} trailing"#,
+    ]
+
+    @Test("a missing, repeated, null, mistyped or declined body reads or fails exactly as the decoder has it")
+    func bodyDeclined() {
+        for text in Self.bodyCases {
+            #expect(Self.read(text, as: [String: String].self) == Self.foundationBody(text, as: [String: String].self), "\(text)")
+            #expect(Self.read(text, as: [String: String]?.self) == Self.foundationBody(text, as: [String: String]?.self), "\(text)")
+        }
+        #expect(EnvelopeScanner.body(of: Self.bodyCases[0]) { _ in true } == nil)
+        #expect(EnvelopeScanner.body(of: Self.bodyCases[1]) { _ in true } == nil)
+        #expect(Self.read(Self.bodyCases[3], as: [String: String]?.self) == .value(nil))
+    }
+
+    @Test("ids in the canonical form read by hand as UUID(uuidString:) reads them; any other form is left to it")
+    func uuids() {
+        let canonical = [
+            "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "e621E1F8-c36C-495a-93Fc-0C247a3e6E5f",
+            "00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", UUID().uuidString,
+        ]
+        let other = [
+            "", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0", "E621E1F8C36C495A93FC0C247A3E6E5F",
+            "E621E1F8-C36C-495A-93FC+0C247A3E6E5F", "E621E1F8-C36C-495A-93F-C0C247A3E6E5F", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+            "{621E1F8-C36C-495A-93FC-0C247A3E6E5}", "E621E1F8-C36C-495A-93FC-0C247A3E6E5 ", "E621E1F8 C36C 495A 93FC 0C247A3E6E5F",
+        ]
+        for text in canonical + other {
+            var copy = text
+            let byHand = copy.withUTF8 { EnvelopeScanner.uuid($0[...]) }
+            if canonical.contains(text) {
+                #expect(byHand != nil && byHand == UUID(uuidString: text), "\(text)")
+            } else {
+                #expect(byHand == nil, "\(text)")
+            }
+            let envelope = #"{"v":1,"kind":"ping","id":"\#(text)"}"#
+            let decoded = try? JSONDecoder().decode(WireEnvelope.Header.self, from: Data(envelope.utf8))
+            #expect(EnvelopeScanner.header(of: envelope) == decoded, "\(text)")
+        }
+    }
 }
