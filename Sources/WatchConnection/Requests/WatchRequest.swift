@@ -33,11 +33,12 @@ enum RequestTypeNames {
     private static let names = Mutex<[ObjectIdentifier: String]>([:])
 
     static func name(of type: Any.Type) -> String {
-        let key = ObjectIdentifier(type)
-        if let name = names.withLock({ $0[key] }) { return name }
-        let name = String(describing: type)
-        names.withLock { $0[key] = name }
-        return name
+        names.withLock { names in
+            if let name = names[ObjectIdentifier(type)] { return name }
+            let name = String(describing: type)
+            names[ObjectIdentifier(type)] = name
+            return name
+        }
     }
 }
 
