@@ -62,8 +62,8 @@ struct LayerHealthTests {
                 #expect(response["error"]?["message"]?.stringValue?.contains("expired") == true, "\(response)")
             }
             await events.wait(for: .requestExpired)
-            let queue = try String(contentsOfFile: "\(watch.configuration.store.directory)/\(RequestQueueFile.fileName)", encoding: .utf8)
-            #expect(!queue.contains("\"T\""), "the expired request left the queue file: \(queue)")
+            let queue = RequestQueueFile(directory: URL(fileURLWithPath: watch.configuration.store.directory)).load(setAsideSuffix: "x")
+            #expect(queue.setAside == nil && queue.requests.isEmpty, "the expired request left the queue file: \(queue.requests)")
         }
     }
 

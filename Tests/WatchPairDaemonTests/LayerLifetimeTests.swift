@@ -40,8 +40,8 @@ struct LayerLifetimeTests {
             }
         }
         #expect(await connection(of: layer).runningTaskCount == 0, "tasks of the layer outlived the daemon")
-        let queue = try String(contentsOfFile: "\(watch.configuration.store.directory)/\(RequestQueueFile.fileName)", encoding: .utf8)
-        #expect(queue.contains("\"Ping\""), "the queued request did not stay on disk: \(queue)")
+        let queue = RequestQueueFile(directory: URL(fileURLWithPath: watch.configuration.store.directory)).load(setAsideSuffix: "x")
+        #expect(queue.requests.map(\.requestType) == ["Ping"], "the queued request did not stay on disk: \(queue.requests)")
     }
 
     private func connection(of layer: AppConnection) async -> WatchConnection {

@@ -145,8 +145,15 @@ unset_dropin() {
 # wait_prop_ge UNIT PROPERTY N [SECONDS]: waits until a numeric property (NRestarts...) is at least N.
 prop_ge() { [ "$(unit_prop "$1" "$2")" -ge "$3" ] 2>/dev/null; }
 wait_prop_ge() {
-    poll "${4:-20}" prop_ge "$1" "$2" "$3" ||
-        fail "timed out after ${4:-20}s waiting for $1 $2 >= $3 (it is $(unit_prop "$1" "$2"))"
+    poll "${4:-20}" prop_ge "$1" "$2" "$3" && return
+    unit_story "$1"
+    fail "timed out after ${4:-20}s waiting for $1 $2 >= $3 (it is $(unit_prop "$1" "$2"))"
+}
+# unit_story UNIT: what systemd says of UNIT and its recent journal, to stderr: a failed wait on a unit's
+# state shows what the unit was doing instead.
+unit_story() {
+    sx systemctl show -p ActiveState,SubState,Result,MainPID,NRestarts,ExecMainStatus,ExecMainExitTimestamp "$1" >&2 || true
+    sx journalctl --no-pager -o short-monotonic -n 40 -u "$1" >&2 || true
 }
 
 fixtures() { echo "$WP_SHARED/src/tests/system/fixtures"; }

@@ -254,7 +254,7 @@ final class RequestReceiver: Sendable {
         let (repeats, action) = state.withLock { state -> ([ResponseRoute], HeldRequests.Action) in
             _ = state.ledger.event(.finished(id: id, response: response, now: finishedAt))
             do {
-                try ledgerFile?.save(state.ledger.records)
+                try ledgerFile?.save(ResponseLedger.Record(id: id, response: response, at: finishedAt), of: state.ledger)
             } catch {
                 // Answering still beats failing the sender; only a crash before the next save could repeat it.
                 logger.warning("recorded responses could not be saved", metadata: ["error": "\(error)"])

@@ -52,16 +52,28 @@ public struct DurableFile<Content: Codable>: Sendable {
         } catch {
             throw .queueStorageFailed(description: "encoding \(url.lastPathComponent): \(error)")
         }
+        try Self.replace(url, with: data)
+    }
+
+    /// Replaces the file at `url` with `data`: a temporary file written and fsynced, renamed over it,
+    /// then the directory fsynced, so after a kill -9 the file is the old content or the new.
+    static func replace(_ url: URL, with data: Data) throws(WatchConnectionError) {
         let temporary = url.path + ".tmp"
-        try Self.writeAndSync(data, to: temporary)
-        guard rename(temporary, url.path) == 0 else { throw Self.failure("rename \(temporary)") }
-        try Self.syncDirectory(url.deletingLastPathComponent().path)
+        try writeAndSync(data, to: temporary)
+        guard rename(temporary, url.path) == 0 else { throw failure("rename \(temporary)") }
+        try syncDirectory(url.deletingLastPathComponent().path)
     }
 
     private static func writeAndSync(_ data: Data, to path: String) throws(WatchConnectionError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("open \(path)") }
         defer { close(fd) }
+        try writeAll(data, to: fd, path: path)
+        guard fsync(fd) == 0 else { throw failure("fsync \(path)") }
+    }
+
+    /// Writes all of `data` to `fd` (retrying short writes and EINTR).
+    static func writeAll(_ data: Data, to fd: Int32, path: String) throws(WatchConnectionError) {
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
@@ -75,7 +87,6 @@ public struct DurableFile<Content: Codable>: Sendable {
             return true
         }
         guard written else { throw failure("write \(path)") }
-        guard fsync(fd) == 0 else { throw failure("fsync \(path)") }
     }
 
     private static func syncDirectory(_ path: String) throws(WatchConnectionError) {
@@ -86,7 +97,7 @@ public struct DurableFile<Content: Codable>: Sendable {
     }
 
     /// The failure of the syscall just attempted, with its errno.
-    private static func failure(_ attempted: String) -> WatchConnectionError {
+    static func failure(_ attempted: String) -> WatchConnectionError {
         let code = errno
         return .queueStorageFailed(description: "\(attempted): \(String(cString: strerror(code))) (errno \(code))")
     }

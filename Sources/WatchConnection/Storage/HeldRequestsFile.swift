@@ -3,22 +3,18 @@ import Foundation
 /// The receiver's held requests (``HeldRequests``) on disk: the channel that brought them has
 /// acknowledged them, so after a kill -9 this file is the only copy.
 ///
-/// `<directory>/watchconnection-held.json`: `{"version":1,"requests":[{"id":UUID,"type":String,
-/// "envelope":String,"answersByUserInfo":Bool,"arrivedAt":seconds since 1970}]}`, oldest first. Written
-/// through `DurableFile` before a held request's arrival is acknowledged to the session; an unreadable
-/// file is set aside and reported like the queue file, and nothing is held.
+/// `<directory>/watchconnection-held.json`, a ``DurableList`` like the queue file: its first line is
+/// `{"requests":[{"answersByUserInfo":Bool,"arrivedAt":seconds since 1970,"envelope":String,"id":UUID,
+/// "type":String}],"version":1}`, oldest first, and each later line a change since. Saved before a held
+/// request's arrival is acknowledged to the session; an unreadable file is set aside and reported like
+/// the queue file, and nothing is held.
 struct HeldRequestsFile: Sendable {
     /// The file's name in its directory.
     static let fileName = "watchconnection-held.json"
 
-    private let file: DurableFile<Stored>
+    private let list: DurableList<Entry>
 
-    private struct Stored: Codable {
-        var version: Int
-        var requests: [Entry]
-    }
-
-    private struct Entry: Codable {
+    private struct Entry: Codable, Identifiable, Sendable {
         var id: UUID
         var type: String
         var envelope: String
@@ -28,16 +24,16 @@ struct HeldRequestsFile: Sendable {
 
     /// The file in `directory`.
     init(directory: URL) {
-        file = DurableFile(url: directory.appendingPathComponent(Self.fileName))
+        list = DurableList(url: directory.appendingPathComponent(Self.fileName), kind: "held requests file")
     }
 
     /// The held requests, or where an unreadable file was set aside and why.
     func load(setAsideSuffix: String) -> (requests: [HeldRequests.Request], setAside: (path: String, reason: String)?) {
-        switch file.read(setAsideSuffix: setAsideSuffix) {
+        switch list.load(setAsideSuffix: setAsideSuffix) {
         case .setAside(let path, let reason):
             return ([], (path, reason))
-        case .content(let stored):
-            let requests = (stored?.requests ?? []).map {
+        case .entries(let entries):
+            let requests = entries.map {
                 HeldRequests.Request(
                     id: $0.id, requestType: $0.type, envelope: $0.envelope, answersByUserInfo: $0.answersByUserInfo,
                     arrivedAt: Duration(seconds: $0.arrivedAt))
@@ -46,12 +42,10 @@ struct HeldRequestsFile: Sendable {
         }
     }
 
-    /// Replaces the file with `requests`.
+    /// Makes `requests` the held requests on disk, durably.
     func save(_ requests: [HeldRequests.Request]) throws(WatchConnectionError) {
-        try file.write(Stored(
-            version: 1,
-            requests: requests.map {
-                Entry(id: $0.id, type: $0.requestType, envelope: $0.envelope, answersByUserInfo: $0.answersByUserInfo, arrivedAt: $0.arrivedAt.seconds)
-            }))
+        try list.save(requests.map {
+            Entry(id: $0.id, type: $0.requestType, envelope: $0.envelope, answersByUserInfo: $0.answersByUserInfo, arrivedAt: $0.arrivedAt.seconds)
+        })
     }
 }

@@ -1,19 +1,20 @@
 import Foundation
 
-/// The request queue on disk: one JSON file in a directory the app gives, replaced atomically.
+/// The request queue on disk: one file in a directory the app gives, changed one line at a time.
 ///
-/// Format (docs/WatchConnection.md, "The queue file"): `{"version":1,"requests":[{"id":UUID,
-/// "type":String,"strategy":String,"envelope":String,"enqueuedAt":seconds since 1970}]}`, oldest first.
-/// Written and read through `DurableFile`: replaced atomically and durably; a file that cannot be read
+/// Format (docs/WatchConnection.md, "The queue file"): a ``DurableList``, whose first line is
+/// `{"requests":[{"enqueuedAt":seconds since 1970,"envelope":String,"id":UUID,"strategy":String,
+/// "type":String}],"version":1}`, oldest first, and whose later lines are the changes since
+/// (`{"add":[…],"remove":[UUID…]}`), each made durable before `save` returns. A file that cannot be read
 /// as a queue is renamed to `…corrupt-<suffix>` and reported, and the queue starts empty.
 public struct RequestQueueFile: Sendable {
     /// The queue file's name in its directory.
     public static let fileName = "watchconnection-queue.json"
 
-    private let file: DurableFile<Stored>
+    private let list: DurableList<Entry>
 
     /// The queue file.
-    public var url: URL { file.url }
+    public var url: URL { list.url }
 
     /// What `load` found.
     public struct Loaded: Sendable {
@@ -25,15 +26,10 @@ public struct RequestQueueFile: Sendable {
 
     /// The queue file in `directory`.
     public init(directory: URL) {
-        file = DurableFile(url: directory.appendingPathComponent(Self.fileName))
+        list = DurableList(url: directory.appendingPathComponent(Self.fileName), kind: "queue file")
     }
 
-    private struct Stored: Codable {
-        var version: Int
-        var requests: [Entry]
-    }
-
-    private struct Entry: Codable {
+    private struct Entry: Codable, Identifiable, Sendable {
         var id: UUID
         var type: String
         var strategy: DeliveryStrategy
@@ -43,16 +39,11 @@ public struct RequestQueueFile: Sendable {
 
     /// Reads the queue; a missing file is an empty queue, an unreadable one (or another version) is set aside.
     public func load(setAsideSuffix: String) -> Loaded {
-        switch file.read(setAsideSuffix: setAsideSuffix) {
+        switch list.load(setAsideSuffix: setAsideSuffix) {
         case .setAside(let path, let reason):
             return Loaded(requests: [], setAside: (path, reason))
-        case .content(let stored?) where stored.version != 1:
-            // Another version's file is not ours to guess at: keep it aside like an unreadable one.
-            let aside = file.url.path + ".corrupt-" + setAsideSuffix
-            _ = try? FileManager.default.moveItem(atPath: file.url.path, toPath: aside)
-            return Loaded(requests: [], setAside: (aside, "unknown queue file version \(stored.version)"))
-        case .content(let stored):
-            let requests = (stored?.requests ?? []).map {
+        case .entries(let entries):
+            let requests = entries.map {
                 QueuedRequest(
                     id: $0.id, requestType: $0.type, strategy: $0.strategy, envelope: $0.envelope,
                     enqueuedAt: Duration(seconds: $0.enqueuedAt))
@@ -61,12 +52,10 @@ public struct RequestQueueFile: Sendable {
         }
     }
 
-    /// Replaces the queue file with `requests` atomically and durably.
+    /// Makes `requests` the queue on disk, durably: what changed since the last save, as one line.
     public func save(_ requests: [QueuedRequest]) throws(WatchConnectionError) {
-        try file.write(Stored(
-            version: 1,
-            requests: requests.map {
-                Entry(id: $0.id, type: $0.requestType, strategy: $0.strategy, envelope: $0.envelope, enqueuedAt: $0.enqueuedAt.seconds)
-            }))
+        try list.save(requests.map {
+            Entry(id: $0.id, type: $0.requestType, strategy: $0.strategy, envelope: $0.envelope, enqueuedAt: $0.enqueuedAt.seconds)
+        })
     }
 }

@@ -3,15 +3,18 @@ import Foundation
 /// The receiver's recorded responses on disk, so exactly-once holds across a kill -9 of the receiving
 /// app: a request it answered before dying is answered from the record after the restart, not run again.
 ///
-/// `<directory>/watchconnection-responses.json`: `{"version":1,"records":[{"id":UUID,"response":String,
-/// "at":seconds since 1970}]}`, oldest first, at most the ledger's capacity (1,000). Written through
-/// `DurableFile` after each run and before its answer leaves, so no answer is given that is not on disk.
-/// An unreadable file is set aside and reported like the queue file; the ledger then starts empty.
+/// `<directory>/watchconnection-responses.json`, a ``DurableLog``: its first line is
+/// `{"version":1,"records":[{"id":UUID,"response":String,"at":seconds since 1970}]}`, oldest first; each
+/// later line is one record `{"id":…,"response":…,"at":…}` appended since. A record is made durable before
+/// its answer leaves, so no answer is given that is not on disk; that costs one line and one `fdatasync`,
+/// not the whole file (1,000 records) rewritten per request. Once as many records were appended as the
+/// ledger holds, the next one rewrites the file as one line again. An unreadable file is set aside and
+/// reported like the queue file; the ledger then starts empty.
 struct ResponseLedgerFile: Sendable {
     /// The file's name in its directory.
     static let fileName = "watchconnection-responses.json"
 
-    private let file: DurableFile<Stored>
+    private let log: DurableLog<Stored, Entry>
 
     private struct Stored: Codable {
         var version: Int
@@ -22,26 +25,37 @@ struct ResponseLedgerFile: Sendable {
         var id: UUID
         var response: String
         var at: Double
+
+        init(_ record: ResponseLedger.Record) {
+            self.id = record.id
+            self.response = record.response
+            self.at = record.at.seconds
+        }
+
+        var record: ResponseLedger.Record { ResponseLedger.Record(id: id, response: response, at: Duration(seconds: at)) }
     }
 
     /// The file in `directory`.
     init(directory: URL) {
-        file = DurableFile(url: directory.appendingPathComponent(Self.fileName))
+        log = DurableLog(url: directory.appendingPathComponent(Self.fileName))
     }
 
-    /// The records, or where an unreadable file was set aside and why.
+    /// The records, oldest first, or where an unreadable file was set aside and why.
     func load(setAsideSuffix: String) -> (records: [ResponseLedger.Record], setAside: (path: String, reason: String)?) {
-        switch file.read(setAsideSuffix: setAsideSuffix) {
+        switch log.read(setAsideSuffix: setAsideSuffix) {
+        case .empty:
+            return ([], nil)
         case .setAside(let path, let reason):
             return ([], (path, reason))
-        case .content(let stored):
-            let records = (stored?.records ?? []).map { ResponseLedger.Record(id: $0.id, response: $0.response, at: Duration(seconds: $0.at)) }
-            return (records, nil)
+        case .content(let stored, let appended):
+            return ((stored.records + appended).map(\.record), nil)
         }
     }
 
-    /// Replaces the file with `records`.
-    func save(_ records: [ResponseLedger.Record]) throws(WatchConnectionError) {
-        try file.write(Stored(version: 1, records: records.map { Entry(id: $0.id, response: $0.response, at: $0.at.seconds) }))
+    /// Makes `record`, just added to `ledger`, durable.
+    func save(_ record: ResponseLedger.Record, of ledger: ResponseLedger) throws(WatchConnectionError) {
+        try log.append(Entry(record), liveCount: ledger.capacity) {
+            Stored(version: 1, records: ledger.records.map(Entry.init))
+        }
     }
 }

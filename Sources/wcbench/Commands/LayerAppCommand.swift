@@ -33,6 +33,9 @@ struct LayerAppCommand: ParsableCommand {
     @Flag(help: "Start with the layer's handler at once (a responder restarted for the flush).")
     var layerOnly = false
 
+    @Flag(help: "With --layer-only: keep the layer's records in the app's state directory (the second flush).")
+    var storage = false
+
     func validate() throws {
         guard roundTrips > 0, warmup >= 0, queued > 0, payload >= 0 else {
             throw ValidationError("--round-trips and --queued must be positive, --warmup and --payload not negative")
@@ -42,11 +45,11 @@ struct LayerAppCommand: ParsableCommand {
     func run() throws {
         let settings = LayerDriver.Settings(
             roundTrips: roundTrips, warmup: warmup, queued: queued, pad: String(repeating: "a", count: payload))
-        let (role, layerOnly) = (role, layerOnly)
+        let (role, layerOnly, storage) = (role, layerOnly, storage)
         // The layer is @MainActor, as an app's UI code is: run it on the main queue, which never returns.
         Task { @MainActor in
             switch role {
-            case .responder: LayerResponder().start(layerOnly: layerOnly)
+            case .responder: LayerResponder().start(layerOnly: layerOnly, persisted: storage)
             case .driver: await Self.measure("layer driver") { try await LayerDriver(settings: settings).run() }
             case .pinger: await Self.measure("pinger") { try await MessagePinger.runModuleSection(settings) }
             }

@@ -4,7 +4,7 @@ import WatchConnection
 /// condition on the connection's state (re-checked after each event).
 @MainActor
 final class EventLog {
-    /// When the `queueFlushed` event arrived.
+    /// When the first `queueFlushed` event since the last ``awaitNextFlush()`` arrived.
     private(set) var flushStartedAt: ContinuousClock.Instant?
     private var waiters: [(condition: () -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -17,6 +17,11 @@ final class EventLog {
                 resolve()
             }
         }
+    }
+
+    /// Forgets the last flush's start: the next `queueFlushed` is the next flush's.
+    func awaitNextFlush() {
+        flushStartedAt = nil
     }
 
     /// Returns once `condition` holds. Bounded by wcbench, which kills the app at its phase deadline.

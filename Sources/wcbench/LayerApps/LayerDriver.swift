@@ -18,7 +18,9 @@ import WatchConnectivity
 ///    requests are queued (`.messageOnly`, `.queued`, persisted): `start-peer`; wcbench starts the watch
 ///    app again; the connection (active mode) flushes on reachability:
 ///    `flush {"count":…,"failed":…,"seconds":…,"enqueueSeconds":…}` from the flush's start (its
-///    `queueFlushed` event) to the last response.
+///    `queueFlushed` event) to the last response;
+/// 3. the same again, while wcbench starts the watch app with its storage directory this time, so each
+///    answer is recorded on disk before it leaves.
 @MainActor
 final class LayerDriver {
     /// The message key that makes the responder switch to the layer.
@@ -72,7 +74,9 @@ final class LayerDriver {
         // Only the flush phase listens to the connection's events: a subscriber is the app's choice and costs
         // a main-actor job per event, which the raw loop has no counterpart of. The first subscriber gets the
         // loops' events from the backlog, and ignores them.
-        try await flush(connection, events: EventLog(connection))
+        let events = EventLog(connection)
+        try await flush(connection, events: events)
+        try await flush(connection, events: events)
     }
 
     /// The wire form's work of `count` typed requests, alone, in this process: each is the JSON steps a
@@ -109,6 +113,7 @@ final class LayerDriver {
         guard readLine() == "peer-stopped" else { throw BenchAppError("wcbench did not stop the watch app") }
         await events.waitUntil { !connection.isReachable }
 
+        events.awaitNextFlush()
         let count = settings.queued
         let enqueueStart = clock.now
         let tally = Tally()

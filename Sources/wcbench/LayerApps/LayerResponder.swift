@@ -18,11 +18,11 @@ final class LayerResponder {
         raw = RawEchoDelegate()
     }
 
-    /// Starts raw (or, with `layerOnly`, with the layer at once).
-    func start(layerOnly: Bool) {
+    /// Starts raw (or, with `layerOnly`, with the layer at once, `persisted` or in memory).
+    func start(layerOnly: Bool, persisted: Bool) {
         Self.running = self
         if layerOnly {
-            startLayer()
+            startLayer(persisted: persisted)
             return
         }
         raw.onSwitch = { [weak self] in self?.startLayer() }
@@ -30,9 +30,15 @@ final class LayerResponder {
         WCSession.default.activate()
     }
 
-    /// The layer over the same session, in memory (the default configuration).
-    func startLayer() {
-        let connection = WatchConnection(session: WCSession.default)
+    /// The layer over the same session: in memory (the default configuration), or `persisted` in its
+    /// storage directory, as an app that must run each request once across its own kill -9 has it, so
+    /// each response is recorded durably before it leaves (the second flush).
+    func startLayer(persisted: Bool = false) {
+        var configuration = WatchConnectionConfiguration()
+        if persisted, let state = ProcessInfo.processInfo.environment["WATCHPAIR_STATE_DIR"] {
+            configuration.storageDirectory = URL(fileURLWithPath: state)
+        }
+        let connection = WatchConnection(session: WCSession.default, configuration: configuration)
         connection.register(BenchEcho.self) { $0 }
         self.connection = connection
     }

@@ -12,7 +12,9 @@ import Glibc
 /// loop (``LayerDriver``'s gates), so the CPU per raw round trip and per typed request, and their ratio,
 /// sit beside the latencies: a CPU ratio moves less with the machine's other work than a p50 does.
 /// Then the watch app is killed, the phone app queues N requests (persisted), the watch app is started
-/// again, and the flush is timed from its start (the `queueFlushed` event) to the last response.
+/// again, and the flush is timed from its start (the `queueFlushed` event) to the last response; then the
+/// same again with the watch app started with its storage directory (each answer recorded on disk before
+/// it leaves).
 struct LayerBench {
     let context: BenchContext
 
@@ -50,20 +52,24 @@ struct LayerBench {
         report(trips)
         report(cpu: (raw: cpu[1] - cpu[0], layer: cpu[3] - cpu[2]), count: trips.layer.count)
 
-        _ = try driver.expect("stop-peer", deadline: context.phaseDeadline())
-        watch.send(SIGKILL)
-        watch.stop()
-        try driver.write("peer-stopped")
-        context.progress("layer: queueing \(counts.layerQueued) requests with the watch app off")
-        _ = try driver.expect("start-peer", deadline: context.phaseDeadline())
-        watch = try apps.start("responder", ["--layer-only"], side: "watch")
-        let flush = try LayerAppProcesses.decode(
-            Flush.self, try driver.expect("flush", deadline: context.phaseDeadline()), from: driver.name)
-        report(flush)
-        // Every queued request must end with its response once the watch app is back: a broken promise
-        // of the layer, which fails the section (and CI's --quick run), not a slow number.
-        if flush.failed > 0 {
-            throw BenchError("\(flush.failed) of \(flush.count) queued requests failed after the flush; see \(apps.directory)/phone.log")
+        // Two flushes: to a watch app in memory, then to one that records each answer on disk first.
+        for persisted in [false, true] {
+            _ = try driver.expect("stop-peer", deadline: context.phaseDeadline())
+            watch.send(SIGKILL)
+            watch.stop()
+            try driver.write("peer-stopped")
+            context.progress("layer: queueing \(counts.layerQueued) requests with the watch app off"
+                + (persisted ? ", then the flush to a watch app with its storage directory" : ""))
+            _ = try driver.expect("start-peer", deadline: context.phaseDeadline())
+            watch = try apps.start("responder", ["--layer-only"] + (persisted ? ["--storage"] : []), side: "watch")
+            let flush = try LayerAppProcesses.decode(
+                Flush.self, try driver.expect("flush", deadline: context.phaseDeadline()), from: driver.name)
+            if persisted { reportPersisted(flush) } else { report(flush) }
+            // Every queued request must end with its response once the watch app is back: a broken promise
+            // of the layer, which fails the section (and CI's --quick run), not a slow number.
+            if flush.failed > 0 {
+                throw BenchError("\(flush.failed) of \(flush.count) queued requests failed after the flush; see \(apps.directory)/phone.log")
+            }
         }
         if let status = driverProcess.wait(seconds: 10), status != 0 {
             throw BenchError("the layer's phone app \(ChildProcess.describe(status)); see \(apps.directory)/phone.log")
@@ -129,6 +135,16 @@ struct LayerBench {
         context.report.add("layer", "layer.flush.rate", "queued requests flushed and answered", Double(flush.count) / flush.seconds, "/s")
         context.report.add(
             "layer", "layer.queue.rate", "requests queued (persisted) with the watch app off", Double(flush.count) / flush.enqueueSeconds, "/s")
+    }
+
+    /// The second flush, to a watch app that records each answer durably before it leaves.
+    private func reportPersisted(_ flush: Flush) {
+        context.report.add(
+            "layer", "layer.flushPersisted.total",
+            "\(ReportTable.grouped(Double(flush.count))) queued requests, the watch app persisted: flush start → all answered",
+            flush.seconds * 1000, "ms", note: "as above; the watch app's connection has its storageDirectory (each answer recorded, fdatasync)")
+        context.report.add(
+            "layer", "layer.flushPersisted.rate", "queued requests flushed to a persisted watch app and answered", Double(flush.count) / flush.seconds, "/s")
     }
 
     /// `roundTrips {"raw":[ns…],"layer":[ns…],"wire":[ns…]}` (`wire` from an app that measures it).

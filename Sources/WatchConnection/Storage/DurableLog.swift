@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file that grows by one durable line per change and is rewritten whole only now and then: for state
+/// that changes one entry at a time but is large as a whole (the receiver's 1,000 recorded responses),
+/// where replacing the whole file per change cost O(size) bytes and two fsyncs each time.
+///
+/// The first line is a snapshot, written as ``DurableFile`` writes (temporary file, fsync, rename, fsync
+/// of the directory); each later line is one change, appended with one `write(2)` and made durable by
+/// `fdatasync` before ``append(_:liveCount:snapshot:)`` returns. A file of one line with no newline, as
+/// ``DurableFile`` wrote it, is a snapshot with no changes, so earlier files read as before.
+///
+/// After a kill -9 the file ends either at a line's end or inside the one append that had not returned
+/// (a torn line): `read` ignores that piece, since its change was never reported done, and the next
+/// append writes a fresh snapshot instead, so nothing is ever appended after the torn bytes. Any other
+/// line that does not decode sets the whole file aside, as ``DurableFile`` does.
+final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
+    /// The file.
+    let url: URL
+    /// Changes appended since the snapshot; past the bound the next change writes a snapshot instead.
+    /// Until `read` has seen the file end at a newline, appending is not safe: the first change then
+    /// writes a snapshot.
+    private let appended = Mutex(Int.max)
+    /// At least this many appends before the file is compacted (below it a snapshot is cheap anyway).
+    private let minimumAppends: Int
+
+    /// The log at `url` (its directory must exist).
+    init(url: URL, minimumAppends: Int = 64) {
+        self.url = url
+        self.minimumAppends = minimumAppends
+    }
+
+    /// What `read` found.
+    enum ReadResult {
+        /// No file.
+        case empty
+        /// The snapshot and the changes after it, in order.
+        case content(Snapshot, [Change])
+        /// The file did not decode: where it was moved, and why.
+        case setAside(path: String, reason: String)
+    }
+
+    /// Reads the file; a torn last line is left out, and makes the next change a snapshot.
+    func read(setAsideSuffix: String) -> ReadResult {
+        guard let data = try? Data(contentsOf: url) else { return .empty }
+        let newline = UInt8(ascii: "\n")
+        var lines = data.split(separator: newline, omittingEmptySubsequences: false)
+        // The piece after the last newline: empty when the last append completed; without any newline the
+        // whole file is one snapshot (renamed into place whole, so never torn), and appends may follow
+        // only a newline.
+        let endsAtNewline = lines.count > 1 && lines.removeLast().isEmpty
+        let decoder = JSONDecoder()
+        do {
+            let snapshot = try decoder.decode(Snapshot.self, from: lines[0])
+            var changes: [Change] = []
+            changes.reserveCapacity(lines.count - 1)
+            for (index, line) in lines.dropFirst().enumerated() {
+                do {
+                    changes.append(try decoder.decode(Change.self, from: line))
+                } catch {
+                    throw LineError(line: index + 2, underlying: error)
+                }
+            }
+            appended.withLock { $0 = endsAtNewline ? changes.count : .max }
+            return .content(snapshot, changes)
+        } catch {
+            let aside = url.path + ".corrupt-" + setAsideSuffix
+            // If even the rename fails, removing the file is the only way the next write can work.
+            if rename(url.path, aside) != 0 { unlink(url.path) }
+            return .setAside(path: aside, reason: String(describing: error))
+        }
+    }
+
+    /// Makes `change` durable: one appended line, or, when there is no file yet, after a torn line, or
+    /// once the changes since the snapshot reach `max(minimumAppends, liveCount)`, the whole
+    /// `snapshot()` (which already holds `change`) written in its place.
+    func append(_ change: Change, liveCount: Int, snapshot: () -> Snapshot) throws(WatchConnectionError) {
+        let bound = max(minimumAppends, liveCount)
+        let compact = appended.withLock { $0 >= bound }
+        if !compact, try appendLine(change) {
+            appended.withLock { $0 += 1 }
+            return
+        }
+        try write(snapshot())
+    }
+
+    /// Replaces the file with `snapshot` and no changes, atomically and durably.
+    func write(_ snapshot: Snapshot) throws(WatchConnectionError) {
+        var data = try Self.encode(snapshot, "snapshot of \(url.lastPathComponent)")
+        data.append(UInt8(ascii: "\n"))
+        try DurableFile<Snapshot>.replace(url, with: data)
+        appended.withLock { $0 = 0 }
+    }
+
+    /// Appends `change` as one line and fdatasyncs it; false when there is no file to append to.
+    private func appendLine(_ change: Change) throws(WatchConnectionError) -> Bool {
+        var data = try Self.encode(change, "change to \(url.lastPathComponent)")
+        data.append(UInt8(ascii: "\n"))
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return false }
+            throw DurableFile<Snapshot>.failure("open \(url.path)")
+        }
+        defer { close(fd) }
+        try DurableFile<Snapshot>.writeAll(data, to: fd, path: url.path)
+        // The size grows, and fdatasync makes that durable with the bytes (no other metadata is needed).
+        guard fdatasync(fd) == 0 else { throw DurableFile<Snapshot>.failure("fdatasync \(url.path)") }
+        return true
+    }
+
+    private static func encode<Value: Encodable>(_ value: Value, _ what: String) throws(WatchConnectionError) -> Data {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return try encoder.encode(value)
+        } catch {
+            throw .queueStorageFailed(description: "encoding \(what): \(error)")
+        }
+    }
+
+    /// A change line that did not decode, by its line number.
+    private struct LineError: Error, CustomStringConvertible {
+        let line: Int
+        let underlying: any Error
+        var description: String { "line \(line): \(underlying)" }
+    }
+}
