@@ -13,8 +13,8 @@ import Logging
 ///   stays in the queue (and on disk) until it is handed on; one that fails during a flush stays for the
 ///   next one (no retry storm). Handed-on requests leave the file in batches (`flushSaveBatch`) and at
 ///   the flush's end: a kill -9 before that sends them again, and the receiver answers each repeat from its
-///   recorded response without running it (saving each removal, two fsyncs apiece, made a flush of
-///   1,000 take 8 s).
+///   recorded response without running it (each save is a line and an `fdatasync`: saving each removal
+///   would add one to every request of the flush).
 /// A type of its own so that ``WatchConnection`` holds the sending side and this the queue's; it calls
 /// back into the connection (weakly) for events, timers and deliveries.
 @MainActor
