@@ -149,11 +149,13 @@ wait_prop_ge() {
     unit_story "$1"
     fail "timed out after ${4:-20}s waiting for $1 $2 >= $3 (it is $(unit_prop "$1" "$2"))"
 }
-# unit_story UNIT: what systemd says of UNIT and its recent journal, to stderr: a failed wait on a unit's
-# state shows what the unit was doing instead.
+# unit_story UNIT: what became of UNIT, to stderr: systemd's own lines about it (starts, exits, scheduled
+# restarts), each of its processes' launch and exit lines, then its state now, last, so a failed wait on a
+# unit's state shows what the unit was doing instead (run.sh shows a log's last 40 lines).
 unit_story() {
-    sx systemctl show -p ActiveState,SubState,Result,MainPID,NRestarts,ExecMainStatus,ExecMainExitTimestamp "$1" >&2 || true
-    sx journalctl --no-pager -o short-monotonic -n 40 -u "$1" >&2 || true
+    sx journalctl --no-pager -o short-monotonic -u "$1" 2>/dev/null |
+        grep -E 'systemd\[1\]|[Ll]aunch|exits after|stopped|ready' | tail -n 30 >&2 || true
+    sx systemctl show -p ActiveState,SubState,Result,MainPID,NRestarts,ExecMainStatus "$1" >&2 || true
 }
 
 fixtures() { echo "$WP_SHARED/src/tests/system/fixtures"; }
