@@ -11,7 +11,8 @@ reset_named_pair() {
     sx systemctl stop "wp-test-proxy-$1.service" $(pair_units "$1") 2>/dev/null
     # shellcheck disable=SC2046
     sx systemctl reset-failed $(pair_units "$1") 2>/dev/null
-    sx rm -rf "/var/lib/watchpair/$1" "/run/watchpair/$1" "/run/systemd/system/phoned@$1.service.d"
+    sx rm -rf "/var/lib/watchpair/$1" "/run/watchpair/$1" "/run/systemd/system/phoned@$1.service.d" \
+        "/run/systemd/system/watchd@$1.service.d"
 }
 
 # on_pair NAME SIDE ARGS...: wcctl of pair NAME (at most 30 s), as a user would type it.
