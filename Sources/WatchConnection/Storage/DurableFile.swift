@@ -35,24 +35,34 @@ public struct DurableFile<Content: Codable>: Sendable {
         do {
             return .content(try JSONDecoder().decode(Content.self, from: data))
         } catch {
-            let aside = url.path + ".corrupt-" + setAsideSuffix
-            // If even the rename fails, removing the file is the only way the next write can work.
-            if rename(url.path, aside) != 0 { unlink(url.path) }
-            return .setAside(path: aside, reason: String(describing: error))
+            return .setAside(path: Self.setAside(url, suffix: setAsideSuffix), reason: String(describing: error))
         }
     }
 
     /// Replaces the file with `content`, atomically and durably.
     public func write(_ content: Content) throws(WatchConnectionError) {
-        let data: Data
+        let data = try Self.encode(content, url.lastPathComponent)
+        try Self.replace(url, with: data)
+    }
+
+    /// `value` as sorted-keys JSON; a failure names `what` (a file, or the part of one being written).
+    static func encode<Value: Encodable>(_ value: Value, _ what: String) throws(WatchConnectionError) -> Data {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            data = try encoder.encode(content)
+            return try encoder.encode(value)
         } catch {
-            throw .queueStorageFailed(description: "encoding \(url.lastPathComponent): \(error)")
+            throw .queueStorageFailed(description: "encoding \(what): \(error)")
         }
-        try Self.replace(url, with: data)
+    }
+
+    /// Moves an unreadable file to `<file>.corrupt-<suffix>`, kept for a person to look at, and returns
+    /// that path.
+    static func setAside(_ url: URL, suffix: String) -> String {
+        let aside = url.path + ".corrupt-" + suffix
+        // If even the rename fails, removing the file is the only way the next write can work.
+        if rename(url.path, aside) != 0 { unlink(url.path) }
+        return aside
     }
 
     /// Replaces the file at `url` with `data`: a temporary file written and fsynced, renamed over it,

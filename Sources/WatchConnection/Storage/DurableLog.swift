@@ -69,10 +69,7 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
             appended.withLock { $0 = endsAtNewline ? changes.count : .max }
             return .content(snapshot, changes)
         } catch {
-            let aside = url.path + ".corrupt-" + setAsideSuffix
-            // If even the rename fails, removing the file is the only way the next write can work.
-            if rename(url.path, aside) != 0 { unlink(url.path) }
-            return .setAside(path: aside, reason: String(describing: error))
+            return .setAside(path: DurableFile<Snapshot>.setAside(url, suffix: setAsideSuffix), reason: String(describing: error))
         }
     }
 
@@ -91,7 +88,7 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
 
     /// Replaces the file with `snapshot` and no changes, atomically and durably.
     func write(_ snapshot: Snapshot) throws(WatchConnectionError) {
-        var data = try Self.encode(snapshot, "snapshot of \(url.lastPathComponent)")
+        var data = try DurableFile<Snapshot>.encode(snapshot, "snapshot of \(url.lastPathComponent)")
         data.append(UInt8(ascii: "\n"))
         try DurableFile<Snapshot>.replace(url, with: data)
         appended.withLock { $0 = 0 }
@@ -99,7 +96,7 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
 
     /// Appends `change` as one line and fdatasyncs it; false when there is no file to append to.
     private func appendLine(_ change: Change) throws(WatchConnectionError) -> Bool {
-        var data = try Self.encode(change, "change to \(url.lastPathComponent)")
+        var data = try DurableFile<Snapshot>.encode(change, "change to \(url.lastPathComponent)")
         data.append(UInt8(ascii: "\n"))
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
         if fd < 0 {
@@ -111,16 +108,6 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
         // The size grows, and fdatasync makes that durable with the bytes (no other metadata is needed).
         guard fdatasync(fd) == 0 else { throw DurableFile<Snapshot>.failure("fdatasync \(url.path)") }
         return true
-    }
-
-    private static func encode<Value: Encodable>(_ value: Value, _ what: String) throws(WatchConnectionError) -> Data {
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return try encoder.encode(value)
-        } catch {
-            throw .queueStorageFailed(description: "encoding \(what): \(error)")
-        }
     }
 
     /// A change line that did not decode, by its line number.
