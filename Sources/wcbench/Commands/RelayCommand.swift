@@ -1,9 +1,10 @@
-import Glibc
 import ArgumentParser
+import Glibc
 
-/// `wcbench _relay --loop blocking|epoll|nio|nioEvents [--echo] [--history PATH]`: a relaying process of the relay floor (BENCHMARKS.md,
-/// "The floor of four crossings"). Relays descriptor 3 (toward the client) to descriptor 4 (toward the
-/// far end) and back; with `--echo` it is the far end and echoes descriptor 3. Exits at end of stream.
+/// `wcbench _relay --loop blocking|epoll|nio|nioEvents [--echo] [--history PATH]`: a relaying process of
+/// the relay floor (BENCHMARKS.md, "The floor of four crossings"). Relays descriptor 3 (toward the client)
+/// to descriptor 4 (toward the far end) and back; with `--echo` it is the far end and echoes descriptor 3.
+/// Exits at end of stream. `nioEvents` appends its event lines to the `--history` file.
 struct RelayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "_relay", abstract: "Internal: zero-work relay between descriptors 3 and 4 (relay floor).",

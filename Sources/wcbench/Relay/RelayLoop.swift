@@ -2,9 +2,10 @@ import Glibc
 
 /// How a relay process of the relay floor waits for its sockets (`wcbench _relay --loop …`).
 ///
-/// Both move bytes without looking at them: no framing, no parsing, no allocation per message. What
-/// differs is only how the process learns that bytes have arrived, so the two rows of the baseline
-/// section bracket what four socket crossings through two relaying processes cost on this machine.
+/// All move bytes without looking at them: no framing, no parsing. `blocking` and `epoll` differ only in
+/// how the process learns that bytes have arrived, so their rows bracket what four socket crossings
+/// through two relaying processes cost on this machine; `nio` adds what NIO itself costs (a pipeline, a
+/// buffer per read), and `nioEvents` the system calls of the daemons' event lines.
 enum RelayLoop: String, CaseIterable, Sendable {
     /// One thread blocked in `read`: relay A does `read(client) → write(B) → read(B) → write(client)`.
     /// The absolute floor of four crossings: no readiness call at all.
