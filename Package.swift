@@ -188,6 +188,9 @@ let package = Package(
                 "WatchConnectivity", "WatchConnection", "WatchConnectionWCSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                // The relay floor's NIO relays (`_relay --loop nio`): what the daemons are built on.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Test kit: in-memory transport pair, manual clock, fault-injecting transport, a wait's time limit,

@@ -19,16 +19,22 @@ struct WcbenchReportTests {
         ]
     }
 
+    /// How the relay floor's relays wait: `wcbench _relay --loop`.
+    static let loops = ["blocking", "epoll", "nio", "nioEvents"]
+
     /// Each relay floor row and the ping-pong row its ratio divides by.
     static let relayRatios: [(key: String, baseline: String)] = sizes.flatMap { size in
-        ["blocking", "epoll"].flatMap { loop in
+        loops.flatMap { loop in
             ["p50", "p99", "p999"].map { ("baseline.relay.\(loop).\(size)B.\($0)", "baseline.pingPong.\(size)B.\($0)") }
         }
     }
 
     /// Each informational row whose value is one row divided by another.
-    static let quotients: [(key: String, numerator: String, denominator: String)] = sizes.map { size in
-        ("message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "message.rtt.\(size)B.autoReply.p50", "baseline.relay.epoll.\(size)B.p50")
+    static let quotients: [(key: String, numerator: String, denominator: String)] = sizes.flatMap { size in
+        [
+            ("message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "message.rtt.\(size)B.autoReply.p50", "baseline.relay.epoll.\(size)B.p50"),
+            ("message.rtt.\(size)B.autoReply.vsNioEventsRelay.p50", "message.rtt.\(size)B.autoReply.p50", "baseline.relay.nioEvents.\(size)B.p50"),
+        ]
     }
 
     @Test("the round trip is judged against 2.5× the ping-pong p50 and 4× its p99, beside the relay floor of the same run")
@@ -37,7 +43,9 @@ struct WcbenchReportTests {
             let json = sandbox.path("bench.json")
             let wcbench = try sandbox.spawn(
                 name: "wcbench", executable: sandbox.bin + "/wcbench",
-                arguments: ["--quick", "--quiet", "--only", "baseline,message", "--bin-dir", sandbox.bin, "--tmp", sandbox.dir, "--json", json])
+                arguments: [
+                    "--quick", "--quiet", "--keep", "--only", "baseline,message", "--bin-dir", sandbox.bin, "--tmp", sandbox.dir, "--json", json,
+                ])
             let status = await wcbench.waitForExit(timeout: .seconds(300))
             try #require(status == 0, "wcbench: \(wcbench.stdout.text)\n\(wcbench.stderrText)")
             let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
@@ -75,10 +83,24 @@ struct WcbenchReportTests {
                     let ratio = try #require(report[cpuKey]?.ratio, "\(cpuKey) has no ratio")
                     #expect(Self.same(ratio.baselineValue, floor) && Self.same(ratio.factor, cpu / floor), "\(cpuKey): \(ratio)")
                 }
+                // And what is above the NIO relays with event lines: the daemons' own work.
+                let nioKey = "baseline.relay.nioEvents.\(size)B.cpuPerRoundTrip"
+                let nioFloor = try #require(report[nioKey]?.value, "\(nioKey) missing")
+                let aboveKey = "message.rtt.\(size)B.autoReply.cpuAboveNioEventsRelay"
+                let above = try #require(report[aboveKey]?.value, "\(aboveKey) missing")
+                #expect(Self.same(above, cpu - nioFloor) || abs(above - (cpu - nioFloor)) < 1e-9, "\(aboveKey): \(above)")
+            }
+            // The nioEvents relays wrote one event line per round trip each, warm-up included, for both sizes.
+            let runDirectory = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: sandbox.dir).first { $0.hasPrefix("wcbench.") }, "no kept run directory")
+            for relay in ["A", "B"] {
+                let history = try Data(contentsOf: URL(fileURLWithPath: "\(sandbox.dir)/\(runDirectory)/relay-nioEvents-\(relay).history"))
+                let roundTrips = Self.sizes.count * (report.counts.pingPongWarmup + report.counts.pingPong)
+                #expect(history.count(where: { $0 == UInt8(ascii: "\n") }) == roundTrips, "relay \(relay)")
             }
             // The relay floor takes the ping-pong's count, so the two are measured alike.
             for size in Self.sizes {
-                for loop in ["blocking", "epoll"] {
+                for loop in Self.loops {
                     #expect(report["baseline.relay.\(loop).\(size)B.count"]?.value == Double(report.counts.pingPong), "\(loop) \(size) B")
                 }
             }
@@ -92,7 +114,10 @@ struct WcbenchReportTests {
 
     /// The parts of wcbench's JSON report (`Sources/wcbench/Report`) the tables read.
     struct Report: Decodable {
-        struct Counts: Decodable { var pingPong: Int }
+        struct Counts: Decodable {
+            var pingPong: Int
+            var pingPongWarmup: Int
+        }
         struct Target: Decodable {
             var comparison: String
             var limit: Double

@@ -19,8 +19,10 @@ final class RelayChain: RawRoundTripPeer {
         let arguments = ["_relay", "--loop", loop.rawValue]
         let log = "\(context.runDirectory)/relay-\(loop.rawValue).log"
         func start(_ name: String, _ extra: [String], _ keep: [(Int32, Int32)]) throws(BenchError) -> ChildProcess {
-            try ChildProcess.spawn(
-                context.binaries.wcbench, arguments + extra, name: "\(name) (\(loop.rawValue))",
+            // Each relay's own history file, as each daemon has its own.
+            let history = loop.writesEvents ? ["--history", "\(context.runDirectory)/relay-\(loop.rawValue)-\(name.last!).history"] : []
+            return try ChildProcess.spawn(
+                context.binaries.wcbench, arguments + extra + history, name: "\(name) (\(loop.rawValue))",
                 environment: ChildProcess.environment(), output: log, keep: keep)
         }
         // The children's ends: once started, each child holds its own copies.

@@ -2,9 +2,10 @@ import Glibc
 
 /// How a relay process of the relay floor waits for its sockets (`wcbench _relay --loop …`).
 ///
-/// Both move bytes without looking at them: no framing, no parsing, no allocation per message. What
-/// differs is only how the process learns that bytes have arrived, so the two rows of the baseline
-/// section bracket what four socket crossings through two relaying processes cost on this machine.
+/// All move bytes without looking at them: no framing, no parsing. `blocking` and `epoll` differ only in
+/// how the process learns that bytes have arrived, so their rows bracket what four socket crossings
+/// through two relaying processes cost on this machine; `nio` adds what NIO itself costs (a pipeline, a
+/// buffer per read), and `nioEvents` the system calls of the daemons' event lines.
 enum RelayLoop: String, CaseIterable, Sendable {
     /// One thread blocked in `read`: relay A does `read(client) → write(B) → read(B) → write(client)`.
     /// The absolute floor of four crossings: no readiness call at all.
@@ -12,28 +13,45 @@ enum RelayLoop: String, CaseIterable, Sendable {
     /// One thread in `epoll_wait` (level-triggered) on its sockets, then `read` and `write` per ready
     /// socket: the shape of every event-loop server, NIO's included.
     case epoll
+    /// NIO's event loop and channel pipeline, what the daemons are built on (``NIORelay``).
+    case nio
+    /// `nio`, and per round trip each relay writes an event line to a history file and to stderr, as
+    /// each daemon writes its message event (``NIORelay``): the floor of the daemons' system calls.
+    case nioEvents
 
     /// The size of the one buffer each relay reads into (far above the 1 KiB payloads measured).
     static let bufferSize = 64 * 1024
 
-    /// Relays between `up` (toward the client) and `down` (toward the far end) until either closes.
+    /// Relays between `up` (toward the client) and `down` (toward the far end) until either closes;
+    /// `history` is the open file `nioEvents` writes its event lines to.
     ///
     /// Each read is written on in full before the next read, so what the client sends comes back to it
     /// byte for byte; the round trip is the client's business (it sends again only after the reply).
-    func relay(up: Int32, down: Int32) throws(BenchError) {
+    func relay(up: Int32, down: Int32, history: Int32? = nil) throws(BenchError) {
         switch self {
         case .blocking: Self.blockingRelay(up: up, down: down)
         case .epoll: try Self.epollLoop(sources: [up, down]) { $0 == up ? down : up }
+        case .nio, .nioEvents: try NIORelay.run(up: up, down: down, eventLines: eventLines(history))
         }
     }
 
     /// Echoes everything read on `fd` back to it until end of stream: the far end (B) of the relay
     /// floor, and with `.blocking` the raw ping-pong's `_echo` process.
-    func echo(_ fd: Int32) throws(BenchError) {
+    func echo(_ fd: Int32, history: Int32? = nil) throws(BenchError) {
         switch self {
         case .blocking: Self.blockingEcho(fd)
         case .epoll: try Self.epollLoop(sources: [fd]) { $0 }
+        case .nio, .nioEvents: try NIORelay.run(up: fd, down: nil, eventLines: eventLines(history))
         }
+    }
+
+    /// Whether the relays write event lines, and so need a history file.
+    var writesEvents: Bool { self == .nioEvents }
+
+    private func eventLines(_ history: Int32?) throws(BenchError) -> NIORelay.EventLines? {
+        guard writesEvents else { return nil }
+        guard let history else { throw BenchError("--loop \(rawValue) needs --history") }
+        return NIORelay.EventLines(history: history)
     }
 
     private static func blockingEcho(_ fd: Int32) {

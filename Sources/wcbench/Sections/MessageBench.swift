@@ -36,11 +36,12 @@ struct MessageBench {
             let usage = try meter.end()
             recordRoundTrips(size: size, variant: "autoReply", label: "auto-reply", recorder.summary, judged: true)
             recordRelayFloorRatio(size: size, recorder.summary)
+            let cpu = usage.totalCPU / Double(recorder.count) * 1e6
             context.report.add(
                 "message", "message.rtt.\(size)B.autoReply.cpuPerMessage", "round trip, \(BaselineBench.sizeName(size)), auto-reply, daemon CPU per message",
-                usage.totalCPU / Double(recorder.count) * 1e6, "us",
-                target: size == 64 ? Target(comparison: "<=", limit: 80, text: "≤ 80 µs both daemons") : nil,
-                ratio: relayCPURatio(size: size, usage.totalCPU / Double(recorder.count) * 1e6))
+                cpu, "us", target: size == 64 ? Target(comparison: "<=", limit: 80, text: "≤ 80 µs both daemons") : nil,
+                ratio: relayCPURatio(size: size, cpu))
+            recordCPUAboveNIOFloor(size: size, cpu)
             stream.shutdownWrite()
         }
 
@@ -117,14 +118,27 @@ struct MessageBench {
             p50Ratio: ratios.p50, p99Ratio: ratios.p99, p999Ratio: ratios.p999)
     }
 
-    /// Informational, not a target: the auto-reply round trip's p50 over the epoll relay floor's of the
-    /// same run (two relaying processes that do no work), i.e. how much of the round trip is ours.
+    /// Informational, not targets: the auto-reply round trip's p50 over the epoll relay floor's and the
+    /// NIO relay floor's with event lines, of the same run (two relaying processes that do no work, or
+    /// only NIO's and the event lines' work), i.e. how much of the round trip is ours.
     private func recordRelayFloorRatio(size: Int, _ summary: LatencySummary) {
         let sizeName = BaselineBench.sizeName(size)
-        let floor = context.baselines.relay[.epoll]?[size]
+        for (loop, key, name) in [(RelayLoop.epoll, "vsEpollRelay", "epoll relay floor"), (.nioEvents, "vsNioEventsRelay", "NIO relay floor with event lines")] {
+            let floor = context.baselines.relay[loop]?[size]
+            context.report.add(
+                "message", "message.rtt.\(size)B.autoReply.\(key).p50", "round trip, \(sizeName), auto-reply p50 / \(name) p50",
+                floor.map { summary.p50 / $0.p50 }, "x", note: floor == nil ? "needs the baseline section in the same run" : nil)
+        }
+    }
+
+    /// Informational: the daemons' CPU per round trip above the NIO relay floor with event lines (what
+    /// NIO and the two event writes per daemon cost any design built on them), i.e. the daemons' own work.
+    private func recordCPUAboveNIOFloor(size: Int, _ microseconds: Double) {
+        let floor = context.baselines.relayCPU[.nioEvents]?[size]
         context.report.add(
-            "message", "message.rtt.\(size)B.autoReply.vsEpollRelay.p50", "round trip, \(sizeName), auto-reply p50 / epoll relay floor p50",
-            floor.map { summary.p50 / $0.p50 }, "x", note: floor == nil ? "needs the baseline section in the same run" : nil)
+            "message", "message.rtt.\(size)B.autoReply.cpuAboveNioEventsRelay",
+            "round trip, \(BaselineBench.sizeName(size)), auto-reply, daemon CPU above the NIO relay floor with event lines",
+            floor.map { microseconds - $0 }, "us", note: floor == nil ? "needs the baseline section in the same run" : nil)
     }
 
     /// The daemons' CPU per round trip over the epoll relay floor's (the kernel's share of the same four

@@ -1,0 +1,129 @@
+import Glibc
+import NIOCore
+import NIOPosix
+
+/// The relay floor's relays on NIO (``RelayLoop/nio`` and ``RelayLoop/nioEvents``): the same zero-work
+/// relaying as the `epoll` loop, but through what the daemons are built on: one NIO event loop, each
+/// socket a channel, each read a `ByteBuffer` through a channel handler, written on with
+/// `writeAndFlush`. What this costs above the `epoll` relays is NIO's own share of a round trip.
+///
+/// With `eventLines` each relay also does the system calls the daemons' diagnostic events cost them
+/// per message: after a round trip's last byte went out (relay A: back to the client; relay B: the
+/// echo) it writes one event line to a history file and one to stderr, as each daemon writes its
+/// message event to its event history and to its log. The lines are constant bytes of a daemon's line
+/// length: no formatting, so only the writes count.
+enum NIORelay {
+    /// A daemon's message event line is about this long (phoned's `messageSent` with its fields).
+    static let eventLineLength = 240
+
+    /// Where each relay writes its event lines, when it does.
+    struct EventLines {
+        /// An open history file (append).
+        let history: Int32
+    }
+
+    /// Relays descriptor `up` to `down` and back (relay A), or with `down` nil echoes `up` (relay B),
+    /// until the socket toward the client closes.
+    static func run(up: Int32, down: Int32?, eventLines: EventLines?) throws(BenchError) {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let route = Route(echoes: down == nil, eventLines: eventLines)
+        do {
+            // Down first: the client writes as soon as it may, so up must not be read before down exists.
+            if let down {
+                _ = try adopt(down, side: .down, route: route, group: group)
+            }
+            let upChannel = try adopt(up, side: .up, route: route, group: group)
+            // The client closing its socket ends relay A, whose closing ends relay B.
+            try upChannel.closeFuture.wait()
+        } catch {
+            throw BenchError("NIO relay: \(error)")
+        }
+    }
+
+    private static func adopt(
+        _ descriptor: Int32, side: Route.Side, route: Route, group: MultiThreadedEventLoopGroup
+    ) throws -> any Channel {
+        let channel = try ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // Before the channel is active, so no read finds its route without it.
+                    route.attach(channel, side: side)
+                    try channel.pipeline.syncOperations.addHandler(Forward(side: side, route: route))
+                }
+            }
+            .withConnectedSocket(descriptor).wait()
+        return channel
+    }
+
+    /// Both channels of a relay and where a read goes: touched only on the relay's one event loop.
+    private final class Route: @unchecked Sendable {
+        enum Side { case up, down }
+
+        /// Relay B: what up reads goes back to up.
+        let echoes: Bool
+        let eventLines: EventLines?
+        private var up: (any Channel)?
+        private var down: (any Channel)?
+        private let line = [UInt8](repeating: UInt8(ascii: "e"), count: NIORelay.eventLineLength - 1) + [UInt8(ascii: "\n")]
+
+        init(echoes: Bool, eventLines: EventLines?) {
+            self.echoes = echoes
+            self.eventLines = eventLines
+        }
+
+        func attach(_ channel: any Channel, side: Side) {
+            switch side {
+            case .up: up = channel
+            case .down: down = channel
+            }
+        }
+
+        /// Writes what `side` read to where it goes: up → down, down → up; with no down (relay B) up is
+        /// echoed. The write that ends a round trip is followed by the event lines.
+        func forward(_ buffer: ByteBuffer, from side: Side) {
+            let target: (any Channel)?
+            let endsRoundTrip: Bool
+            switch side {
+            case .up: (target, endsRoundTrip) = echoes ? (up, true) : (down, false)
+            case .down: (target, endsRoundTrip) = (up, true)
+            }
+            target?.writeAndFlush(buffer, promise: nil)
+            if endsRoundTrip, let eventLines { writeEventLines(eventLines) }
+        }
+
+        func closed(_ side: Side) {
+            // Either socket closing takes the relay down (as the epoll relay stops at end of stream).
+            up?.close(promise: nil)
+            down?.close(promise: nil)
+        }
+
+        private func writeEventLines(_ eventLines: EventLines) {
+            line.withUnsafeBytes { bytes in
+                _ = write(eventLines.history, bytes.baseAddress, bytes.count)
+                _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+            }
+        }
+    }
+
+    private final class Forward: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+
+        private let side: Route.Side
+        private let route: Route
+
+        init(side: Route.Side, route: Route) {
+            self.side = side
+            self.route = route
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            route.forward(unwrapInboundIn(data), from: side)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            route.closed(side)
+            context.fireChannelInactive()
+        }
+    }
+}
