@@ -38,6 +38,7 @@ struct SessionRuntime: Sendable {
             taskExecutor: EngineExecutor.shared.executor)
         // The engine's tasks and the session's sockets on one thread: a frame read resumes the engine there.
         environment.socketLoop = EngineExecutor.shared.socketLoop
+        environment.wallClock = overrides.wallClock
         // Files go to the delegate (`SessionDelivery`), not straight to the files/ directory.
         environment.landsReceivedFiles = false
         let host = try await buildHost(configuration: hostConfiguration, logger: logger, environment: environment) { context in
@@ -59,6 +60,8 @@ package struct SessionOverrides: Sendable {
     package var transport: (any Transport)?
     /// The engine's clock and the session's reply timeout clock.
     package var clock: (any Clock<Duration>)?
+    /// The engine's wall time; nil: the real time.
+    package var wallClock: WallClock?
     /// The engine's keep-alive policy.
     package var keepAlive: KeepAlivePolicy?
     /// Runs with the host after its engine started serving and before `activationDidCompleteWith` is
@@ -82,10 +85,11 @@ package struct SessionOverrides: Sendable {
     package init(
         transport: (any Transport)? = nil, clock: (any Clock<Duration>)? = nil, keepAlive: KeepAlivePolicy? = nil,
         beforeActivationCompletes: (@Sendable (PairHost) async -> Void)? = nil, logger: Logger? = nil,
-        waits: (any SessionWaits)? = nil
+        waits: (any SessionWaits)? = nil, wallClock: WallClock? = nil
     ) {
         self.transport = transport
         self.clock = clock
+        self.wallClock = wallClock
         self.keepAlive = keepAlive
         self.beforeActivationCompletes = beforeActivationCompletes
         self.logger = logger

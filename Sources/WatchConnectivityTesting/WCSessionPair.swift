@@ -139,7 +139,9 @@ public final class WCSessionPair: Sendable {
             // and in memory a dropped link is seen at once without them.
             let keepAlive = clockMode == .automatic ? KeepAlivePolicy(interval: nil) : nil
             func overrides(_ link: any Transport) -> SessionOverrides {
-                SessionOverrides(transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits)
+                SessionOverrides(
+                    transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits,
+                    wallClock: WallClock(manualClock, origin: ManualClock.wallClockOrigin))
             }
             var phoneOverrides = overrides(transports[0].phone)
             for (index, watch) in watches.enumerated() {

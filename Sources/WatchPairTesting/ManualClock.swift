@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import WatchPairCore
 
@@ -94,6 +95,11 @@ public final class ManualClock: Clock, Sendable {
 
     /// A clock at ``Instant/zero`` with no sleepers.
     public init() {}
+
+    /// The wall time the test kit's pairs give ``Instant/zero``: noon UTC on 2026-01-01. Their engines count
+    /// days (the complication budget's) from it, so a test meets a UTC midnight only by stepping 12 hours
+    /// or more, never because the real one passed while it ran.
+    public static let wallClockOrigin = Date(timeIntervalSince1970: 1_767_268_800)
 
     /// The current instant; changes only through ``advance(by:)`` and ``advance(to:)``.
     public var now: Instant {

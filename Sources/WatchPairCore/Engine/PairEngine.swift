@@ -100,7 +100,8 @@ public actor PairEngine {
     /// The quirks of real devices set on this side and what they hold back; empty unless set.
     let quirks: EngineQuirks
 
-    /// Loads the caches from `store`. Throws when the store cannot be read.
+    /// Loads the caches from `store`. Throws when the store cannot be read. `wallClock` is where the
+    /// engine's days are counted from (nil: the real time moved by `clock`; a test pins it).
     public init(
         configuration: EngineConfiguration,
         store: PairStore,
@@ -109,7 +110,7 @@ public actor PairEngine {
         diagnostics: DiagnosticsHub = DiagnosticsHub(),
         logger: Logger,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        wallClockOrigin: Date = Date()
+        wallClock: WallClock? = nil
     ) async throws(StoreError) {
         self.configuration = configuration
         self.launch = configuration.launch
@@ -129,7 +130,7 @@ public actor PairEngine {
         self.quirks = EngineQuirks(configuration.quirks, clock: clock)
         self.complications = ComplicationChannel(
             budget: ComplicationBudget(dailyLimit: configuration.complicationDailyBudget, state: try await store.complicationBudget()),
-            clock: clock, origin: wallClockOrigin)
+            wallClock: wallClock ?? WallClock(clock, origin: Date()))
     }
 
     /// Serves the link until the calling task is cancelled: accepts the peer's connections, connects to

@@ -11,6 +11,8 @@ import WatchPairWire
 public struct HostEnvironment: Sendable {
     /// The clock of every timer (engine, idle exit, status, watchdog); tests pass a `ManualClock`.
     public var clock: any Clock<Duration>
+    /// The engine's wall time (the day its complication budget counts); nil: the real time. Tests pin it.
+    public var wallClock: WallClock?
     /// Sockets passed by systemd; nil reads them from `LISTEN_FDS` (``LinkListener/passedBySystemd()``).
     public var listenFileDescriptors: ListenFileDescriptors?
     /// systemd notifications (skipped outside systemd).
@@ -141,7 +143,8 @@ public func buildHost(
             store: store,
             transport: transport,
             clock: environment.clock,
-            logger: logger
+            logger: logger,
+            wallClock: environment.wallClock
         )
     } catch {
         throw await abandon(HostError(.store, "cannot read the store in \(configuration.store.directory): \(error)"))

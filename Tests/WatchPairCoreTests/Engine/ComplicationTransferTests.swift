@@ -36,7 +36,7 @@ struct ComplicationTransferTests {
         await pair.tearDown()
     }
 
-    @Test("a restart keeps the day's count; the next UTC day on the injected clock resets it")
+    @Test("a restart keeps the day's count; the UTC midnight of the pinned wall time, stepped to, resets it")
     func budgetAcrossRestartAndDays() async throws {
         let clock = ManualClock()
         let pair = try EnginePair(.inMemory, clock: clock, configure: { $0.complicationDailyBudget = 3 })
@@ -52,8 +52,11 @@ struct ComplicationTransferTests {
         #expect(await phone.remainingComplicationUserInfoTransfers() == 1, "the count survives a restart")
         #expect(try await phone.transferCurrentComplicationUserInfo([:]).isCurrentComplicationInfo)
         #expect(try await !phone.transferCurrentComplicationUserInfo([:]).isCurrentComplicationInfo)
-        clock.advance(by: .seconds(86_400))
-        #expect(await phone.remainingComplicationUserInfoTransfers() == 3, "a day later the budget is whole again")
+        // The pair's wall time starts at noon UTC (ManualClock.wallClockOrigin), whatever the real time is.
+        clock.advance(by: .seconds(12 * 3_600 - 1))
+        #expect(await phone.remainingComplicationUserInfoTransfers() == 0, "23:59:59 is still the same day")
+        clock.advance(by: .seconds(1))
+        #expect(await phone.remainingComplicationUserInfoTransfers() == 3, "at midnight UTC the budget is whole again")
         #expect(try await phone.transferCurrentComplicationUserInfo([:]).isCurrentComplicationInfo)
         await pair.tearDown()
     }

@@ -34,6 +34,9 @@ final class EnginePair: Sendable {
     private let sides = Mutex<[Role: RunningSide]>([:])
     /// Fires after every start and stop, for tests that follow restarts.
     let lifecycle = AsyncSignal()
+    /// Every engine's wall time: pinned at the pair's start and moved by its clock, so a restarted engine
+    /// counts the same day and no test meets the real midnight.
+    let wallClock: WallClock
 
     struct RunningSide: Sendable {
         let engine: PairEngine
@@ -51,6 +54,7 @@ final class EnginePair: Sendable {
     ) throws {
         self.kind = kind
         self.clock = clock
+        wallClock = WallClock(clock, origin: ManualClock.wallClockOrigin)
         self.durability = durability
         self.routeInbox = routeInbox
         self.configure = configure
@@ -103,7 +107,7 @@ final class EnginePair: Sendable {
         )
         let engine = try await PairEngine(
             configuration: configuration, store: store, transport: transport ?? self.transport(for: role),
-            clock: clock, logger: quietLogger, jitter: { 0.5 }
+            clock: clock, logger: quietLogger, jitter: { 0.5 }, wallClock: wallClock
         )
         if let routeInbox { engine.routeInbox(routeInbox) }
         let activated = engine.diagnostics.subscribe()

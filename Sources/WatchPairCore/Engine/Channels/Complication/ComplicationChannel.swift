@@ -10,22 +10,13 @@ import WatchPairWire
 final class ComplicationChannel {
     /// The day's budget, as the store last saved it.
     private var budget: ComplicationBudget
-    /// Wall time from the injected clock: the origin plus the clock's time since `init`.
-    private let wallNow: @Sendable () -> Date
+    /// Where "today" comes from: the engine's wall time on its injected clock.
+    private let wallClock: WallClock
 
-    /// A budget resumed from the store's `state`, with days read from `clock`, which started at `origin`.
-    init(budget: ComplicationBudget, clock: any Clock<Duration>, origin: Date) {
+    /// A budget resumed from the store's `state`, with days read from `wallClock`.
+    init(budget: ComplicationBudget, wallClock: WallClock) {
         self.budget = budget
-        self.wallNow = Self.wallClock(clock, origin: origin)
-    }
-
-    /// Now on the wall timeline of `clock`, which started at `origin` (a manual clock moves it too).
-    private static func wallClock<C: Clock<Duration>>(_ clock: C, origin: Date) -> @Sendable () -> Date {
-        let start = clock.now
-        return {
-            let (seconds, attoseconds) = start.duration(to: clock.now).components
-            return origin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
-        }
+        self.wallClock = wallClock
     }
 
     /// See ``PairEngine/transferCurrentComplicationUserInfo(_:)``.
@@ -43,7 +34,7 @@ final class ComplicationChannel {
             engine.emit(.contentRefused, "\(what) refused: \(failure.message)", channel: .userInfo, errorCode: failure.code)
             throw failure
         }
-        let day = ComplicationBudget.day(of: wallNow())
+        let day = ComplicationBudget.day(of: wallClock.now())
         let action = budget.event(.transfer(day: day))
         let flagged = if case .complication = action { true } else { false }
         let transfer: OutboxTransfer
@@ -72,7 +63,7 @@ final class ComplicationChannel {
     /// See ``PairEngine/remainingComplicationUserInfoTransfers()``.
     func remaining(_ engine: isolated PairEngine) -> Int {
         guard engine.role == .phone, engine.peerWatchState.complicationEnabled else { return 0 }
-        guard case .remaining(let remaining) = budget.event(.read(day: ComplicationBudget.day(of: wallNow()))) else {
+        guard case .remaining(let remaining) = budget.event(.read(day: ComplicationBudget.day(of: wallClock.now()))) else {
             return 0
         }
         return remaining
