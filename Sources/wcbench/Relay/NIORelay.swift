@@ -7,7 +7,7 @@ import NIOPosix
 /// socket a channel, each read a `ByteBuffer` through a channel handler, written on with
 /// `writeAndFlush`. What this costs above the `epoll` relays is NIO's own share of a round trip.
 ///
-/// With `eventLines` each relay also does the system calls the daemons' diagnostic events cost them
+/// With a `history` file each relay also does the system calls the daemons' diagnostic events cost them
 /// per message: after a round trip's last byte went out (relay A: back to the client; relay B: the
 /// echo) it writes one event line to a history file and one to stderr, as each daemon writes its
 /// message event to its event history and to its log. The lines are constant bytes of a daemon's line
@@ -18,18 +18,12 @@ enum NIORelay {
     static let historyLineLength = 220
     static let stderrLineLength = 122
 
-    /// Where each relay writes its event lines, when it does.
-    struct EventLines {
-        /// An open history file (append).
-        let history: Int32
-    }
-
     /// Relays descriptor `up` to `down` and back (relay A), or with `down` nil echoes `up` (relay B),
-    /// until the socket toward the client closes.
-    static func run(up: Int32, down: Int32?, eventLines: EventLines?) throws(BenchError) {
+    /// until the socket toward the client closes; with `history` (an open file, append) it writes the event lines.
+    static func run(up: Int32, down: Int32?, history: Int32?) throws(BenchError) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
-        let route = Route(echoes: down == nil, eventLines: eventLines)
+        let route = Route(echoes: down == nil, history: history)
         do {
             // Down first: the client writes as soon as it may, so up must not be read before down exists.
             if let down {
@@ -64,7 +58,8 @@ enum NIORelay {
 
         /// Relay B: what up reads goes back to up.
         let echoes: Bool
-        let eventLines: EventLines?
+        /// Where the event lines go (stderr besides); nil: none.
+        let history: Int32?
         private var up: (any Channel)?
         private var down: (any Channel)?
         private let historyLine = Route.line(NIORelay.historyLineLength)
@@ -74,9 +69,9 @@ enum NIORelay {
             [UInt8](repeating: UInt8(ascii: "e"), count: length - 1) + [UInt8(ascii: "\n")]
         }
 
-        init(echoes: Bool, eventLines: EventLines?) {
+        init(echoes: Bool, history: Int32?) {
             self.echoes = echoes
-            self.eventLines = eventLines
+            self.history = history
         }
 
         func attach(_ channel: any Channel, side: Side) {
@@ -96,7 +91,7 @@ enum NIORelay {
             case .down: (target, endsRoundTrip) = (up, true)
             }
             target?.writeAndFlush(buffer, promise: nil)
-            if endsRoundTrip, let eventLines { writeEventLines(eventLines) }
+            if endsRoundTrip, let history { writeEventLines(history) }
         }
 
         func closed() {
@@ -105,8 +100,8 @@ enum NIORelay {
             down?.close(promise: nil)
         }
 
-        private func writeEventLines(_ eventLines: EventLines) {
-            historyLine.withUnsafeBytes { _ = write(eventLines.history, $0.baseAddress, $0.count) }
+        private func writeEventLines(_ history: Int32) {
+            historyLine.withUnsafeBytes { _ = write(history, $0.baseAddress, $0.count) }
             stderrLine.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
     }

@@ -18,11 +18,11 @@ final class RelayChain: RawRoundTripPeer {
     init(_ context: BenchContext, loop: RelayLoop) throws(BenchError) {
         let arguments = ["_relay", "--loop", loop.rawValue]
         let log = "\(context.runDirectory)/relay-\(loop.rawValue).log"
-        func start(_ name: String, _ extra: [String], _ keep: [(Int32, Int32)]) throws(BenchError) -> ChildProcess {
+        func start(_ relay: String, _ extra: [String], _ keep: [(Int32, Int32)]) throws(BenchError) -> ChildProcess {
             // Each relay's own history file, as each daemon has its own.
-            let history = loop.writesEvents ? ["--history", "\(context.runDirectory)/relay-\(loop.rawValue)-\(name.last!).history"] : []
+            let history = loop.writesEvents ? ["--history", "\(context.runDirectory)/relay-\(loop.rawValue)-\(relay).history"] : []
             return try ChildProcess.spawn(
-                context.binaries.wcbench, arguments + extra + history, name: "\(name) (\(loop.rawValue))",
+                context.binaries.wcbench, arguments + extra + history, name: "relay \(relay) (\(loop.rawValue))",
                 environment: ChildProcess.environment(), output: log, keep: keep)
         }
         // The children's ends: once started, each child holds its own copies.
@@ -33,9 +33,9 @@ final class RelayChain: RawRoundTripPeer {
         do throws(BenchError) {
             let (relayDown, farUp) = try UnixSockets.pair()
             handed += [relayDown, farUp]
-            let far = try start("relay B", ["--echo"], [(farUp, 3)])
+            let far = try start("B", ["--echo"], [(farUp, 3)])
             do throws(BenchError) {
-                relay = try start("relay A", [], [(relayUp, 3), (relayDown, 4)])
+                relay = try start("A", [], [(relayUp, 3), (relayDown, 4)])
             } catch {
                 far.stop()
                 throw error

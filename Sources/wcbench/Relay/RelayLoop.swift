@@ -31,7 +31,7 @@ enum RelayLoop: String, CaseIterable, Sendable {
         switch self {
         case .blocking: Self.blockingRelay(up: up, down: down)
         case .epoll: try Self.epollLoop(sources: [up, down]) { $0 == up ? down : up }
-        case .nio, .nioEvents: try NIORelay.run(up: up, down: down, eventLines: eventLines(history))
+        case .nio, .nioEvents: try NIORelay.run(up: up, down: down, history: eventHistory(history))
         }
     }
 
@@ -41,17 +41,18 @@ enum RelayLoop: String, CaseIterable, Sendable {
         switch self {
         case .blocking: Self.blockingEcho(fd)
         case .epoll: try Self.epollLoop(sources: [fd]) { $0 }
-        case .nio, .nioEvents: try NIORelay.run(up: fd, down: nil, eventLines: eventLines(history))
+        case .nio, .nioEvents: try NIORelay.run(up: fd, down: nil, history: eventHistory(history))
         }
     }
 
     /// Whether the relays write event lines, and so need a history file.
     var writesEvents: Bool { self == .nioEvents }
 
-    private func eventLines(_ history: Int32?) throws(BenchError) -> NIORelay.EventLines? {
+    /// The history file the relay writes its event lines to: `history` when this loop writes them, else nil.
+    private func eventHistory(_ history: Int32?) throws(BenchError) -> Int32? {
         guard writesEvents else { return nil }
         guard let history else { throw BenchError("--loop \(rawValue) needs --history") }
-        return NIORelay.EventLines(history: history)
+        return history
     }
 
     private static func blockingEcho(_ fd: Int32) {
