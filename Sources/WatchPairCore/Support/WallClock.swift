@@ -13,9 +13,6 @@ public struct WallClock: Sendable {
         read = Self.timeline(clock, origin: origin)
     }
 
-    /// The real wall time.
-    public static var system: WallClock { WallClock(ContinuousClock(), origin: Date()) }
-
     /// Now on this timeline.
     public func now() -> Date { read() }
 

@@ -38,6 +38,9 @@ final class EnginePair: Sendable {
     /// counts the same day and no test meets the real midnight.
     let wallClock: WallClock
 
+    /// The reply and handshake timeouts on the real clock, unless a test sets its own: longer than any test.
+    static let realClockTimeout = Duration.seconds(3_600)
+
     struct RunningSide: Sendable {
         let engine: PairEngine
         let store: PairStore
@@ -97,6 +100,12 @@ final class EnginePair: Sendable {
     ) async throws -> PairEngine {
         var configuration = EngineConfiguration(role: role, launch: launch)
         configuration.keepAlive = KeepAlivePolicy(interval: nil)
+        if !(clock is ManualClock) {
+            // On the real clock a timer fires in a test only where the test sets it: on a loaded CI machine an
+            // in-memory reply once took over the default 10 s, and its 7012 failed a test about something else.
+            configuration.replyTimeout = Self.realClockTimeout
+            configuration.handshakeTimeout = Self.realClockTimeout
+        }
         configure(&configuration)
         let store = try await PairStore.open(
             StoreConfiguration(
