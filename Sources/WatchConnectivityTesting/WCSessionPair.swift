@@ -138,10 +138,11 @@ public final class WCSessionPair: Sendable {
             // Self-driving, idle time passes in jumps: keep-alives would only add pings to every jump,
             // and in memory a dropped link is seen at once without them.
             let keepAlive = clockMode == .automatic ? KeepAlivePolicy(interval: nil) : nil
+            // One timeline for every session: they agree on the wall time as the devices of one owner do.
+            let wallClock = WallClock(manualClock, origin: ManualClock.wallClockOrigin)
             func overrides(_ link: any Transport) -> SessionOverrides {
                 SessionOverrides(
-                    transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits,
-                    wallClock: WallClock(manualClock, origin: ManualClock.wallClockOrigin))
+                    transport: link, clock: manualClock, keepAlive: keepAlive, logger: logger, waits: waits, wallClock: wallClock)
             }
             var phoneOverrides = overrides(transports[0].phone)
             for (index, watch) in watches.enumerated() {
