@@ -28,7 +28,7 @@ struct Profile: Codable, Sendable, Hashable {
 }
 
 @MainActor
-@Suite("keyed sync: two apps", .timeLimit(.minutes(1)))
+@Suite("keyed sync: two apps", .timeLimit(.minutes(3)))
 struct KeyedSyncPairTests {
     static func registerProfile(_ sync: KeyedSync) {
         sync.register("profile", availability: .phoneWithWatchSync)

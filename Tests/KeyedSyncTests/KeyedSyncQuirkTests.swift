@@ -9,7 +9,7 @@ import WatchPairTesting
 /// The quirks of background content, against keyed sync: code written naively against Apple's
 /// documentation fails under each, and keyed sync's revisions hold. docs/Quirks.md names these tests.
 @MainActor
-@Suite("Quirks: naive code fails, keyed sync holds", .timeLimit(.minutes(1)))
+@Suite("Quirks: naive code fails, keyed sync holds", .timeLimit(.minutes(3)))
 struct KeyedSyncQuirkTests {
     /// A naive watch app: applies every `theme` it receives (context, userInfo or message) and counts
     /// the changes it shows; sets its own theme locally.

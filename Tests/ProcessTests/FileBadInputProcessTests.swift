@@ -8,7 +8,7 @@ import WatchPairWire
 @Suite("File transfers: bad input and cancel at the daemons")
 struct FileBadInputProcessTests {
     @Test("control socket: a missing, relative, FIFO or folder path is 7008 naming it, at once; nothing queued",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(3)))
     func controlSocketBadPaths() async throws {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)
@@ -29,7 +29,7 @@ struct FileBadInputProcessTests {
         }
     }
 
-    @Test("wcctl: a FIFO is 7008 naming it, at once (the daemon does not wait for a writer)", .timeLimit(.minutes(2)))
+    @Test("wcctl: a FIFO is 7008 naming it, at once (the daemon does not wait for a writer)", .timeLimit(.minutes(3)))
     func wcctlFifo() async throws {
         try await PairSandbox.with { pair in
             try await pair.startReady(.phone)

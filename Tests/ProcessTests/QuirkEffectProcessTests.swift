@@ -17,8 +17,8 @@ struct QuirkEffectProcessTests {
         try await pair.events(side, named: Set(names)).compactMap { $0["event"]?.stringValue }
     }
 
-    // The sends wait 5 s for their reply: the quirk acts on a reply that arrives within the timeout,
-    // which a loaded machine must still manage.
+    // The sends wait 15 s for their reply: the quirk acts on a reply that arrives within the timeout,
+    // which a loaded machine must still manage. Each such call then fails at that timeout: hence not longer.
     @Test("lostReply on the phone: the watch app ran its handler, the phone's send fails 7012 at its timeout")
     func lostReply() async throws {
         try await PairSandbox.with { pair in
@@ -26,7 +26,7 @@ struct QuirkEffectProcessTests {
             try await pair.startReady(.watch)
             let app = try await pair.startHandler(["receive", "--follow", "--reply", #"{"pong":true}"#], side: .watch)
             try await pair.ok(["quirk", "set", "lostReply", "--count", "1"])
-            expectWCError(try await pair.wcctl(["send", "--timeout", "5", #"{"ping":1}"#]), 7012)
+            expectWCError(try await pair.wcctl(["send", "--timeout", "15", #"{"ping":1}"#]), 7012)
             #expect(await app.stdout.wait(timeout: .seconds(20)) { $0.count >= 1 }, "the handler ran: \(app.stdout.lines)")
             #expect(try await Self.injected(pair, .phone) == ["lostReply"])
             #expect(try await pair.ok(["send", #"{"ping":2}"#]).stdout == [#"{"pong":true}"#], "spent: the next reply arrives")
@@ -40,7 +40,7 @@ struct QuirkEffectProcessTests {
             try await pair.startReady(.watch)
             _ = try await pair.startHandler(["receive", "--follow", "--reply", #"{"pong":true}"#], side: .watch)
             try await pair.ok(["quirk", "set", "lateReply", "--count", "1", "--delay", "500ms"])
-            expectWCError(try await pair.wcctl(["send", "--timeout", "5", #"{"ping":1}"#]), 7012)
+            expectWCError(try await pair.wcctl(["send", "--timeout", "15", #"{"ping":1}"#]), 7012)
             #expect(try await Self.injected(pair, .phone) == ["lateReply"])
             let next = try await pair.ok(["--json", "send", #"{"ping":2}"#])
             #expect(next.stdout == [#"{"reply":{"pong":true}}"#], "one outcome per call: \(next)")

@@ -5,7 +5,7 @@ import WatchConnection
 import WatchConnectionTesting
 
 @MainActor
-@Suite("WatchConnectivitySwift-style app", .timeLimit(.minutes(1)))
+@Suite("WatchConnectivitySwift-style app", .timeLimit(.minutes(3)))
 struct StyleAppTests {
     /// A connection answering its own requests through a loopback FlakySession.
     func connection(_ flakySession: FlakySession) -> WatchConnection {

@@ -7,7 +7,7 @@ import WatchConnectivityTesting
 /// The file path of a WatchConnectivitySwift-style library and a LocalData-style sync service
 /// (`FileTransferStyle.swift`) on WatchPair's `WatchConnectivity`, both apps in one process.
 @MainActor
-@Suite("WatchConnectivitySwift-style file transfers", .timeLimit(.minutes(1)))
+@Suite("WatchConnectivitySwift-style file transfers", .timeLimit(.minutes(3)))
 struct FileTransferStyleTests {
     /// Files the watch's handler moved out of the way while `didReceive` ran.
     final class Inbox: Sendable {

@@ -6,7 +6,7 @@ import WatchConnectivityTesting
 /// The fault recipes as an app's own test writes them, once each; docs/FaultInjection.md and
 /// docs/Testing.md ("Faults") quote these bodies (checked below and by TestingGuideDocTests). WatchConnectivityTests runs each recipe
 /// 20 times with random traffic around it.
-@Suite("WCSessionPair fault recipes, as the docs show them", .timeLimit(.minutes(1)))
+@Suite("WCSessionPair fault recipes, as the docs show them", .timeLimit(.minutes(3)))
 struct FaultRecipeTests {
     /// `sendMessage`'s outcome: the reply's echo, or `error <code>`.
     static func send(_ text: String, from session: WCSession) async -> String {

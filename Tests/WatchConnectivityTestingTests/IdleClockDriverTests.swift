@@ -5,7 +5,7 @@ import WatchPairTesting
 import WatchPairWire
 
 /// The self-driving clock over an in-memory network, without sessions: a barrier of one `Task.yield`.
-@Suite("IdleClockDriver", .timeLimit(.minutes(1)))
+@Suite("IdleClockDriver", .timeLimit(.minutes(3)))
 struct IdleClockDriverTests {
     /// A linked connection: the phone's end (read by a task that parks) and the watch's end (read by no one yet).
     struct Link {

@@ -4,7 +4,7 @@ import Testing
 import WatchConnectivity
 import WatchConnectivityTesting
 
-@Suite("WCSessionPair's logging", .timeLimit(.minutes(1)))
+@Suite("WCSessionPair's logging", .timeLimit(.minutes(3)))
 struct PairLoggingTests {
     @Test("WATCHPAIR_TEST_LOG sets the default level; unset or unknown, warnings and above", arguments: [
         ([:], Logger.Level.warning), (["WATCHPAIR_TEST_LOG": "debug"], .debug), (["WATCHPAIR_TEST_LOG": "trace"], .trace),

@@ -5,7 +5,7 @@ import WatchPairTesting
 
 /// `WCSessionPair(.inMemory, clock: .automatic)`: time moves to each deadline while the test awaits
 /// through the kit, and only then.
-@Suite("the self-driving clock", .timeLimit(.minutes(1)))
+@Suite("the self-driving clock", .timeLimit(.minutes(3)))
 struct SelfDrivingClockTests {
     @Test("a message nobody answers fails with 7012 exactly at the reply timeout", arguments: [3, 10])
     func jumpsToTheReplyDeadline(seconds: Int) async throws {

@@ -45,7 +45,7 @@ struct Callback: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("SessionRecorder", .timeLimit(.minutes(1)))
+@Suite("SessionRecorder", .timeLimit(.minutes(3)))
 struct SessionRecorderTests {
     static let session = WCSession(configuration: WCSessionConfiguration(role: .phone, runDirectory: "/nonexistent", stateRoot: "/nonexistent"))
 

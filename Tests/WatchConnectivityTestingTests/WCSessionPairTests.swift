@@ -5,7 +5,7 @@ import WatchConnectivityTesting
 
 /// One test body per channel, run in memory and over real Unix sockets (`WCSessionTestMode`), with the
 /// kit's recorders and awaited replies.
-@Suite("WCSessionPair: the same bodies in memory and over sockets", .timeLimit(.minutes(1)))
+@Suite("WCSessionPair: the same bodies in memory and over sockets", .timeLimit(.minutes(3)))
 struct WCSessionPairTests {
     @Test("a message is answered, both ways", arguments: WCSessionTestMode.allCases)
     func messages(_ mode: WCSessionTestMode) async throws {

@@ -6,7 +6,7 @@ import WatchPairCore
 
 /// docs/Watches.md through the kit: a phone with two watches, switched as Apple's devices switch, in memory
 /// and over real Unix sockets.
-@Suite("WCSessionPair: a phone with several watches", .timeLimit(.minutes(1)))
+@Suite("WCSessionPair: a phone with several watches", .timeLimit(.minutes(3)))
 struct WatchSwitchPairTests {
     /// The `WCError` code `body` throws (nil when it does not throw).
     static func code(_ body: () throws -> Void) -> WCError.Code? {

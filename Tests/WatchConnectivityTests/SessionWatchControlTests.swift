@@ -5,7 +5,7 @@ import WatchConnectivityTesting
 
 /// docs/Watches.md: a `WCSession` phone app with several watches answers `watches`, `switch`, `pair` and
 /// `unpair` on its control socket as phoned does, so `wcctl switch NAME` plays the user for an app too.
-@Suite("A WCSession phone app's watches on its control socket", .timeLimit(.minutes(1)))
+@Suite("A WCSession phone app's watches on its control socket", .timeLimit(.minutes(3)))
 struct SessionWatchControlTests {
     @Test("watches and switch through the control socket: the app goes inactive, deactivates and re-activates on the new watch")
     func switchThroughTheControlSocket() async throws {

@@ -26,13 +26,22 @@ struct TemporaryDirectory: Sendable {
     }
 
     /// Configurations for a phone and a watch app linked through sockets in this directory.
-    func configuration(_ role: Role, replyTimeout: Duration = .seconds(10)) -> WCSessionConfiguration {
+    ///
+    /// These sessions run on the real clock, so no timer fires unless a test sets it: no keep-alive, and
+    /// reply and handshake timeouts longer than any test. With the defaults (10 s, 5 s, a ping every 2 s) a
+    /// loaded machine could time a call out, or drop a link, in a test about something else.
+    func configuration(_ role: Role, replyTimeout: Duration = Self.realClockTimeout) -> WCSessionConfiguration {
         var configuration = WCSessionConfiguration(role: role, runDirectory: path, stateRoot: path)
         configuration.durability = .process
         configuration.replyTimeout = replyTimeout
+        configuration.handshakeTimeout = Self.realClockTimeout
+        configuration.keepAlive = KeepAlivePolicy(interval: nil)
         configuration.launch = .foreground
         return configuration
     }
+
+    /// Longer than any test.
+    static let realClockTimeout = Duration.seconds(3_600)
 }
 
 /// What a delegate was told, in order, as comparable values.
@@ -116,7 +125,7 @@ class EventRecorder: NSObject, @unchecked Sendable {
     var unread: [DelegateEvent] { queue.unread }
 
     /// The next event; fails the test after `timeout` (a safety net only).
-    func next(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async -> DelegateEvent? {
+    func next(timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async -> DelegateEvent? {
         let result = try? await withTimeout(timeout, "a delegate event") { try await self.queue.next() }
         if result == nil { Issue.record("no delegate event within \(timeout)", sourceLocation: sourceLocation) }
         return result
@@ -224,14 +233,14 @@ final class SendOutcome: @unchecked Sendable {
     }
 
     /// Waits until at least one outcome arrived (safety net: `timeout`).
-    func wait(timeout: Duration = .seconds(15)) async {
+    func wait(timeout: Duration = .seconds(60)) async {
         _ = try? await withTimeout(timeout, "an outcome") { try await self.done.first { self.count > 0 ? () : nil } }
     }
 }
 
 /// Waits until `condition` holds, re-checking whenever `signal` fires (safety net: `timeout`).
 func waitUntil(
-    _ signal: AsyncSignal, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+    _ signal: AsyncSignal, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @escaping @Sendable () async -> Bool
 ) async {
     let met: Void? = try? await withTimeout(timeout, "the condition") {
@@ -254,11 +263,11 @@ func activatedSession(
 }
 
 /// Sends one request line to a control socket and returns the first line back, as its compact JSON
-/// (blocking, at most 10 s; the control client's `ControlClientConnection`).
+/// (blocking, at most 60 s; the control client's `ControlClientConnection`).
 func controlRequest(_ path: String, _ line: String) throws -> String {
     let connection = try ControlClientConnection.connect(to: path)
     try connection.write(Array((line + "\n").utf8))
-    guard let response = try connection.read(until: ContinuousClock.now + .seconds(10)) else { throw POSIXError(.ETIMEDOUT) }
+    guard let response = try connection.read(until: ContinuousClock.now + .seconds(60)) else { throw POSIXError(.ETIMEDOUT) }
     return response.line
 }
 

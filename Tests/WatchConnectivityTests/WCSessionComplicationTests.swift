@@ -7,7 +7,7 @@ import WatchConnectivityTesting
 
 /// Complication transfers (docs/Complications.md) through Apple's API (`transferCurrentComplicationUserInfo`,
 /// `remainingComplicationUserInfoTransfers`, `isCurrentComplicationInfo`).
-@Suite("WCSession complication transfers", .timeLimit(.minutes(2)))
+@Suite("WCSession complication transfers", .timeLimit(.minutes(3)))
 struct WCSessionComplicationTests {
     @Test("refused at once while the complication is disabled (7001) and on the watch (7008); enabled, it reaches didReceiveUserInfo in order with userInfo",
           arguments: WCSessionTestMode.allCases)

@@ -52,7 +52,7 @@ final class BlockingFileDelegate: EventRecorder, WCSessionDelegate, @unchecked S
     }
 }
 
-@Suite("WCSession file transfers", .timeLimit(.minutes(2)))
+@Suite("WCSession file transfers", .timeLimit(.minutes(3)))
 struct WCSessionFileTests {
     /// `size` pseudo-random bytes written to `name` in `directory`.
     static func makeFile(in directory: String, _ name: String, size: Int, seed: UInt64 = 3) throws -> (url: URL, bytes: Data) {

@@ -7,7 +7,7 @@ import WatchPairWire
 import WatchConnectivityTesting
 
 /// "App not installed" (docs/Lifecycle.md) through Apple's API over both of `WCSessionPair`'s links.
-@Suite("WCSession installation state", .timeLimit(.minutes(1)))
+@Suite("WCSession installation state", .timeLimit(.minutes(3)))
 struct WCSessionInstallationTests {
     @Test("an uninstalled watch app: sessionWatchStateDidChange, 7006 at once, nothing queued, the watch directory removed; reinstalled, content flows",
           arguments: WCSessionTestMode.allCases)

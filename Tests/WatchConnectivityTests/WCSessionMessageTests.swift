@@ -22,7 +22,7 @@ struct LinkedPair {
         _ mode: WCSessionTestMode = .unixSockets,
         phoneDelegate: EventRecorder & WCSessionDelegate = FullDelegate(recordsStateChanges: false),
         watchDelegate: EventRecorder & WCSessionDelegate = FullDelegate(recordsStateChanges: false),
-        replyTimeout: Duration = .seconds(10)
+        replyTimeout: Duration = TemporaryDirectory.realClockTimeout
     ) async throws -> LinkedPair {
         let directory = try TemporaryDirectory()
         let network = mode == .inMemory ? InMemoryNetwork() : nil

@@ -9,7 +9,7 @@ import WatchConnectivityTesting
 /// The quirks of real devices through `WCSessionPair.setQuirk(_:_:on:)` (docs/Quirks.md): app code written
 /// as Apple documents it, with plain delegates, sees each misbehaviour. In memory, deterministic: the
 /// pair's clock moves only when the test (or a kit wait) moves it.
-@Suite("WCSession quirks", .timeLimit(.minutes(1)))
+@Suite("WCSession quirks", .timeLimit(.minutes(3)))
 struct WCSessionQuirkTests {
     @Test("phantomReachability: isReachable is true with no watch, and the naive send fails 7007")
     func phantomReachability() async throws {

@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// The async face against a scripted server: lines kept for later calls, writes that do not hold up
 /// reads, cancellation, the end of the stream, and no task ever blocking Swift's cooperative pool.
-@Suite("Async control connection", .timeLimit(.minutes(1)))
+@Suite("Async control connection", .timeLimit(.minutes(3)))
 struct AsyncControlConnectionTests {
     @Test func linesNotAskedForStayForLaterCalls() async throws {
         try await withServer({ _, side in

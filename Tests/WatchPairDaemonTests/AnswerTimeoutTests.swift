@@ -11,7 +11,7 @@ import WatchPairWire
 /// A live message shown to a `receive` client that never answers fails at the sender with 7012 once the
 /// daemon's answer timeout has passed on its clock (one sleeper for every answer owed), and the token is
 /// gone then. The phone is played by hand on the watch's link socket, so nothing else waits on the clock.
-@Suite("answers owed by control clients", .timeLimit(.minutes(1)))
+@Suite("answers owed by control clients", .timeLimit(.minutes(3)))
 struct AnswerTimeoutTests {
     @Test("an unanswered message fails with 7012 after the answer timeout; a late answer finds no token")
     func unansweredMessageExpires() async throws {

@@ -13,7 +13,7 @@ import WatchPairWire
 
 /// Two daemons built with `buildDaemon`, on real Unix sockets in a short temporary directory, driven
 /// over their control sockets.
-@Suite("Daemon pair over real sockets", .timeLimit(.minutes(1)))
+@Suite("Daemon pair over real sockets", .timeLimit(.minutes(3)))
 struct DaemonPairTests {
     struct Pair {
         let directory: String

@@ -10,7 +10,7 @@ import WatchPairTesting
 
 /// A background launch's idle exit (docs/Systemd.md) on a manual clock: an attached control client keeps
 /// the daemon up however long it stays, and the idle timer starts when the client leaves.
-@Suite("Idle exit", .timeLimit(.minutes(1)))
+@Suite("Idle exit", .timeLimit(.minutes(3)))
 struct IdleExitTests {
     /// A watch daemon launched in the background on a manual clock, its events collected. An odd idle
     /// timeout (7 s): no other timer of the daemon is likely to end at the same instant.

@@ -12,7 +12,7 @@ import WatchPairWire
 /// The daemon's layer: every failed request counts in its health and suggestions, also one that fails
 /// before any attempt (`wcctl request --mode immediate` to a stopped phone), and its `layer.*` settings
 /// reach the layer (a short queue expiry on a manual clock).
-@Suite("The daemon's layer: health, suggestions and its settings", .timeLimit(.minutes(1)))
+@Suite("The daemon's layer: health, suggestions and its settings", .timeLimit(.minutes(3)))
 struct LayerHealthTests {
     @Test("immediate requests to a phone that is off (nothing listens): 7007 each, degraded after 3, checkBluetoothEnabled")
     func phoneOff() async throws {

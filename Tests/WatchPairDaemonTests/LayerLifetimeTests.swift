@@ -11,7 +11,7 @@ import WatchPairWire
 
 /// The daemon's reliability layer (``AppConnection``) is a service of the host: it starts with the
 /// engine and ends before `run()` returns, with nothing of it still running.
-@Suite("The reliability layer shares the daemon's lifetime", .timeLimit(.minutes(1)))
+@Suite("The reliability layer shares the daemon's lifetime", .timeLimit(.minutes(3)))
 struct LayerLifetimeTests {
     @Test("after run() returns no task of the layer runs, and a queued request is still on disk")
     func nothingOutlivesShutdown() async throws {

@@ -11,7 +11,7 @@ import WatchPairWire
 @testable import WatchPairHost
 
 /// What the daemon tells systemd, recorded instead of sent (the timers run on a manual clock).
-@Suite("systemd notifications", .timeLimit(.minutes(1)))
+@Suite("systemd notifications", .timeLimit(.minutes(3)))
 struct SystemdNotificationTests {
     /// Each notification, with whether the control socket existed when it was sent.
     final class Recorder: Sendable {

@@ -112,6 +112,10 @@ func testConfiguration(_ role: Role, in directory: String) -> DaemonConfiguratio
     configuration.durability = .process
     configuration.allowedUIDs = [UInt32(getuid())]
     configuration.launch = .foreground
-    configuration.timeouts.reply = .seconds(20)
+    // Real-clock daemons: no timer fires unless a test sets it (a loaded machine once took over 10 s for
+    // an in-memory reply, and a timeout fails a test about something else).
+    configuration.timeouts.reply = .seconds(3_600)
+    configuration.timeouts.handshake = .seconds(3_600)
+    configuration.keepAlive.interval = nil
     return configuration
 }

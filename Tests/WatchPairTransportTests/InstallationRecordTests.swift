@@ -7,7 +7,7 @@ import WatchPairCore
 
 /// The installation record (`wcctl uninstall`) and the socket unit's enablement, read from disk so they
 /// hold while the peer app is not running.
-@Suite("installation record and unit file state", .timeLimit(.minutes(1)))
+@Suite("installation record and unit file state", .timeLimit(.minutes(3)))
 struct InstallationRecordTests {
     @Test("a published record is read back by the app and by its peer, and inotify reports it")
     func record() async throws {

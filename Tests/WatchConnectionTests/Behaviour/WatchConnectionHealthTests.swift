@@ -6,7 +6,7 @@ import WatchPairTesting
 
 /// Health, suggestions and recovery through a connection, over `FlakySession`s on the manual clock.
 @MainActor
-@Suite("WatchConnection health and recovery", .timeLimit(.minutes(1)))
+@Suite("WatchConnection health and recovery", .timeLimit(.minutes(3)))
 struct WatchConnectionHealthTests {
     @Test("failures in a row: degraded at 3, unhealthy at 10 (restartWatch suggested); a success heals")
     func healthThresholds() async throws {

@@ -5,7 +5,7 @@ import WatchConnectionTesting
 
 /// The same bodies over `FlakySession`s and over WatchPair's in-memory `WCSession` pair.
 @MainActor
-@Suite("WatchConnection over both links", .timeLimit(.minutes(1)))
+@Suite("WatchConnection over both links", .timeLimit(.minutes(3)))
 struct WatchConnectionLinkTests {
     @Test("a typed request gets its typed response; the handler runs once", arguments: LinkMode.allCases)
     func roundTrip(mode: LinkMode) async throws {

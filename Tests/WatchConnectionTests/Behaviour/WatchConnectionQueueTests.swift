@@ -6,7 +6,7 @@ import WatchPairTesting
 
 /// The persisted request queue, over `FlakySession`s on the manual clock.
 @MainActor
-@Suite("WatchConnection request queue", .timeLimit(.minutes(1)))
+@Suite("WatchConnection request queue", .timeLimit(.minutes(3)))
 struct WatchConnectionQueueTests {
     /// A link whose peer has gone out of reach, the phone's queue in `directory`.
     func unreachableLink(_ directory: URL? = nil, capacity: Int = 100, saveBatch: Int = 256) async throws -> TestLink {

@@ -7,7 +7,7 @@ import WatchPairTesting
 
 /// The receiving side spoken to in the raw wire form, as a program in any language would.
 @MainActor
-@Suite("WatchConnection receiver, raw wire form", .timeLimit(.minutes(1)))
+@Suite("WatchConnection receiver, raw wire form", .timeLimit(.minutes(3)))
 struct WatchConnectionReceiverTests {
     /// Sends `envelope` as a live message on `session`; returns the reply's envelope.
     func exchange(_ session: FlakySession, _ envelope: String) async -> String? {

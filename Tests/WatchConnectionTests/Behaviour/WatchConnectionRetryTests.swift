@@ -6,7 +6,7 @@ import WatchPairTesting
 
 /// Retries, exactly-once and timeouts over `FlakySession`s, stepped on the manual clock (no sleeping).
 @MainActor
-@Suite("WatchConnection retries and exactly-once", .timeLimit(.minutes(1)))
+@Suite("WatchConnection retries and exactly-once", .timeLimit(.minutes(3)))
 struct WatchConnectionRetryTests {
     @Test("two transient failures: retried 200 ms apart on the clock, then answered")
     func fixedDelays() async throws {

@@ -9,7 +9,7 @@ import WatchConnectivityTesting
 /// re-activates in `sessionDidDeactivate` as Apple's sample code does (the shopping list on KeyedSync runs
 /// on it).
 @MainActor
-@Suite("WatchConnection over a phone with two watches", .timeLimit(.minutes(1)))
+@Suite("WatchConnection over a phone with two watches", .timeLimit(.minutes(3)))
 struct WatchSwitchConnectionTests {
     @Test("after a switch the phone's connection re-activates by itself and its requests reach the new watch")
     func followsTheSwitch() async throws {

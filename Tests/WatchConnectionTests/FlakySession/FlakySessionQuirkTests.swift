@@ -5,7 +5,7 @@ import WatchConnectionTesting
 import WatchPairTesting
 
 /// The ten quirks on FlakySession, each with its meaning (docs/Quirks.md), on a manual clock.
-@Suite("FlakySession: the quirks", .timeLimit(.minutes(1)))
+@Suite("FlakySession: the quirks", .timeLimit(.minutes(3)))
 struct FlakySessionQuirkTests {
     @Test("phantomReachability: isReachable reads true over a dead link, and a send fails 7007 unseen by the peer")
     func phantomReachability() {

@@ -5,7 +5,7 @@ import WatchConnectionTesting
 import WatchPairTesting
 
 /// FlakyWCSession's knobs on FlakySession, with its meanings (ts95/WatchConnectivitySwift 2efd9a5).
-@Suite("FlakySession: FlakyWCSession's knobs", .timeLimit(.minutes(1)))
+@Suite("FlakySession: FlakyWCSession's knobs", .timeLimit(.minutes(3)))
 struct FlakyWCSessionParityTests {
     static func linked(seed: UInt64 = 3) -> (FlakySession, FlakySession, SessionRecorder, ManualClock) {
         let clock = ManualClock()

@@ -8,7 +8,7 @@ import WatchPairTesting
 /// fails under it (`NaiveApp` on a `FlakyLink`), and the same scenario through `WatchConnection`
 /// holds (`TestLink`, the watch counting its `Greet` handler's runs). docs/Quirks.md names these tests.
 @MainActor
-@Suite("Quirks: naive code fails, WatchConnection holds", .timeLimit(.minutes(1)))
+@Suite("Quirks: naive code fails, WatchConnection holds", .timeLimit(.minutes(3)))
 struct QuirkDefenceTests {
     @Test("phantomReachability: a send chosen by isReachable is lost; a request retries and falls back to userInfo")
     func phantomReachability() async throws {

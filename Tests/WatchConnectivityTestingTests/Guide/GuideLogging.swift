@@ -6,7 +6,7 @@ import WatchConnectivityTesting
 
 // docs/Testing.md, "Logging": quoted by the guide (TestingGuideDocTests checks it).
 
-@Suite("docs/Testing.md: logging", .timeLimit(.minutes(1)))
+@Suite("docs/Testing.md: logging", .timeLimit(.minutes(3)))
 struct GuideLogging {
     @Test("everything both sessions log, shown when an expectation fails")
     func logsShownOnFailure() async throws {

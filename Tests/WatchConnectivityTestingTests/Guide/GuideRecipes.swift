@@ -5,7 +5,7 @@ import WatchConnectivityTesting
 // docs/Testing.md quotes these tests; TestingGuideDocTests checks that every Swift block there is a part of
 // the file named before it, so what the guide shows compiles and runs.
 
-@Suite("docs/Testing.md: the recipes", .timeLimit(.minutes(1)))
+@Suite("docs/Testing.md: the recipes", .timeLimit(.minutes(3)))
 struct GuideRecipes {
     @Test("the application context reaches the watch", arguments: WCSessionTestMode.allCases)
     func contextArrives(_ mode: WCSessionTestMode) async throws {

@@ -7,7 +7,7 @@ import WatchPairWire
 /// A receiver that refuses transfers for space (7015) is alive: the sender keeps retrying with backoff
 /// and never reaches "disconnected: timed out" because of refusals, and it resumes at once when the
 /// receiver's app makes room (the receiver links back).
-@Suite("userInfo back pressure", .timeLimit(.minutes(1)))
+@Suite("userInfo back pressure", .timeLimit(.minutes(3)))
 struct BackPressureTests {
     static func payload(_ n: Int) -> PlistDictionary { ["n": .integer(Int64(n))] }
 
@@ -36,7 +36,7 @@ struct BackPressureTests {
         let refusals = watch.diagnostics.subscribe()
         let phone = try await pair.start(.phone)
         for n in 0..<10 { _ = try await phone.transferUserInfo(Self.payload(n)) }
-        try await withTimeout(.seconds(30), "60 refusals") {
+        try await withTimeout(.seconds(60), "60 refusals") {
             var seen = 0
             for await event in refusals where event.kind == .queueFull {
                 seen += 1

@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// Complication transfers (docs/Complications.md) on the engine: refusals, the flag end to end, the budget across a
 /// restart and a day boundary on a manual clock.
-@Suite("complication transfers", .timeLimit(.minutes(1)))
+@Suite("complication transfers", .timeLimit(.minutes(3)))
 struct ComplicationTransferTests {
     @Test("refused on the watch (7008) and while disabled (7001), nothing queued; enabled, they arrive flagged in order with userInfo",
           arguments: TransportKind.allCases)

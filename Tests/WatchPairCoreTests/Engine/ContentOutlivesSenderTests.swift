@@ -8,7 +8,7 @@ import WatchPairWire
 /// docs/Design.md, "Links and lifecycle": content queued by an app that has since stopped reaches the peer
 /// the next time the peer runs; the starting peer launches the sender (socket activation) because the sender
 /// announced it.
-@Suite("content outlives its sender", .timeLimit(.minutes(1)))
+@Suite("content outlives its sender", .timeLimit(.minutes(3)))
 struct ContentOutlivesSenderTests {
     @Test("userInfo and context queued by a stopped phone reach a watch that starts later")
     func stoppedSenderDelivers() async throws {
@@ -18,7 +18,7 @@ struct ContentOutlivesSenderTests {
         let phone = try await pair.start(.phone)
         _ = try await phone.transferUserInfo(["n": .integer(1)])
         _ = try await phone.updateApplicationContext(["mode": .string("night")])
-        try await withTimeout(.seconds(20), "the phone announced its content") {
+        try await withTimeout(.seconds(60), "the phone announced its content") {
             for await _ in announcements where pair.network.isContentPending(.phone) { return }
         }
         await pair.stop(.phone)
@@ -52,7 +52,7 @@ struct ContentOutlivesSenderTests {
         let announcements = pair.network.transport(for: .watch).peerChanges()
         let phone = try await pair.start(.phone)
         let accepted = try await phone.transferFile(at: path, metadata: nil)
-        try await withTimeout(.seconds(20), "the phone announced its file") {
+        try await withTimeout(.seconds(60), "the phone announced its file") {
             for await _ in announcements where pair.network.isContentPending(.phone) { return }
         }
         await pair.stop(.phone)
@@ -80,7 +80,7 @@ struct ContentOutlivesSenderTests {
         let changes = watchView.peerChanges()
         let phone = try await pair.start(.phone)
         _ = try await phone.transferUserInfo(["n": .integer(1)])
-        try await withTimeout(.seconds(20), "the watch's transport saw the announcement") {
+        try await withTimeout(.seconds(60), "the watch's transport saw the announcement") {
             for await _ in changes where await watchView.peerPresence().contentPending { return }
         }
         #expect(FileManager.default.fileExists(atPath: marker))
@@ -88,7 +88,7 @@ struct ContentOutlivesSenderTests {
         try await until("delivered and acknowledged", on: phone.contentSignal) {
             await phone.status().outstandingTransfers == 0
         }
-        try await withTimeout(.seconds(20), "the announcement was withdrawn") {
+        try await withTimeout(.seconds(60), "the announcement was withdrawn") {
             var iterator = watchView.peerChanges().makeAsyncIterator()
             while await watchView.peerPresence().contentPending { _ = await iterator.next() }
         }

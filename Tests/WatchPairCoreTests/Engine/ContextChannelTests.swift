@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// The applicationContext channel: last value wins, identical updates not re-sent, empty clears,
 /// and both contexts survive restarts.
-@Suite("applicationContext channel", .timeLimit(.minutes(1)))
+@Suite("applicationContext channel", .timeLimit(.minutes(3)))
 struct ContextChannelTests {
     @Test("the receiver ends at the newest value", arguments: TransportKind.allCases)
     func lastWins(kind: TransportKind) async throws {

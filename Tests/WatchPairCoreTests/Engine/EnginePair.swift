@@ -38,7 +38,8 @@ final class EnginePair: Sendable {
     /// counts the same day and no test meets the real midnight.
     let wallClock: WallClock
 
-    /// The reply and handshake timeouts on the real clock, unless a test sets its own: longer than any test.
+    /// The reply, handshake and final-write timeouts on the real clock, unless a test sets its own: longer
+    /// than any test.
     static let realClockTimeout = Duration.seconds(3_600)
 
     struct RunningSide: Sendable {
@@ -105,6 +106,7 @@ final class EnginePair: Sendable {
             // in-memory reply once took over the default 10 s, and its 7012 failed a test about something else.
             configuration.replyTimeout = Self.realClockTimeout
             configuration.handshakeTimeout = Self.realClockTimeout
+            configuration.finalWriteTimeout = Self.realClockTimeout
         }
         configure(&configuration)
         let store = try await PairStore.open(

@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// The file channel end to end over the in-memory transport pair and the manual clock: whole, once,
 /// verified, resumed (not restarted) after a link drop or a restart of either engine, in order with userInfo.
-@Suite("file channel", .timeLimit(.minutes(2)))
+@Suite("file channel", .timeLimit(.minutes(3)))
 struct FileChannelTests {
     /// A file of `size` pseudo-random bytes (seeded, so every run sends the same) in the pair's directory.
     static func makeFile(_ pair: EnginePair, _ name: String, size: Int, seed: UInt64 = 1) throws -> (path: String, bytes: Data) {

@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// The file channel's diagnostic events (docs/Systemd.md, "journald"): what each side reports, with the file's
 /// name, size and offset, over the in-memory pair.
-@Suite("file events", .timeLimit(.minutes(2)))
+@Suite("file events", .timeLimit(.minutes(3)))
 struct FileEventTests {
     /// Collects `stream`'s file events until one of `kind` (included), within a safety bound.
     static func fileEvents(_ stream: AsyncStream<DiagnosticEvent>, until kind: DiagnosticEvent.Kind) async throws -> [DiagnosticEvent] {

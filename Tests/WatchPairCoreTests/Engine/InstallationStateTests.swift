@@ -8,7 +8,7 @@ import WatchPairWire
 /// docs/Lifecycle.md: "device off" (nothing listens: content queues, messages 7007, still installed) apart from
 /// "app not installed" (uninstalled, or its socket unit disabled or masked: content fails at once with
 /// 7006 / 7018, nothing queues). Each test runs in memory and over Unix sockets.
-@Suite("installation state", .timeLimit(.minutes(1)))
+@Suite("installation state", .timeLimit(.minutes(3)))
 struct InstallationStateTests {
     @Test("an uninstalled watch app: content fails at once with 7006 and nothing queues; reinstalled, it works",
           arguments: [TransportKind.inMemory, .unixSocket])
@@ -139,7 +139,7 @@ struct InstallationStateTests {
         try FileManager.default.createSymbolicLink(atPath: units + "/sockets.target.wants/watchd.socket", withDestinationPath: units + "/watchd.socket")
         let phoneView = pair.transport(for: .phone)
         let changes = phoneView.peerChanges()
-        try await withTimeout(.seconds(20), "the unit is enabled") {
+        try await withTimeout(.seconds(60), "the unit is enabled") {
             var iterator = changes.makeAsyncIterator()
             while await phoneView.peerPresence().unitFileState != .enabled { _ = await iterator.next() }
         }
@@ -167,7 +167,7 @@ func expectFailure(_ code: WCErrorCode, _ operation: () async throws -> Void, so
 private func collect(
     _ stream: AsyncStream<DiagnosticEvent>, until done: @escaping @Sendable ([DiagnosticEvent.Kind]) -> Bool
 ) async throws -> [DiagnosticEvent.Kind] {
-    try await withTimeout(.seconds(20), "events") {
+    try await withTimeout(.seconds(60), "events") {
         var kinds: [DiagnosticEvent.Kind] = []
         for await event in stream {
             kinds.append(event.kind)

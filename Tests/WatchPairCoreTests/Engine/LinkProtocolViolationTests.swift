@@ -7,7 +7,7 @@ import WatchPairWire
 
 /// A peer that acknowledges what was never sent (a forged hello, ack or contextAck) is refused: the
 /// link closes with `handshakeFailed` / `frameRejected`, and nothing queued is marked finished.
-@Suite("protocol violations by the peer", .timeLimit(.minutes(1)))
+@Suite("protocol violations by the peer", .timeLimit(.minutes(3)))
 struct LinkProtocolViolationTests {
     static func hello(claiming seq: UInt64, context: UInt64 = 0, of store: UUID?) -> Frame {
         .hello(Hello(
@@ -111,7 +111,7 @@ struct LinkProtocolViolationTests {
 }
 
 /// A second process of the same user saying hello as the phone next to the real one.
-@Suite("a second peer next to the real one", .timeLimit(.minutes(1)))
+@Suite("a second peer next to the real one", .timeLimit(.minutes(3)))
 struct SecondPeerTests {
     @Test("its hello is refused with a reason naming both stores; the real link keeps carrying transfers")
     func intruderIsRefused() async throws {

@@ -5,7 +5,7 @@ import WatchPairTesting
 import WatchPairWire
 
 /// The message channel end to end, each test over the in-memory pair and over real Unix sockets.
-@Suite("message channel", .timeLimit(.minutes(1)))
+@Suite("message channel", .timeLimit(.minutes(3)))
 struct MessageChannelTests {
     static let echo = MessageHandler(variants: Set(MessageVariant.allCases)) { message in
         .success(message.wantsReply ? message.body : nil)

@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// Every call's reply deadline on one sleeper (``MessageDeadlines``): each call still fails at its own
 /// deadline, a shorter deadline added later wakes the sleeper, answered calls are not expired.
-@Suite("message deadlines on one sleeper", .timeLimit(.minutes(1)))
+@Suite("message deadlines on one sleeper", .timeLimit(.minutes(3)))
 struct MessageDeadlinesTests {
     @Test("calls with different timeouts each get 7012 at their own deadline, on one sleeper")
     func ownDeadlines() async throws {

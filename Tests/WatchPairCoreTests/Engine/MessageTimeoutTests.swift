@@ -5,7 +5,7 @@ import WatchPairTesting
 import WatchPairWire
 
 /// Timeouts and link loss on the manual clock: exactly one outcome per message, never both, never twice.
-@Suite("message outcomes", .timeLimit(.minutes(1)))
+@Suite("message outcomes", .timeLimit(.minutes(3)))
 struct MessageTimeoutTests {
     @Test("no reply within the timeout gives 7012, and a late reply is dropped and reported")
     func timesOut() async throws {

@@ -5,7 +5,7 @@ import WatchPairWire
 
 /// The user opens a background-launched app (`wcctl open`, `systemctl reload`): it moves to the
 /// foreground, and the peer learns it on the link it already has.
-@Suite("opening a background-launched app", .timeLimit(.minutes(1)))
+@Suite("opening a background-launched app", .timeLimit(.minutes(3)))
 struct OpenAppTests {
     @Test("a background watch opened becomes reachable for the phone on the same link", arguments: TransportKind.allCases)
     func openedWatchIsReachable(_ kind: TransportKind) async throws {

@@ -7,7 +7,7 @@ import WatchPairWire
 
 /// The quirks of background content and installation, in the engine (docs/Quirks.md): userInfo and
 /// context delivery to the app, transfers stuck at the sender, the peer app flapping at launch.
-@Suite("quirks: delivery and installation", .timeLimit(.minutes(1)))
+@Suite("quirks: delivery and installation", .timeLimit(.minutes(3)))
 struct QuirkDeliveryTests {
     @Test("duplicateUserInfo: the app is given the transfer twice")
     func duplicateUserInfo() async throws {

@@ -8,7 +8,7 @@ import WatchPairWire
 
 /// The quirks of the message path and reachability, in the engine (docs/Quirks.md): each set on the phone,
 /// observed by the phone's caller, with its `quirkInjected` event naming it.
-@Suite("quirks: messages and reachability", .timeLimit(.minutes(1)))
+@Suite("quirks: messages and reachability", .timeLimit(.minutes(3)))
 struct QuirkMessageTests {
     static let echo = MessageHandler(variants: [.dictionaryWithReply]) { .success($0.body) }
 

@@ -7,7 +7,7 @@ import WatchPairWire
 /// A phone app killed without socket activation leaves its socket file behind and nothing on disk
 /// changes, so inotify tells the watch nothing: the watch must notice at its next attempt and stop
 /// reporting the phone reachable (a file nobody listens on is "device off": docs/Lifecycle.md).
-@Suite("stale peer presence", .timeLimit(.minutes(1)))
+@Suite("stale peer presence", .timeLimit(.minutes(3)))
 struct StalePresenceTests {
     @Test("a message to a phone that died without a trace fails 7007 and ends the watch's reachability")
     func killedWithoutTrace() async throws {

@@ -5,7 +5,7 @@ import WatchPairTesting
 import WatchPairWire
 
 /// The userInfo channel: durable FIFO, exactly once, didFinish, cancel — over both transports.
-@Suite("userInfo channel", .timeLimit(.minutes(1)))
+@Suite("userInfo channel", .timeLimit(.minutes(3)))
 struct UserInfoChannelTests {
     @Test("transfers queued while the watch is away arrive in order when it starts", arguments: TransportKind.allCases)
     func queuedThenDelivered(kind: TransportKind) async throws {

@@ -27,7 +27,7 @@ extension AsyncStream where Element == DiagnosticEvent {
         where predicate: @escaping @Sendable (DiagnosticEvent) -> Bool = { _ in true }
     ) async throws -> DiagnosticEvent {
         let stream = self
-        return try await withTimeout(.seconds(20), "event \(kind)") {
+        return try await withTimeout(.seconds(60), "event \(kind)") {
             for await event in stream where event.kind == kind && predicate(event) {
                 return event
             }

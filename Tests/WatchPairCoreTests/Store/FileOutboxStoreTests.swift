@@ -33,7 +33,7 @@ struct FileOutboxStoreTests {
 
     // A FIFO with no writer once blocked the copy's open() for good: the time limit turns that into a failure.
     @Test("a missing, unreadable or non-regular source (a folder, a FIFO) is 7008 naming the path, at once; nothing is stored",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(3)))
     func badSources() async throws {
         try await Support.withStore { store, configuration throws in
             let missing = configuration.directory + "/nope.bin"

@@ -5,7 +5,7 @@ import WatchPairTesting
 
 /// Many waits' deadlines on one sleeper: each live wait expires at its own deadline and only then, waits
 /// that ended are skipped, and a deadline earlier than the others wakes the sleeper.
-@Suite("deadline queue", .timeLimit(.minutes(1)))
+@Suite("deadline queue", .timeLimit(.minutes(3)))
 struct DeadlineQueueTests {
     @Test("each live key expires at its own deadline, in deadline order; ended keys never expire")
     func expiresInOrder() async throws {

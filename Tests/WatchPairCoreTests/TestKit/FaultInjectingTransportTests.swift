@@ -3,7 +3,7 @@ import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
 
-@Suite("FaultInjectingTransport", .timeLimit(.minutes(1)))
+@Suite("FaultInjectingTransport", .timeLimit(.minutes(3)))
 struct FaultInjectingTransportTests {
     /// A phone whose writes go through `faulty`, connected to a plain watch; `body` gets both ends.
     private func withFaultyLink(

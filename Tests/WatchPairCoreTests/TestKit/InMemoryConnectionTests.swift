@@ -2,7 +2,7 @@ import Testing
 import WatchPairCore
 import WatchPairTesting
 
-@Suite("InMemoryConnection", .timeLimit(.minutes(1)))
+@Suite("InMemoryConnection", .timeLimit(.minutes(3)))
 struct InMemoryConnectionTests {
     @Test("bytes flow both ways, one chunk per write, in order")
     func bytesBothWays() async throws {

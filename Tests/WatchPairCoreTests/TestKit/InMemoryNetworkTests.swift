@@ -4,7 +4,7 @@ import WatchPairCore
 import WatchPairTesting
 import WatchPairWire
 
-@Suite("InMemoryNetwork", .timeLimit(.minutes(1)))
+@Suite("InMemoryNetwork", .timeLimit(.minutes(3)))
 struct InMemoryNetworkTests {
     @Test("connect reaches the serving peer; bytes flow both ways; events tell the story")
     func connectAndServe() async throws {

@@ -1,7 +1,7 @@
 import Testing
 import WatchPairTesting
 
-@Suite("ManualClock", .timeLimit(.minutes(1)))
+@Suite("ManualClock", .timeLimit(.minutes(3)))
 struct ManualClockTests {
     private func at(_ seconds: Int64) -> ManualClock.Instant {
         ManualClock.Instant(offset: .seconds(seconds))

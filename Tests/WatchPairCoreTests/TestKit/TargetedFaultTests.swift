@@ -6,7 +6,7 @@ import WatchPairWire
 
 /// Faults aimed at frames of one kind, through real connections: only those frames are hit, the rest
 /// arrive untouched and in order.
-@Suite("FaultInjectingTransport: faults aimed at frames", .timeLimit(.minutes(1)))
+@Suite("FaultInjectingTransport: faults aimed at frames", .timeLimit(.minutes(3)))
 struct TargetedFaultTests {
     /// Phone and watch transports sharing one plan (`linked`); the phone connects to the watch. `body`
     /// gets the phone's transport, the clock, and the phone's and the watch's end.

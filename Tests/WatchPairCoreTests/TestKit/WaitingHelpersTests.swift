@@ -5,7 +5,7 @@ import WatchPairTesting
 
 /// The test kit's waiting helpers: `withTimeout` stepped on a manual clock, `AsyncSignal.first`, and
 /// `withTeardown`.
-@Suite("Test kit: withTimeout, AsyncSignal.first, withTeardown", .timeLimit(.minutes(1)))
+@Suite("Test kit: withTimeout, AsyncSignal.first, withTeardown", .timeLimit(.minutes(3)))
 struct WaitingHelpersTests {
     struct Failure: Error, Equatable {}
 
