@@ -91,6 +91,16 @@ struct LinkMachineTests {
         #expect(LinkPolicy.holdOff(delay, peerRefusing: peerRefusing, owesRoomNow: owesRoomNow) == expected)
     }
 
+    @Test("the wait after a failed attempt: new content ends it only while something listens at the peer", arguments: [
+        // (the probe after the failure saw the peer's link endpoint listening) → the wait
+        (true, LinkPolicy.HoldOff.untilContent(.seconds(3))),
+        // Device off: nothing can connect until the endpoint appears, which the peer watcher reports.
+        (false, .untilPeerChanges(.seconds(3))),
+    ])
+    func retryWait(peerListening: Bool, expected: LinkPolicy.HoldOff) {
+        #expect(LinkPolicy.retryWait(.seconds(3), peerListening: peerListening) == expected)
+    }
+
     @Test("link state keeps the strings users see")
     func state() {
         #expect(LinkState(established: true, opening: true, gaveUp: true).description == "connected")

@@ -18,8 +18,9 @@ final class LinkDriver {
     private(set) var presence = PeerPresence(listening: false, running: false)
     private var presenceProbesStarted: UInt64 = 0
     private var presenceProbeApplied: UInt64 = 0
-    /// Fires when a wait for back pressure should end early: the peer's endpoints changed, or the peer
-    /// opened a link (it has room again). New content does not end it: a full peer would be hammered.
+    /// Fires when a wait that new content must not end should end early: the peer's endpoints changed, or
+    /// the peer opened a link (it has room again). A full peer would be hammered, an absent one probed, for
+    /// every transfer (``LinkPolicy/retryWait(_:peerListening:)``).
     let retrySignal = AsyncSignal()
 
     init(backoff: BackoffPolicy) {
@@ -68,19 +69,15 @@ final class LinkDriver {
     func drive(_ engine: isolated PairEngine) async {
         while !Task.isCancelled {
             let seen = engine.contentSignal.generation
+            let peerSeen = retrySignal.generation
             guard needsLink(engine), engine.current == nil, engine.links.isEmpty, !reconnect.isTimedOut else {
                 await engine.contentSignal.wait(after: seen)
                 continue
             }
-            let wait = LinkPolicy.holdOff(holdOff, peerRefusing: reconnect.isRefused, owesRoomNow: owesRoomNow(engine))
+            let booked = LinkPolicy.holdOff(holdOff, peerRefusing: reconnect.isRefused, owesRoomNow: owesRoomNow(engine))
             holdOff = nil
-            switch wait {
-            case .none: break
-            case .untilPeerChanges(let delay):
-                await Self.waitForChange(of: retrySignal, after: retrySignal.generation, atMost: delay, clock: engine.clock)
-                continue
-            case .untilContent(let delay):
-                await Self.waitForChange(of: engine.contentSignal, after: seen, atMost: delay, clock: engine.clock)
+            if booked != .none {
+                await wait(booked, content: seen, peer: peerSeen, engine)
                 continue
             }
             // Presence (or room) alone never justifies launching the peer: check it is still running, or
@@ -100,7 +97,7 @@ final class LinkDriver {
             if mayOpen, await attempt(engine) { continue }
             switch reconnect.attemptFailed(jitter: engine.jitter()) {
             case .retry(let delay):
-                await Self.waitForChange(of: engine.contentSignal, after: seen, atMost: delay, clock: engine.clock)
+                await wait(LinkPolicy.retryWait(delay, peerListening: presence.listening), content: seen, peer: peerSeen, engine)
             case .giveUp:
                 engine.emit(
                     .peerUnavailable,
@@ -158,6 +155,16 @@ final class LinkDriver {
         guard backoffUntilProgress else { return }
         backoffUntilProgress = false
         reconnect.reset()
+    }
+
+    /// Waits as `holdOff` says: for the content signal after generation `content`, or the retry signal after
+    /// generation `peer`, or the delay, whichever comes first.
+    private func wait(_ holdOff: LinkPolicy.HoldOff, content: UInt64, peer: UInt64, _ engine: isolated PairEngine) async {
+        switch holdOff {
+        case .none: return
+        case .untilPeerChanges(let delay): await Self.waitForChange(of: retrySignal, after: peer, atMost: delay, clock: engine.clock)
+        case .untilContent(let delay): await Self.waitForChange(of: engine.contentSignal, after: content, atMost: delay, clock: engine.clock)
+        }
     }
 
     /// Waits until `signal` fires after `seen` or `delay` passes on `clock`.

@@ -132,6 +132,15 @@ extension LinkPolicy {
         guard let delay, !owesRoomNow else { return .none }
         return peerRefusing ? .untilPeerChanges(delay) : .untilContent(delay)
     }
+
+    /// The wait after a failed attempt; `peerListening` is what the probe after the failure saw at the
+    /// peer's link endpoint. New content ends the wait, unless nothing listens there (device off, or an app
+    /// killed without its socket unit): no attempt can succeed before that endpoint changes, which the
+    /// peer watcher reports at once, so only that change or the delay ends it. Otherwise a phone whose
+    /// watch is off would try to connect, and probe the watch, for every transfer its app makes.
+    static func retryWait(_ delay: Duration, peerListening: Bool) -> HoldOff {
+        peerListening ? .untilContent(delay) : .untilPeerChanges(delay)
+    }
 }
 
 extension ReconnectStateMachine {
