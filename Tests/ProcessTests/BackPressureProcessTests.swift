@@ -20,7 +20,7 @@ struct BackPressureProcessTests {
             try await pair.startReady(.phone)
             var sent: [String] = []
             for n in 1...15 { sent.append(try await pair.transfer(#"{"n":\#(n)}"#)) }
-            try await pair.pollUntil("25 refusals by the watch", timeout: .seconds(40)) {
+            try await pair.pollUntil("25 refusals by the watch", timeout: .seconds(60)) {
                 let events = try await pair.ok(["--json", "events"], side: .watch)
                 return events.json.filter { $0["event"]?.stringValue == "queueFull" }.count >= 25
             }

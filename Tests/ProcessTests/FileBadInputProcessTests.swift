@@ -65,7 +65,7 @@ struct FileBadInputProcessTests {
             #expect(!partial.isEmpty, "the watch holds part of the file before the cancel")
             try await pair.ok(["files", "cancel", id])
             gate.hold(at: Int.max)
-            try await pair.pollUntil("fileCancelled at the watch", timeout: .seconds(30)) {
+            try await pair.pollUntil("fileCancelled at the watch", timeout: .seconds(60)) {
                 let events = try await pair.ok(["--json", "events"], side: .watch)
                 return events.json.contains { $0["event"]?.stringValue == "fileCancelled" }
             }

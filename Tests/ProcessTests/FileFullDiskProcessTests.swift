@@ -44,7 +44,7 @@ struct FileFullDiskProcessTests {
             let size = 1 << 20
             let bytes = try FileTransferProcessTests.makeFile(pair.path("ride.fit"), size: size)
             let id = try #require(try await pair.ok(["transfer-file", pair.path("ride.fit")]).stdout.first)
-            try await pair.pollUntil("the watch to refuse the file for space", timeout: .seconds(30)) {
+            try await pair.pollUntil("the watch to refuse the file for space", timeout: .seconds(60)) {
                 let events = try await pair.ok(["--json", "events"], side: .phone)
                 return events.json.contains { $0["errorCode"] == .integer(7015) }
             }

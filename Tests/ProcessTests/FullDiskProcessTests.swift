@@ -22,7 +22,7 @@ struct FullDiskProcessTests {
             // 40 transfers of 20 KB: far more than 640 KB of disk once SQLite's WAL holds them too.
             let filler = String(repeating: "x", count: 20_000)
             for n in 1...40 { _ = try await pair.transfer(#"{"n":\#(n),"fill":"\#(filler)"}"#) }
-            try await pair.pollUntil("the watch to run out of disk", timeout: .seconds(30)) {
+            try await pair.pollUntil("the watch to run out of disk", timeout: .seconds(60)) {
                 let events = try await pair.ok(["--json", "events"], side: .watch)
                 return events.json.contains { $0["event"]?.stringValue == "queueFull" && $0["errorCode"] == .integer(7015) }
             }

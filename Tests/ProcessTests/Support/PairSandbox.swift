@@ -80,6 +80,9 @@ final class PairSandbox: Sendable {
             "log": .object(["destination": .string("stderr")]),
             // Fast reconnects after the kills of the crash tests.
             "backoff": .object(["initial": .double(0.05), "maximum": .double(0.5)]),
+            // A send without --timeout waits a minute, not 10 s, for a reply three processes pass on while
+            // the whole process suite shares two cores; the tests about the timeout give their own.
+            "timeouts": .object(["reply": .integer(60)]),
         ])
         let merged = Self.merge(base, .object(overrides))
         try Data((merged.canonicalText + "\n").utf8).write(to: URL(fileURLWithPath: configPath(side)))
@@ -172,9 +175,10 @@ final class PairSandbox: Sendable {
         throw SandboxError("\(side) not ready after \(timeout): \(run)\n\(tail(side))")
     }
 
-    /// Polls `condition` (a readiness poll: short sleeps, bounded), failing early when `process` exits.
+    /// Polls `condition` (a readiness poll: short sleeps, bounded by a safety net a loaded machine never
+    /// reaches in a passing test), failing early when `process` exits.
     func pollUntil(
-        _ what: String, process: ChildProcess? = nil, timeout: Duration = .seconds(20),
+        _ what: String, process: ChildProcess? = nil, timeout: Duration = .seconds(60),
         _ condition: @Sendable () async throws -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
