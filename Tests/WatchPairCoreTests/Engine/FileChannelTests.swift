@@ -71,8 +71,8 @@ struct FileChannelTests {
         // Each interruption may cost up to one window: eight windows keep two of them under half the file.
         let size = 8 * Int(EngineConfiguration(role: .phone).fileWindow)
         let (path, bytes) = try Self.makeFile(pair, "big.bin", size: size, seed: 7)
-        let counter = ByteCounter()
-        let startPhone = { try await pair.start(.phone, transport: ByteCountingTransport(wrapping: pair.transport(for: .phone), counter: counter)) }
+        let counter = TransportCounter()
+        let startPhone = { try await pair.start(.phone, transport: CountingTransport(wrapping: pair.transport(for: .phone), counter: counter)) }
         let phone = try await startPhone()
         let accepted = try await phone.transferFile(at: path, metadata: nil)
         try await pair.start(.watch)
@@ -125,8 +125,8 @@ struct FileChannelTests {
     @Test("cancelling a file mid-transfer leaves no partial file at the receiver; the next file follows")
     func cancelMidTransfer() async throws {
         let pair = try EnginePair(.inMemory, clock: ManualClock())
-        let counter = ByteCounter()
-        let phone = try await pair.start(.phone, transport: ByteCountingTransport(wrapping: pair.transport(for: .phone), counter: counter))
+        let counter = TransportCounter()
+        let phone = try await pair.start(.phone, transport: CountingTransport(wrapping: pair.transport(for: .phone), counter: counter))
         _ = try await pair.start(.watch)
         let (big, _) = try Self.makeFile(pair, "big", size: 16 << 20)
         let (small, smallBytes) = try Self.makeFile(pair, "small", size: 1000)

@@ -2,12 +2,13 @@ import Synchronization
 import WatchPairCore
 
 /// Wraps a transport and counts every byte its connections write, firing `written` after each write, so
-/// a test can act at a point in a transfer (drop the link at 30%) and bound what was sent in all.
-final class ByteCountingTransport: Transport {
+/// a test can act at a point in a transfer (drop the link at 30%) and bound what was sent in all; and
+/// counts its connect attempts, failed ones included.
+final class CountingTransport: Transport {
     let base: any Transport
-    let counter: ByteCounter
+    let counter: TransportCounter
 
-    init(wrapping base: any Transport, counter: ByteCounter) {
+    init(wrapping base: any Transport, counter: TransportCounter) {
         self.base = base
         self.counter = counter
     }
@@ -18,7 +19,8 @@ final class ByteCountingTransport: Transport {
     }
 
     func connect() async throws -> any TransportConnection {
-        CountingConnection(base: try await base.connect(), counter: counter)
+        counter.addConnect()
+        return CountingConnection(base: try await base.connect(), counter: counter)
     }
 
     func peerPresence() async -> PeerPresence { await base.peerPresence() }
@@ -26,23 +28,29 @@ final class ByteCountingTransport: Transport {
     func announceContentPending(_ pending: Bool) async { await base.announceContentPending(pending) }
 }
 
-/// Bytes written through one or more `ByteCountingTransport`s (it outlives a restarted engine).
-final class ByteCounter: Sendable {
-    private let total = Mutex(0)
+/// Bytes written and connects tried through one or more `CountingTransport`s (it outlives a restarted
+/// engine).
+final class TransportCounter: Sendable {
+    private let total = Mutex((bytes: 0, connects: 0))
     /// Fires after every counted write.
     let written = AsyncSignal()
 
-    var bytes: Int { total.withLock { $0 } }
+    var bytes: Int { total.withLock { $0.bytes } }
+    var connects: Int { total.withLock { $0.connects } }
 
     func add(_ count: Int) {
-        total.withLock { $0 += count }
+        total.withLock { $0.bytes += count }
         written.fire()
+    }
+
+    func addConnect() {
+        total.withLock { $0.connects += 1 }
     }
 }
 
 private struct CountingConnection: TransportConnection {
     let base: any TransportConnection
-    let counter: ByteCounter
+    let counter: TransportCounter
 
     var inbound: AsyncThrowingStream<[UInt8], any Error> { base.inbound }
     var description: String { base.description }
