@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import WatchPairCore
 
 /// One NIO event loop that several ``UnixSocketTransport``s put all their sockets on.
 ///
@@ -64,5 +65,14 @@ public final class SocketLoopExecutor: TaskExecutor, Sendable {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         loop.execute { job.runSynchronously(on: executor) }
+    }
+}
+
+extension CurrentEventLoop {
+    /// NIO's: the calling thread's loop when it is one of NIO's event-loop threads (the daemons' tasks
+    /// and sockets, an app's engine executor), nil on any other thread.
+    public static let nio = CurrentEventLoop {
+        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return nil }
+        return { job in loop.execute(job) }
     }
 }

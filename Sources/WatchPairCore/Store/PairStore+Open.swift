@@ -12,7 +12,12 @@ extension PairStore {
     /// after GRDB's own setup (which sets `synchronous=NORMAL` in WAL), sets `synchronous=FULL` for `.power`
     /// or `NORMAL` for `.process`. Runs the schema migrations; a new store gets a random `storeId`. Last,
     /// creates the file spool and removes what a crash left in it without a row (`sweepSpool`).
-    public static func open(_ configuration: StoreConfiguration, logger: Logger) async throws(StoreError) -> PairStore {
+    ///
+    /// `loops`: finds the caller's event loop, where a userInfo write that comes alone is committed under
+    /// `.power` (``StoreWriter``); nil commits every userInfo write on the store's writer thread.
+    public static func open(
+        _ configuration: StoreConfiguration, logger: Logger, loops: CurrentEventLoop? = nil
+    ) async throws(StoreError) -> PairStore {
         let path = configuration.databasePath
         let (database, existed, (storeId, lastSeq)) = try await StoreDatabase.open(configuration, logger: logger) { database in
             guard let value = try StoreSchema.meta(database, StoreSchema.Key.storeId),
@@ -27,7 +32,7 @@ extension PairStore {
             ])
         let store = PairStore(
             database: database, configuration: configuration, storeId: storeId,
-            highestSeq: UInt64(clamping: lastSeq), logger: logger)
+            highestSeq: UInt64(clamping: lastSeq), logger: logger, loops: loops)
         do {
             try store.files.spool.create()
             try await store.files.sweepSpool()

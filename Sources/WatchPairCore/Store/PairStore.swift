@@ -13,7 +13,8 @@ import WatchPairWire
 /// process crash); a few bookkeeping writes are `.relaxed` (`StoreDatabase.CommitSync`). The transactions
 /// themselves, and the queue lengths that follow committed ones only, are ``StoreDatabase``'s. The userInfo
 /// queues' writes (`enqueue`, `receive`, `consumeInbox`, `acknowledge`, `markFinishedReported`) go to one
-/// writer thread (``StoreWriter``): whatever was asked while a commit ran is the next transaction (at most
+/// writer (``StoreWriter``; under `.power` a lone request commits on its own event loop): whatever was
+/// asked while a commit ran is the next transaction (at most
 /// `maxBatchSize` requests), fsynced once if any of it must be. Other writes are one transaction each. Reads never load a whole queue:
 /// they page (`outstanding(after:limit:)`, `inbox(after:limit:)`). The on-disk format and what survives what
 /// are in docs/Store.md and at the top of StoreSchema.swift.
@@ -42,8 +43,8 @@ public final class PairStore: Sendable {
     let counters: Mutex<Counters>
     /// The newest inbox and outbox rows, for the readers that follow them (``StoreTail``).
     let tails = Mutex(StoreTails())
-    /// The writer thread that commits the userInfo queues' writes in batches (``StoreWriter``).
-    let writer = StoreWriter<BatchRequest, BatchResponse>(maxBatchSize: PairStore.maxBatchSize, name: "store writer")
+    /// Commits the userInfo queues' writes in batches (``StoreWriter``).
+    let writer: StoreWriter<BatchRequest, BatchResponse>
 
     /// This store's random identity, created with the file and never changed; the peer keys its dedupe
     /// state by it, so a recreated store starts again at seq 1 without being mistaken for a duplicate.
@@ -53,8 +54,15 @@ public final class PairStore: Sendable {
     /// The sent and received application contexts, in the same database.
     public let contexts: ContextStore
 
-    init(database: StoreDatabase, configuration: StoreConfiguration, storeId: UUID, highestSeq: UInt64, logger: Logger) {
+    init(
+        database: StoreDatabase, configuration: StoreConfiguration, storeId: UUID, highestSeq: UInt64, logger: Logger,
+        loops: CurrentEventLoop? = nil
+    ) {
         self.database = database
+        // Under `.process` a commit makes no fsync: committing on the loop saved nothing there and cost more
+        // context switches and smaller batches (BENCHMARKS.md, "userInfo throughput"), so it is the thread's.
+        self.writer = StoreWriter(
+            maxBatchSize: Self.maxBatchSize, name: "store writer", loops: configuration.durability == .power ? loops : nil)
         self.files = FileStore(database: database, configuration: configuration)
         self.contexts = ContextStore(database: database, logger: logger)
         self.counters = Mutex(Counters(highestSeq: highestSeq))

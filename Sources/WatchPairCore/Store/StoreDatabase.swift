@@ -146,9 +146,9 @@ final class StoreDatabase: Sendable {
     }
 
     /// As `write(_:sync:counting:afterCommit:)`, blocking the calling thread instead of suspending: for the
-    /// store's own writer thread (``StoreWriter``), which has nothing else to do meanwhile. The transaction
-    /// runs on the calling thread when GRDB's writer is idle (a `DispatchQueue.sync`), so the commit costs
-    /// no thread hop; it waits for a write already running (files, contexts) otherwise.
+    /// store's writer (``StoreWriter``: its own thread, or the loop of a request that came alone). The
+    /// transaction runs on the calling thread when GRDB's writer is idle (a `DispatchQueue.sync`), so the
+    /// commit costs no thread hop; it waits for a write already running (files, contexts) otherwise.
     func writeNow<T: Sendable>(
         _ what: String, sync: CommitSync = .durable,
         counting body: (Database, inout QueueLengths) throws -> T,

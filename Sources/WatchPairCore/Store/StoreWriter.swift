@@ -1,59 +1,84 @@
 import Foundation
 import Synchronization
 
-/// The store's writer thread: it takes every write request queued since its last commit and writes them
-/// in one transaction (one fsync under `.power`), then resumes each caller from this thread.
+/// Commits the store's queued writes in batches: everything asked while a commit ran is the next
+/// transaction (one fsync under `.power`), and each caller is resumed once its transaction committed.
 ///
-/// One thread, not a caller's task: the commit starts as soon as the previous one ended, without a hop
-/// back to an event loop to pick the next leader, and the callers' tasks stay free for the loop while it
-/// runs. Requests are committed in arrival order. Bounds: a batch is at most `maxBatchSize` requests (the
-/// rest wait for the next commit); the queue holds one entry per suspended caller, each of whom already
-/// holds its request in memory, so it grows with concurrency, never with stored data. Waiting ignores task
-/// cancellation: a request, once queued, is committed (or fails with its transaction), never dropped.
+/// Where a commit runs. The writer has a thread of its own, which commits whatever is queued as soon as
+/// its previous commit ended, so that under load the callers' loops go on reading while it writes and
+/// what they read meanwhile is the next batch. A request alone, made on an event loop (``CurrentEventLoop``:
+/// the daemons' engines and their sockets), is committed on that loop instead, by a job queued behind the
+/// jobs already queued there: waking the thread to commit it and then the loop to resume its caller cost
+/// a sequential transfer about a quarter of its context switches (BENCHMARKS.md, "userInfo throughput"). The loop
+/// is blocked for that commit and its fsync; what arrives meanwhile waits in the kernel's socket buffers.
+/// When that job finds a second request queued, or a commit running, the requests are the thread's.
 ///
-/// The thread starts with the first request and ends when its owner is released (``stop()``), after
+/// One commit at a time, in arrival order: a committer takes the queue's oldest requests (at most
+/// `maxBatchSize` a transaction). Bounds: the queue holds one entry per suspended caller, each of whom
+/// already holds its request in memory, so it grows with concurrency, never with stored data. Waiting
+/// ignores task cancellation: a request, once queued, is committed (or fails with its transaction), never
+/// dropped. The thread starts with its first batch and ends when its owner is released (``stop()``), after
 /// writing what is queued.
 final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Sendable {
     /// What one request came to.
     typealias Outcome = Result<Response, StoreError>
-    /// Writes a batch in one transaction: one outcome per request, in order. Runs on the writer thread.
+    /// Writes a batch in one transaction: one outcome per request, in order.
     typealias Commit = @Sendable ([Request]) -> [Outcome]
 
     private struct Waiter {
         var request: Request
         var commit: Commit
         var continuation: UnsafeContinuation<Outcome, Never>
+        /// The loop the caller asked from (nil: none), where the thread resumes it.
+        var loop: CurrentEventLoop.Enqueue?
     }
 
     /// The most requests written in one transaction.
     let maxBatchSize: Int
     /// The thread's name, for `top -H` and perf.
     let name: String
+    /// Where a caller's loop is found; nil: every request is the thread's.
+    private let loops: CurrentEventLoop?
     /// Guards everything below it; the writer thread waits on it for work.
     private let condition = NSCondition()
     private var queue: [Waiter] = []
     private var started = false
     private var stopping = false
-    /// Test hook: called on the writer thread before each commit, with the batch size.
+    /// A commit is running, on the thread or on a loop.
+    private var committing = false
+    /// The queue is the thread's to commit (until it finds it empty).
+    private var threadTurn = false
+    /// A loop's commit job is queued and has not run yet.
+    private var loopJobQueued = false
+    /// Test hook: called before each commit, on the committing thread, with the batch size.
     let beforeCommit = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
-    init(maxBatchSize: Int, name: String) {
+    init(maxBatchSize: Int, name: String, loops: CurrentEventLoop? = nil) {
         precondition(maxBatchSize > 0, "a batch holds at least one request")
         self.maxBatchSize = maxBatchSize
         self.name = name
+        self.loops = loops
     }
 
     /// Queues `request` and returns its outcome once the transaction holding it has committed (or failed).
     /// `commit` writes the batch this request lands in (every caller of one writer passes the same).
     func submit(_ request: Request, commit: @escaping Commit) async -> Outcome {
         await withUnsafeContinuation { continuation in
+            let loop = loops?.current()
             condition.lock()
-            queue.append(Waiter(request: request, commit: commit, continuation: continuation))
-            let start = !started
-            started = true
-            condition.signal()
+            queue.append(Waiter(request: request, commit: commit, continuation: continuation, loop: loop))
+            var queueLoopJob = false
+            if loop == nil || committing || loopJobQueued {
+                // Off a loop, or not alone: the thread's (a loop job already queued hands it over).
+                if loop == nil || committing { handToThread() }
+            } else {
+                loopJobQueued = true
+                queueLoopJob = true
+            }
+            // Broadcast: besides the thread, a test's ``blockUntilQueued(atLeast:)`` may be waiting.
+            condition.broadcast()
             condition.unlock()
-            if start { startThread() }
+            if queueLoopJob, let loop { loop { self.commitOnLoop() } }
         }
     }
 
@@ -62,7 +87,7 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     func stop() {
         condition.lock()
         stopping = true
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -73,16 +98,44 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
         return queue.count
     }
 
-    /// Blocks the writer thread until at least `count` callers are queued: for a ``beforeCommit`` hook that
-    /// holds a commit until the rest of a test's callers arrive, without sleeping.
+    /// Blocks the committing thread until at least `count` callers are queued: for a ``beforeCommit`` hook
+    /// that holds a commit until the rest of a test's callers arrive, without sleeping.
     func blockUntilQueued(atLeast count: Int) {
         condition.lock()
         while queue.count < count { condition.wait() }
         condition.unlock()
     }
 
-    private func startThread() {
-        Thread { [self] in run() }.start()
+    /// Gives the queue to the thread, starting it the first time; the lock is held.
+    private func handToThread() {
+        threadTurn = true
+        if !started {
+            started = true
+            Thread { [self] in run() }.start()
+        }
+    }
+
+    /// The loop's job: commits the request queued alone, on this loop; hands the queue to the thread when
+    /// more than one is queued or a commit is running (whose committer then takes it).
+    private func commitOnLoop() {
+        condition.lock()
+        loopJobQueued = false
+        guard !committing, !threadTurn, queue.count == 1 else {
+            if !queue.isEmpty { handToThread() }
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
+        committing = true
+        let batch = takeBatch()
+        condition.unlock()
+        commit(batch)
+        condition.lock()
+        committing = false
+        // Asked meanwhile from another thread or loop: the thread's now.
+        if !queue.isEmpty { handToThread() }
+        condition.broadcast()
+        condition.unlock()
     }
 
     private func run() {
@@ -98,24 +151,51 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
             close(descriptor)
         }
         while let batch = nextBatch() {
-            if let hook = beforeCommit.withLock({ $0 }) { hook(batch.count) }
-            let outcomes = batch[0].commit(batch.map(\.request))
-            precondition(outcomes.count == batch.count, "commit returned \(outcomes.count) outcomes for \(batch.count)")
-            for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(returning: outcome) }
+            commit(batch, resumingOnLoops: true)
+            condition.lock()
+            committing = false
+            condition.broadcast()
+            condition.unlock()
         }
     }
 
-    /// The next batch, waiting for one; nil once stopped with nothing queued.
+    /// The thread's next batch, waiting until the queue is its own and no commit runs; nil once stopped
+    /// with nothing queued.
     private func nextBatch() -> [Waiter]? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty {
-            if stopping { return nil }
+        while committing || !threadTurn || queue.isEmpty {
+            if queue.isEmpty {
+                threadTurn = false
+                if stopping { return nil }
+            }
             condition.wait()
         }
+        committing = true
+        return takeBatch()
+    }
+
+    /// The oldest queued requests, at most a batch; the lock is held.
+    private func takeBatch() -> [Waiter] {
         let count = min(queue.count, maxBatchSize)
         let batch = Array(queue.prefix(count))
         queue.removeFirst(count)
         return batch
+    }
+
+    /// Commits one batch and resumes its callers. From the thread, a caller that asked on a loop is resumed
+    /// from that loop (one job for the batch's callers there): resumed from this thread, its task went
+    /// to any of the process's loops, often not the one holding its sockets, which then had to be woken too.
+    private func commit(_ batch: [Waiter], resumingOnLoops: Bool = false) {
+        if let hook = beforeCommit.withLock({ $0 }) { hook(batch.count) }
+        let outcomes = batch[0].commit(batch.map(\.request))
+        precondition(outcomes.count == batch.count, "commit returned \(outcomes.count) outcomes for \(batch.count)")
+        guard resumingOnLoops, let loop = batch.first(where: { $0.loop != nil })?.loop else {
+            for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(returning: outcome) }
+            return
+        }
+        // The daemons' callers share one loop; a caller from elsewhere is resumed from that same job.
+        let resumes = zip(batch, outcomes).map { ($0.continuation, $1) }
+        loop { for (continuation, outcome) in resumes { continuation.resume(returning: outcome) } }
     }
 }

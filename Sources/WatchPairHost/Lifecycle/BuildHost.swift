@@ -93,7 +93,7 @@ public func buildHost(
     let name = configuration.daemonName
     let store: PairStore
     do {
-        store = try await PairStore.open(configuration.store, logger: logger)
+        store = try await PairStore.open(configuration.store, logger: logger, loops: .nio)
     } catch {
         throw HostError(.store, "cannot open the store in \(configuration.store.directory): \(error)")
     }

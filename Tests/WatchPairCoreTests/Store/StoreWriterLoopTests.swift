@@ -1,0 +1,180 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import WatchPairCore
+
+/// A stand-in event loop: jobs queue until the test runs them, on the test's own thread.
+final class ManualLoop: Sendable {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+    }
+
+    private let state = Mutex(State())
+    /// The thread running jobs now (0: none).
+    private let runner = Atomic<UInt>(0)
+    /// Set in a task that stands for a caller on no loop (a tool, a test).
+    @TaskLocal static var offLoop = false
+
+    /// Every caller counts as on this loop, except in a task with ``offLoop`` set.
+    var loops: CurrentEventLoop {
+        CurrentEventLoop { () -> CurrentEventLoop.Enqueue? in
+            if ManualLoop.offLoop { return nil }
+            return { job in self.enqueue(job) }
+        }
+    }
+
+    /// Whether the calling thread is running this loop's jobs.
+    var isCurrent: Bool { runner.load(ordering: .relaxed) == pthread_self() }
+
+    private func enqueue(_ job: @escaping @Sendable () -> Void) {
+        let ready = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.jobs.append(job)
+            guard let waiter = state.waiter, state.jobs.count >= waiter.count else { return nil }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        ready?.resume()
+    }
+
+    /// Returns once at least `count` jobs are queued.
+    func waitForJobs(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                guard state.jobs.count < count else { return true }
+                state.waiter = (count, continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Runs the jobs queued now, in order, on the calling thread; how many ran.
+    @discardableResult
+    func runJobs() -> Int {
+        let jobs = state.withLock { state in
+            defer { state.jobs.removeAll() }
+            return state.jobs
+        }
+        runner.store(pthread_self(), ordering: .relaxed)
+        defer { runner.store(0, ordering: .relaxed) }
+        for job in jobs { job() }
+        return jobs.count
+    }
+}
+
+@Suite("Store: the writer on an event loop", .timeLimit(.minutes(3)))
+struct StoreWriterLoopTests {
+    /// Every batch, and whether it was committed on the loop's thread.
+    final class Commits: Sendable {
+        private let commits = Mutex<[(batch: [Int], onLoop: Bool)]>([])
+        var all: [(batch: [Int], onLoop: Bool)] { commits.withLock { $0 } }
+
+        func commit(on loop: ManualLoop) -> StoreWriter<Int, Int>.Commit {
+            { requests in
+                self.commits.withLock { $0.append((requests, loop.isCurrent)) }
+                return requests.map { .success($0 * 10) }
+            }
+        }
+    }
+
+    @Test("a request alone is committed on its loop, by the job it queued there; the thread never starts")
+    func aloneOnTheLoop() async throws {
+        let loop = ManualLoop()
+        let writer = StoreWriter<Int, Int>(maxBatchSize: 8, name: "wp-loop-alone", loops: loop.loops)
+        defer { writer.stop() }
+        let commits = Commits()
+        let commit = commits.commit(on: loop)
+        async let outcome = writer.submit(1, commit: commit)
+        await loop.waitForJobs()
+        #expect(commits.all.isEmpty, "nothing is committed before the loop runs its job")
+        #expect(loop.runJobs() == 1)
+        #expect(try await outcome.get() == 10)
+        #expect(commits.all.map(\.batch) == [[1]])
+        #expect(commits.all.map(\.onLoop) == [true])
+        #expect(!Self.threadExists(named: "wp-loop-alone"))
+    }
+
+    @Test("requests queued together before the loop's job runs are the thread's, one batch, resumed on their loop")
+    func togetherToTheThread() async throws {
+        let loop = ManualLoop()
+        let writer = StoreWriter<Int, Int>(maxBatchSize: 8, name: "wp-loop-batch", loops: loop.loops)
+        defer { writer.stop() }
+        let commits = Commits()
+        let commit = commits.commit(on: loop)
+        async let first = writer.submit(1, commit: commit)
+        await loop.waitForJobs()
+        async let second = writer.submit(2, commit: commit)
+        // The second request queues no job of its own; the first's finds two and hands them over.
+        while writer.queuedCount < 2 { await Task.yield() }
+        #expect(loop.runJobs() == 1)
+        // The thread commits both, then resumes their callers from the loop.
+        await loop.waitForJobs()
+        #expect(commits.all.map(\.batch) == [[1, 2]])
+        #expect(commits.all.map(\.onLoop) == [false])
+        #expect(loop.runJobs() == 1)
+        #expect(try await first.get() == 10)
+        #expect(try await second.get() == 20)
+    }
+
+    @Test("a request asked while the thread commits is the thread's next batch, not the loop's")
+    func duringAThreadCommit() async throws {
+        let loop = ManualLoop()
+        let writer = StoreWriter<Int, Int>(maxBatchSize: 8, name: "wp-loop-during", loops: loop.loops)
+        defer { writer.stop() }
+        let commits = Commits()
+        let commit = commits.commit(on: loop)
+        // The thread's first commit tells the test, then waits until the loop's request is queued.
+        let (holding, hold) = AsyncStream<Void>.makeStream()
+        let first = Mutex(true)
+        writer.beforeCommit.withLock {
+            $0 = { _ in
+                let isFirst = first.withLock { isFirst in
+                    defer { isFirst = false }
+                    return isFirst
+                }
+                guard isFirst else { return }
+                hold.yield()
+                writer.blockUntilQueued(atLeast: 1)
+            }
+        }
+        let offLoop = Task { await ManualLoop.$offLoop.withValue(true) { await writer.submit(1, commit: commit) } }
+        for await _ in holding { break }
+        async let onLoop = writer.submit(2, commit: commit)
+        #expect(try await offLoop.value.get() == 10)
+        // No job of its own: the thread commits it and resumes its caller from the loop.
+        await loop.waitForJobs()
+        #expect(loop.runJobs() == 1)
+        #expect(try await onLoop.get() == 20)
+        #expect(commits.all.map(\.batch) == [[1], [2]])
+        #expect(commits.all.allSatisfy { !$0.onLoop })
+    }
+
+    @Test("a store commits a lone transfer on its loop under power, never under process", arguments: [Durability.power, .process])
+    func storeByDurability(_ durability: Durability) async throws {
+        try await StoreTestSupport.withTemporaryDirectory { directory in
+            let loop = ManualLoop()
+            let configuration = StoreConfiguration(directory: directory, durability: durability)
+            let store = try await PairStore.open(configuration, logger: StoreTestSupport.logger, loops: loop.loops)
+            let payload = try StoreColumns.encoded(StoreTestSupport.payload(1), path: directory)
+            let before = store.statistics.commits
+            async let enqueued = store.enqueue(payload: payload)
+            if durability == .power {
+                // Held until the loop runs its job: the commit is the loop's.
+                await loop.waitForJobs()
+                #expect(store.statistics.commits == before)
+                #expect(loop.runJobs() == 1)
+            }
+            #expect(try await enqueued.seq == 1)
+            #expect(store.statistics.commits == before + 1)
+            if durability == .process { #expect(loop.runJobs() == 0, "nothing was queued on the loop") }
+            try await store.close()
+        }
+    }
+
+    private static func threadExists(named name: String) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.contains { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == name + "\n" }
+    }
+}
