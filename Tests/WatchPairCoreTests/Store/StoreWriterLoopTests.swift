@@ -9,6 +9,8 @@ final class ManualLoop: Sendable {
     private struct State {
         var jobs: [@Sendable () -> Void] = []
         var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+        /// Jobs run as they are queued (``runFromNowOn()``).
+        var runsAtOnce = false
     }
 
     private let state = Mutex(State())
@@ -29,6 +31,7 @@ final class ManualLoop: Sendable {
     var isCurrent: Bool { runner.load(ordering: .relaxed) == pthread_self() }
 
     private func enqueue(_ job: @escaping @Sendable () -> Void) {
+        if state.withLock({ $0.runsAtOnce }) { return job() }
         let ready = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.jobs.append(job)
             guard let waiter = state.waiter, state.jobs.count >= waiter.count else { return nil }
@@ -48,6 +51,13 @@ final class ManualLoop: Sendable {
             }
             if ready { continuation.resume() }
         }
+    }
+
+    /// Runs what is queued and, from now on, every job as it is queued: so that a test whose expectation
+    /// failed still ends instead of waiting for a job nobody runs.
+    func runFromNowOn() {
+        state.withLock { $0.runsAtOnce = true }
+        runJobs()
     }
 
     /// Runs the jobs queued now, in order, on the calling thread; how many ran.
@@ -79,30 +89,35 @@ struct StoreWriterLoopTests {
         }
     }
 
+    /// A writer on a fresh manual loop, and its commit function recording into `commits`.
+    private static func writer(
+        named name: String
+    ) -> (ManualLoop, StoreWriter<Int, Int>, Commits, StoreWriter<Int, Int>.Commit) {
+        let loop = ManualLoop()
+        let commits = Commits()
+        return (loop, StoreWriter(maxBatchSize: 8, name: name, loops: loop.loops), commits, commits.commit(on: loop))
+    }
+
     @Test("a request alone is committed on its loop, by the job it queued there; the thread never starts")
     func aloneOnTheLoop() async throws {
-        let loop = ManualLoop()
-        let writer = StoreWriter<Int, Int>(maxBatchSize: 8, name: "wp-loop-alone", loops: loop.loops)
+        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-alone")
         defer { writer.stop() }
-        let commits = Commits()
-        let commit = commits.commit(on: loop)
-        async let outcome = writer.submit(1, commit: commit)
+        let outcome = Task { await writer.submit(1, commit: commit) }
         await loop.waitForJobs()
         #expect(commits.all.isEmpty, "nothing is committed before the loop runs its job")
         #expect(loop.runJobs() == 1)
-        #expect(try await outcome.get() == 10)
+        // Committed by that job, on this thread, before it returned.
         #expect(commits.all.map(\.batch) == [[1]])
         #expect(commits.all.map(\.onLoop) == [true])
+        loop.runFromNowOn()
+        #expect(try await outcome.value.get() == 10)
         #expect(!Self.threadExists(named: "wp-loop-alone"))
     }
 
     @Test("requests queued together before the loop's job runs are the thread's, one batch, resumed on their loop")
     func togetherToTheThread() async throws {
-        let loop = ManualLoop()
-        let writer = StoreWriter<Int, Int>(maxBatchSize: 8, name: "wp-loop-batch", loops: loop.loops)
+        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-batch")
         defer { writer.stop() }
-        let commits = Commits()
-        let commit = commits.commit(on: loop)
         async let first = writer.submit(1, commit: commit)
         await loop.waitForJobs()
         async let second = writer.submit(2, commit: commit)
@@ -114,17 +129,15 @@ struct StoreWriterLoopTests {
         #expect(commits.all.map(\.batch) == [[1, 2]])
         #expect(commits.all.map(\.onLoop) == [false])
         #expect(loop.runJobs() == 1)
+        loop.runFromNowOn()
         #expect(try await first.get() == 10)
         #expect(try await second.get() == 20)
     }
 
     @Test("a request asked while the thread commits is the thread's next batch, not the loop's")
     func duringAThreadCommit() async throws {
-        let loop = ManualLoop()
-        let writer = StoreWriter<Int, Int>(maxBatchSize: 8, name: "wp-loop-during", loops: loop.loops)
+        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-during")
         defer { writer.stop() }
-        let commits = Commits()
-        let commit = commits.commit(on: loop)
         // The thread's first commit tells the test, then waits until the loop's request is queued.
         let (holding, hold) = AsyncStream<Void>.makeStream()
         let first = Mutex(true)
@@ -146,6 +159,7 @@ struct StoreWriterLoopTests {
         // No job of its own: the thread commits it and resumes its caller from the loop.
         await loop.waitForJobs()
         #expect(loop.runJobs() == 1)
+        loop.runFromNowOn()
         #expect(try await onLoop.get() == 20)
         #expect(commits.all.map(\.batch) == [[1], [2]])
         #expect(commits.all.allSatisfy { !$0.onLoop })
@@ -165,6 +179,8 @@ struct StoreWriterLoopTests {
                 await loop.waitForJobs()
                 #expect(store.statistics.commits == before)
                 #expect(loop.runJobs() == 1)
+                #expect(store.statistics.commits == before + 1, "committed by the loop's job")
+                loop.runFromNowOn()
             }
             #expect(try await enqueued.seq == 1)
             #expect(store.statistics.commits == before + 1)
