@@ -8,10 +8,10 @@ import Synchronization
 /// its previous commit ended, so that under load the callers' loops go on reading while it writes and
 /// what they read meanwhile is the next batch. A request alone, made on an event loop (``CurrentEventLoop``:
 /// the daemons' engines and their sockets), is committed on that loop instead, by a job queued behind the
-/// jobs already queued there: waking the thread to commit it and then the loop to resume its caller cost
-/// a sequential transfer about a quarter of its context switches (BENCHMARKS.md, "userInfo throughput"). The loop
-/// is blocked for that commit and its fsync; what arrives meanwhile waits in the kernel's socket buffers.
-/// When that job finds a second request queued, or a commit running, the requests are the thread's.
+/// jobs already queued there: waking the thread to commit it and then the loop to resume its caller cost a
+/// sequential transfer about a quarter of its context switches (BENCHMARKS.md, "userInfo throughput"). The
+/// loop is blocked for that commit and its fsync; what arrives meanwhile waits in the kernel's socket
+/// buffers. When that job finds a second request queued, or a commit running, the requests are the thread's.
 ///
 /// One commit at a time, in arrival order: a committer takes the queue's oldest requests (at most
 /// `maxBatchSize` a transaction). Bounds: the queue holds one entry per suspended caller, each of whom
@@ -67,14 +67,13 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
             let loop = loops?.current()
             condition.lock()
             queue.append(Waiter(request: request, commit: commit, continuation: continuation, loop: loop))
-            var queueLoopJob = false
-            if loop == nil || committing || loopJobQueued {
-                // Off a loop, or not alone: the thread's (a loop job already queued hands it over).
-                if loop == nil || committing { handToThread() }
-            } else {
+            let queueLoopJob = loop != nil && !committing && !loopJobQueued
+            if queueLoopJob {
                 loopJobQueued = true
-                queueLoopJob = true
+            } else if loop == nil || committing {
+                handToThread()
             }
+            // Otherwise a loop job is queued: it finds this second request and hands both to the thread.
             // Broadcast: besides the thread, a test's ``blockUntilQueued(atLeast:)`` may be waiting.
             condition.broadcast()
             condition.unlock()
