@@ -193,7 +193,7 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
             for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(returning: outcome) }
             return
         }
-        // The daemons' callers share one loop; a caller from elsewhere is resumed from that same job.
+        // One job for the batch, on the first caller's loop: a caller from another loop goes on from this one.
         let resumes = zip(batch, outcomes).map { ($0.continuation, $1) }
         loop { for (continuation, outcome) in resumes { continuation.resume(returning: outcome) } }
     }

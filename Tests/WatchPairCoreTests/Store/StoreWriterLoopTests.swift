@@ -111,7 +111,7 @@ struct StoreWriterLoopTests {
         #expect(commits.all.map(\.onLoop) == [true])
         loop.runFromNowOn()
         #expect(try await outcome.value.get() == 10)
-        #expect(!Self.threadExists(named: "wp-loop-alone"))
+        #expect(try !StoreWriterTests.threadNames().contains("wp-loop-alone"))
     }
 
     @Test("requests queued together before the loop's job runs are the thread's, one batch, resumed on their loop")
@@ -187,10 +187,5 @@ struct StoreWriterLoopTests {
             if durability == .process { #expect(loop.runJobs() == 0, "nothing was queued on the loop") }
             try await store.close()
         }
-    }
-
-    private static func threadExists(named name: String) -> Bool {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.contains { (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == name + "\n" }
     }
 }

@@ -81,14 +81,19 @@ struct StoreWriterTests {
         #expect(batches.all.flatMap { $0 }.sorted() == Array(1...6))
     }
 
+    /// The kernel's names of this process's threads (`/proc/self/task/*/comm`).
+    static func threadNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap {
+            try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+    }
+
     @Test("the writer thread carries its name in the kernel (perf, top -H)")
     func threadName() async throws {
         let writer = StoreWriter<Int, Int>(maxBatchSize: 1, name: "wp-writer-test")
         defer { writer.stop() }
         // The thread names itself before its first commit, so it has once this request is answered.
         _ = await writer.submit(1, commit: Self.commit(Batches()))
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
-        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
-        #expect(names.contains("wp-writer-test\n"))
+        #expect(try Self.threadNames().contains("wp-writer-test"))
     }
 }
