@@ -165,6 +165,30 @@ struct StoreWriterLoopTests {
         #expect(commits.all.allSatisfy { !$0.onLoop })
     }
 
+    @Test("a parked thread is sent no wake-up for requests its loop commits, one for a request that is its own")
+    func parkedThreadLeftAlone() async throws {
+        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-parked")
+        defer { writer.stop() }
+        // A request from no loop starts the thread; once committed, the thread parks.
+        let started = await ManualLoop.$offLoop.withValue(true) { await writer.submit(1, commit: commit) }
+        #expect(try started.get() == 10)
+        while !writer.threadState.parked { await Task.yield() }
+        let before = writer.threadState.wakeUpsSent
+        for request in 2...4 {
+            async let outcome = writer.submit(request, commit: commit)
+            await loop.waitForJobs()
+            #expect(loop.runJobs() == 1)
+            #expect(try await outcome.get() == request * 10)
+        }
+        #expect(writer.threadState.wakeUpsSent == before, "lone loop commits leave the parked thread asleep")
+        #expect(commits.all.map(\.onLoop) == [false, true, true, true])
+        // A request that is the thread's wakes it, once.
+        let last = Task { await ManualLoop.$offLoop.withValue(true) { await writer.submit(5, commit: commit) } }
+        #expect(try await last.value.get() == 50)
+        #expect(writer.threadState.wakeUpsSent == before + 1)
+        loop.runFromNowOn()
+    }
+
     @Test("a store commits a lone transfer on its loop under power, never under process", arguments: [Durability.power, .process])
     func storeByDurability(_ durability: Durability) async throws {
         try await StoreTestSupport.withTemporaryDirectory { directory in
