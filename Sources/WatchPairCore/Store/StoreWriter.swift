@@ -37,8 +37,10 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     let maxBatchSize: Int
     /// The thread's name, for `top -H` and perf.
     let name: String
-    /// Where a caller's loop is found; nil: every request is the thread's.
+    /// Where a caller's loop is found (the thread resumes callers there); nil: callers are resumed from the thread.
     private let loops: CurrentEventLoop?
+    /// Whether a request alone is committed on its caller's loop; false: every request is the thread's.
+    private let commitsOnLoop: Bool
     /// Guards everything below it; the writer thread waits on it for work.
     private let condition = NSCondition()
     private var queue: [Waiter] = []
@@ -59,11 +61,12 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     /// Test hook: called before each commit, on the committing thread, with the batch size.
     let beforeCommit = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
-    init(maxBatchSize: Int, name: String, loops: CurrentEventLoop? = nil) {
+    init(maxBatchSize: Int, name: String, loops: CurrentEventLoop? = nil, commitsOnLoop: Bool = true) {
         precondition(maxBatchSize > 0, "a batch holds at least one request")
         self.maxBatchSize = maxBatchSize
         self.name = name
         self.loops = loops
+        self.commitsOnLoop = commitsOnLoop
     }
 
     /// Queues `request` and returns its outcome once the transaction holding it has committed (or failed).
@@ -71,18 +74,20 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     func submit(_ request: Request, commit: @escaping Commit) async -> Outcome {
         await withUnsafeContinuation { continuation in
             let loop = loops?.current()
+            // Where a lone request may commit: its loop, unless every commit is the thread's.
+            let commitLoop = commitsOnLoop ? loop : nil
             condition.lock()
             queue.append(Waiter(request: request, commit: commit, continuation: continuation, loop: loop))
-            let queueLoopJob = loop != nil && !committing && !loopJobQueued
+            let queueLoopJob = commitLoop != nil && !committing && !loopJobQueued
             if queueLoopJob {
                 loopJobQueued = true
-            } else if loop == nil || committing {
+            } else if commitLoop == nil || committing {
                 handToThread()
             }
             // Otherwise a loop job is queued: it finds this second request and hands both to the thread.
             wakeWaiters()
             condition.unlock()
-            if queueLoopJob, let loop { loop { self.commitOnLoop() } }
+            if queueLoopJob, let commitLoop { commitLoop { self.commitOnLoop() } }
         }
     }
 
