@@ -59,10 +59,11 @@ public final class PairStore: Sendable {
         loops: CurrentEventLoop? = nil
     ) {
         self.database = database
-        // Under `.process` a commit makes no fsync: committing on the loop saved nothing there and cost more
-        // context switches and smaller batches (BENCHMARKS.md, "userInfo throughput"), so it is the thread's.
+        // Under `.process` a commit makes no fsync: committing on the loop saved nothing there and gave more
+        // commits and bytes written (BENCHMARKS.md, "userInfo throughput"), so it is the thread's; its callers are
+        // still resumed on their loops.
         self.writer = StoreWriter(
-            maxBatchSize: Self.maxBatchSize, name: "store writer", loops: configuration.durability == .power ? loops : nil)
+            maxBatchSize: Self.maxBatchSize, name: "store writer", loops: loops, commitsOnLoop: configuration.durability == .power)
         self.files = FileStore(database: database, configuration: configuration)
         self.contexts = ContextStore(database: database, logger: logger)
         self.counters = Mutex(Counters(highestSeq: highestSeq))

@@ -37,8 +37,10 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     let maxBatchSize: Int
     /// The thread's name, for `top -H` and perf.
     let name: String
-    /// Where a caller's loop is found; nil: every request is the thread's.
+    /// Where a caller's loop is found (the thread resumes callers there); nil: callers are resumed from the thread.
     private let loops: CurrentEventLoop?
+    /// Whether a request alone is committed on its caller's loop; false: every request is the thread's.
+    private let commitsOnLoop: Bool
     /// Guards everything below it; the writer thread waits on it for work.
     private let condition = NSCondition()
     private var queue: [Waiter] = []
@@ -50,14 +52,21 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     private var threadTurn = false
     /// A loop's commit job is queued and has not run yet.
     private var loopJobQueued = false
+    /// The thread waits on the condition for its turn.
+    private var threadParked = false
+    /// Callers of ``blockUntilQueued(atLeast:)`` waiting on the condition.
+    private var queueWatchers = 0
+    /// Wake-ups sent to the parked thread (tests check that commits on a loop send none).
+    private var threadWakeUpsSent = 0
     /// Test hook: called before each commit, on the committing thread, with the batch size.
     let beforeCommit = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
-    init(maxBatchSize: Int, name: String, loops: CurrentEventLoop? = nil) {
+    init(maxBatchSize: Int, name: String, loops: CurrentEventLoop? = nil, commitsOnLoop: Bool = true) {
         precondition(maxBatchSize > 0, "a batch holds at least one request")
         self.maxBatchSize = maxBatchSize
         self.name = name
         self.loops = loops
+        self.commitsOnLoop = commitsOnLoop
     }
 
     /// Queues `request` and returns its outcome once the transaction holding it has committed (or failed).
@@ -65,19 +74,20 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     func submit(_ request: Request, commit: @escaping Commit) async -> Outcome {
         await withUnsafeContinuation { continuation in
             let loop = loops?.current()
+            // Where a lone request may commit: its loop, unless every commit is the thread's.
+            let commitLoop = commitsOnLoop ? loop : nil
             condition.lock()
             queue.append(Waiter(request: request, commit: commit, continuation: continuation, loop: loop))
-            let queueLoopJob = loop != nil && !committing && !loopJobQueued
+            let queueLoopJob = commitLoop != nil && !committing && !loopJobQueued
             if queueLoopJob {
                 loopJobQueued = true
-            } else if loop == nil || committing {
+            } else if commitLoop == nil || committing {
                 handToThread()
             }
             // Otherwise a loop job is queued: it finds this second request and hands both to the thread.
-            // Broadcast: besides the thread, a test's ``blockUntilQueued(atLeast:)`` may be waiting.
-            condition.broadcast()
+            wakeWaiters()
             condition.unlock()
-            if queueLoopJob, let loop { loop { self.commitOnLoop() } }
+            if queueLoopJob, let commitLoop { commitLoop { self.commitOnLoop() } }
         }
     }
 
@@ -86,7 +96,7 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
     func stop() {
         condition.lock()
         stopping = true
-        condition.broadcast()
+        wakeWaiters()
         condition.unlock()
     }
 
@@ -97,11 +107,20 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
         return queue.count
     }
 
+    /// Whether the thread waits for its turn now, and how many wake-ups it has been sent.
+    var threadState: (parked: Bool, wakeUpsSent: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (threadParked, threadWakeUpsSent)
+    }
+
     /// Blocks the committing thread until at least `count` callers are queued: for a ``beforeCommit`` hook
     /// that holds a commit until the rest of a test's callers arrive, without sleeping.
     func blockUntilQueued(atLeast count: Int) {
         condition.lock()
+        queueWatchers += 1
         while queue.count < count { condition.wait() }
+        queueWatchers -= 1
         condition.unlock()
     }
 
@@ -121,7 +140,7 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
         loopJobQueued = false
         guard !committing, !threadTurn, queue.count == 1 else {
             if !queue.isEmpty { handToThread() }
-            condition.broadcast()
+            wakeWaiters()
             condition.unlock()
             return
         }
@@ -133,7 +152,7 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
         committing = false
         // Asked meanwhile from another thread or loop: the thread's now.
         if !queue.isEmpty { handToThread() }
-        condition.broadcast()
+        wakeWaiters()
         condition.unlock()
     }
 
@@ -153,9 +172,20 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
             commit(batch, resumingOnLoops: true)
             condition.lock()
             committing = false
-            condition.broadcast()
+            wakeWaiters()
             condition.unlock()
         }
+    }
+
+    /// Wakes the condition's waiters when one of them can act now: the parked thread when the queue is
+    /// its turn and no commit runs (or it is to stop), a ``blockUntilQueued(atLeast:)`` caller whenever the
+    /// queue changed; the lock is held. Not on every change: a woken thread that finds nothing to do was a
+    /// context switch or two for a sequential transfer whose commits ran on its loop (BENCHMARKS.md,
+    /// "userInfo throughput").
+    private func wakeWaiters() {
+        let threadCanAct = threadParked && (stopping || (threadTurn && !committing && !queue.isEmpty))
+        if threadCanAct { threadWakeUpsSent += 1 }
+        if threadCanAct || queueWatchers > 0 { condition.broadcast() }
     }
 
     /// The thread's next batch, waiting until the queue is its own and no commit runs; nil once stopped
@@ -168,7 +198,9 @@ final class StoreWriter<Request: Sendable, Response: Sendable>: @unchecked Senda
                 threadTurn = false
                 if stopping { return nil }
             }
+            threadParked = true
             condition.wait()
+            threadParked = false
         }
         committing = true
         return takeBatch()

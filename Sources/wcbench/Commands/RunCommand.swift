@@ -51,6 +51,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Record perf profiles (perf record --call-graph dwarf, 499 Hz) of both daemons during each measured window (and of both apps in the layer and wcmodule sections) into this directory (slows the daemons: do not publish those numbers).")
     var profile: String?
 
+    @Flag(help: "With --profile: record every context switch of the profiled processes with its call chain (perf's sched:sched_switch) instead of CPU samples; scripts/bench/switches.py tells which code slept or was preempted, per item.")
+    var profileSwitches = false
+
     @Option(help: "The deepest backlog the growth section queues (1,000, 10,000, 100,000, 1,000,000: the depths up to this one).")
     var growthMax = 100_000
 
@@ -76,6 +79,10 @@ struct RunCommand: ParsableCommand {
         case pairs
         /// mosquitto doing the same jobs (only with `--peers`, or named in `--only`).
         case peers
+    }
+
+    func validate() throws {
+        if profileSwitches, profile == nil { throw ValidationError("--profile-switches needs --profile DIR (where the recordings go)") }
     }
 
     func run() throws {
@@ -111,7 +118,7 @@ struct RunCommand: ParsableCommand {
         }
         if let profile {
             try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
-            context.profileDirectory = profile
+            context.profiling = Profiling(directory: profile, switches: profileSwitches)
             report.notes.append("perf record ran during the measurements (--profile \(profile)): the numbers are slowed by profiling")
         }
 

@@ -46,14 +46,14 @@ final class PairMeter {
     private(set) var fsyncProblem: String?
 
     /// Attaches the syscall counters (disabled) to both daemons, which must be running, when
-    /// `countFsyncs`; and the profilers when `profileDirectory` is given.
+    /// `countFsyncs`; and the profilers when `profiling` is given.
     init(
-        pair: DaemonPair, perf: String?, name: String, countFsyncs: Bool = true, profileDirectory: String? = nil
+        pair: DaemonPair, perf: String?, name: String, countFsyncs: Bool = true, profiling: Profiling? = nil
     ) throws(BenchError) {
         self.pair = pair
         guard let perf else {
             fsyncProblem = "perf is not installed"
-            if profileDirectory != nil { throw BenchError("--profile needs perf") }
+            if profiling != nil { throw BenchError("--profile needs perf") }
             return
         }
         if countFsyncs {
@@ -67,15 +67,11 @@ final class PairMeter {
                 fsyncProblem = "perf failed: \(error)"
             }
         }
-        if let profileDirectory {
+        if let profiling {
             for role in Role.allCases {
                 recorders.append(try PerfProcess(
                     perf: perf,
-                    // DWARF unwinding: libsqlite3, libc and the Swift runtime have no frame pointers.
-                    arguments: [
-                        "record", "--call-graph", "dwarf,16384", "-F", "499",
-                        "-o", "\(profileDirectory)/\(name)-\(role.daemonName).data",
-                    ],
+                    arguments: profiling.recordArguments("\(name)-\(role.daemonName)"),
                     pid: try pair.process(role).pid, directory: pair.directory, name: "\(name)-\(role.daemonName)-record"))
             }
         }

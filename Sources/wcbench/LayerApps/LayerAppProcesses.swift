@@ -44,13 +44,13 @@ struct LayerAppProcesses {
     /// `perf record` attached to each app for one measured window, with `--profile` (none without):
     /// `<window>-<side>.data` in the profile directory. Enable them as the window opens, stop them as it closes.
     func profile(_ apps: [(side: String, process: ChildProcess)], window: String) throws(BenchError) -> [PerfProcess] {
-        guard let profileDirectory = context.profileDirectory else { return [] }
+        guard let profiling = context.profiling else { return [] }
         guard let perf = context.binaries.perf else { throw BenchError("--profile needs perf") }
         var profilers: [PerfProcess] = []
         for (side, process) in apps {
             profilers.append(try PerfProcess(
                 perf: perf,
-                arguments: ["record", "--call-graph", "dwarf,16384", "-F", "499", "-o", "\(profileDirectory)/\(window)-\(side).data"],
+                arguments: profiling.recordArguments("\(window)-\(side)"),
                 pid: process.pid, directory: directory, name: "\(window)-\(side)-record"))
         }
         return profilers

@@ -18,8 +18,8 @@ final class BenchContext {
     var baselines = Baselines()
     /// Progress lines on stderr (the table goes to stdout).
     let verbose: Bool
-    /// Where `perf record` profiles of the daemons go (`--profile`), or nil.
-    var profileDirectory: String?
+    /// The `perf record` profiles of the daemons (`--profile`), or nil.
+    var profiling: Profiling?
     /// The daemons' `launch` setting: `auto` (started directly: foreground), or `background`
     /// (`--background-launch`: idle exit runs, as after a socket activation).
     let launch: String

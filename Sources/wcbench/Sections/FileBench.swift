@@ -52,7 +52,7 @@ struct FileBench {
             let source = try Self.makeFile("\(files)/\(size.key).bin", bytes: size.bytes)
             // One window over every repetition: between the transfers the daemons only idle (the raw copy
             // is this process's work), so their CPU and fsyncs are the transfers'.
-            let meter = try PairMeter(pair: pair, perf: context.binaries.perf, name: "file-\(size.key)", profileDirectory: context.profileDirectory)
+            let meter = try PairMeter(pair: pair, perf: context.binaries.perf, name: "file-\(size.key)", profiling: context.profiling)
             var raw = 0.0, copying = 0.0, syncing = 0.0, daemons = 0.0, accepting = 0.0
             try meter.begin()
             for _ in 0..<size.repetitions {

@@ -48,7 +48,7 @@ extension GrowthBench {
 
         let meter = try PairMeter(
             pair: pair, perf: context.binaries.perf, name: "growth-\(size)B", countFsyncs: false,
-            profileDirectory: context.profileDirectory)
+            profiling: context.profiling)
         try meter.begin()
         let parallel = try TransferPump.run(
             sender: sender, app: apps.app, finished: apps.finished, count: plan.sizeParallel, window: 64,

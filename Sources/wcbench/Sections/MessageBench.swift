@@ -30,7 +30,7 @@ struct MessageBench {
             _ = try roundTrips(sender: sender, pad: pad, count: context.counts.messageWarmup, app: app)
             let meter = try PairMeter(
                 pair: pair, perf: context.binaries.perf, name: "message-rtt-\(size)B", countFsyncs: false,
-                profileDirectory: context.profileDirectory)
+                profiling: context.profiling)
             try meter.begin()
             let recorder = try roundTrips(sender: sender, pad: pad, count: context.counts.messageRoundTrips, app: app)
             let usage = try meter.end()
@@ -52,7 +52,7 @@ struct MessageBench {
             _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("autoReply", JSONValue.object(["p": .string(pad)])) }
             let meter = try PairMeter(
                 pair: pair, perf: context.binaries.perf, name: "message-inflight64", countFsyncs: false,
-                profileDirectory: context.profileDirectory)
+                profiling: context.profiling)
             try meter.begin()
             let count = try throughput(sender: sender, pad: pad, app: MessageApp(stream: stream, answers: nil, pad: pad))
             let usage = try meter.end()

@@ -43,7 +43,7 @@ struct UserInfoBench {
             context.progress("userInfo: \(durability), \(mode), \(count) transfers")
             let meter = try PairMeter(
                 pair: pair, perf: context.binaries.perf, name: "userInfo-\(durability)-\(window == 1 ? "sequential" : "inflight\(window)")",
-                profileDirectory: context.profileDirectory)
+                profiling: context.profiling)
             sender.accept = LatencyRecorder()
             try meter.begin()
             let outcome = try TransferPump.run(

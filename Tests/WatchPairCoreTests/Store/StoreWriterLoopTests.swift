@@ -165,7 +165,31 @@ struct StoreWriterLoopTests {
         #expect(commits.all.allSatisfy { !$0.onLoop })
     }
 
-    @Test("a store commits a lone transfer on its loop under power, never under process", arguments: [Durability.power, .process])
+    @Test("a parked thread is sent no wake-up for requests its loop commits, one for a request that is its own")
+    func parkedThreadLeftAlone() async throws {
+        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-parked")
+        defer { writer.stop() }
+        // A request from no loop starts the thread; once committed, the thread parks.
+        let started = await ManualLoop.$offLoop.withValue(true) { await writer.submit(1, commit: commit) }
+        #expect(try started.get() == 10)
+        while !writer.threadState.parked { await Task.yield() }
+        let before = writer.threadState.wakeUpsSent
+        for request in 2...4 {
+            async let outcome = writer.submit(request, commit: commit)
+            await loop.waitForJobs()
+            #expect(loop.runJobs() == 1)
+            #expect(try await outcome.get() == request * 10)
+        }
+        #expect(writer.threadState.wakeUpsSent == before, "lone loop commits leave the parked thread asleep")
+        #expect(commits.all.map(\.onLoop) == [false, true, true, true])
+        // A request that is the thread's wakes it, once.
+        let last = Task { await ManualLoop.$offLoop.withValue(true) { await writer.submit(5, commit: commit) } }
+        #expect(try await last.value.get() == 50)
+        #expect(writer.threadState.wakeUpsSent == before + 1)
+        loop.runFromNowOn()
+    }
+
+    @Test("a store commits a lone transfer on its loop under power, on the thread under process; its caller goes on from the loop", arguments: [Durability.power, .process])
     func storeByDurability(_ durability: Durability) async throws {
         try await StoreTestSupport.withTemporaryDirectory { directory in
             let loop = ManualLoop()
@@ -174,17 +198,14 @@ struct StoreWriterLoopTests {
             let payload = try StoreColumns.encoded(StoreTestSupport.payload(1), path: directory)
             let before = store.statistics.commits
             async let enqueued = store.enqueue(payload: payload)
-            if durability == .power {
-                // Held until the loop runs its job: the commit is the loop's.
-                await loop.waitForJobs()
-                #expect(store.statistics.commits == before)
-                #expect(loop.runJobs() == 1)
-                #expect(store.statistics.commits == before + 1, "committed by the loop's job")
-                loop.runFromNowOn()
-            }
-            #expect(try await enqueued.seq == 1)
+            // One job either way: under power it commits (nothing before it runs); under process the thread has
+            // committed and the job resumes the caller.
+            await loop.waitForJobs()
+            #expect(store.statistics.commits == (durability == .power ? before : before + 1))
+            #expect(loop.runJobs() == 1)
             #expect(store.statistics.commits == before + 1)
-            if durability == .process { #expect(loop.runJobs() == 0, "nothing was queued on the loop") }
+            loop.runFromNowOn()
+            #expect(try await enqueued.seq == 1)
             try await store.close()
         }
     }
