@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WatchPairVersion
 
 /// `wcbench`: measures WatchPair against this machine's own limits (BENCHMARKS.md).
@@ -14,4 +15,17 @@ struct Wcbench: ParsableCommand {
         version: WatchPairVersion.line(name: "wcbench"),
         subcommands: [RunCommand.self, EchoCommand.self, RelayCommand.self, TrivialServerCommand.self, SyncFloorCommand.self, LayerAppCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// ArgumentParser's `main`, except that a usage error (a bad option, missing daemons) exits 2, as
+    /// `wcctl`'s do and BENCHMARKS.md says, not 64; help and `--version` exit 0, a failed section 1.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
 }
