@@ -39,8 +39,12 @@ struct ContentOutlivesSenderTests {
         }
         #expect(launches.count == 1)
         let relaunched = try #require(pair.engine(.phone))
-        try await until("the phone withdrew its announcement", on: relaunched.contentSignal) {
-            await relaunched.status().outstandingTransfers == 0 && !pair.network.isContentPending(.phone)
+        try await until("the phone finished its transfers", on: relaunched.contentSignal) {
+            await relaunched.status().outstandingTransfers == 0
+        }
+        // Withdrawn after that by the engine's announcer task, which the content signal does not follow.
+        try await until("the phone withdrew its announcement", on: pair.network.activity) {
+            !pair.network.isContentPending(.phone)
         }
         await pair.tearDown()
     }
@@ -66,8 +70,12 @@ struct ContentOutlivesSenderTests {
         #expect(file.offer.transferId == accepted.transferId)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.spoolPath)) == bytes)
         let relaunched = try #require(pair.engine(.phone))
-        try await until("the phone withdrew its announcement", on: relaunched.contentSignal) {
-            await relaunched.status().outstandingFiles == 0 && !pair.network.isContentPending(.phone)
+        try await until("the phone finished its file", on: relaunched.contentSignal) {
+            await relaunched.status().outstandingFiles == 0
+        }
+        // Withdrawn after that by the engine's announcer task, which the content signal does not follow.
+        try await until("the phone withdrew its announcement", on: pair.network.activity) {
+            !pair.network.isContentPending(.phone)
         }
         await pair.tearDown()
     }
