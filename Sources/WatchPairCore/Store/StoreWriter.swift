@@ -6,12 +6,14 @@ import Synchronization
 ///
 /// Where a commit runs. The writer has a thread of its own, which commits whatever is queued as soon as
 /// its previous commit ended, so that under load the callers' loops go on reading while it writes and
-/// what they read meanwhile is the next batch. A request alone, made on an event loop (``CurrentEventLoop``:
-/// the daemons' engines and their sockets), is committed on that loop instead, by a job queued behind the
-/// jobs already queued there: waking the thread to commit it and then the loop to resume its caller cost a
-/// sequential transfer about a quarter of its context switches (BENCHMARKS.md, "userInfo throughput"). The
-/// loop is blocked for that commit and its fsync; what arrives meanwhile waits in the kernel's socket
-/// buffers. When that job finds a second request queued, or a commit running, the requests are the thread's.
+/// what they read meanwhile is the next batch; it resumes each caller on the loop it asked from. A request
+/// alone, made on an event loop (``CurrentEventLoop``: the daemons' engines and their sockets), is committed
+/// on that loop instead when the owner allows it (`commitsOnLoop`: the store does under `.power`), by a job
+/// queued behind the jobs already queued there: waking the thread to commit it and then the loop to resume
+/// its caller cost a sequential transfer about a quarter of its context switches (BENCHMARKS.md, "userInfo
+/// throughput"). The loop is blocked for that commit and its fsync; what arrives meanwhile waits in the
+/// kernel's socket buffers. When that job finds a second request queued, or a commit running, the requests
+/// are the thread's.
 ///
 /// One commit at a time, in arrival order: a committer takes the queue's oldest requests (at most
 /// `maxBatchSize` a transaction). Bounds: the queue holds one entry per suspended caller, each of whom
