@@ -15,9 +15,11 @@ extension SessionRecorder {
         try await bounded(by: waits, "the next delegate callback", within: limit) { try await self.queue.next() }
     }
 
-    /// The first event that `matches`, skipping (and consuming) the ones before it.
+    /// The first event that `matches`, skipping (and consuming) the ones before it. A test that only waits
+    /// for it may ignore the event: `try await phone.first { $0 == .deactivated }`.
     ///
     /// Bounded as ``next(within:)`` is, the limit counting from the call.
+    @discardableResult
     public func first(
         where matches: @escaping @Sendable (WCSessionEvent) -> Bool, within limit: Duration = defaultLimit
     ) async throws -> WCSessionEvent {
