@@ -8,10 +8,11 @@ import Glibc
 /// Used in two ways: `perf stat` on the fsync tracepoints (``SyscallCounter``) and, with `--profile`,
 /// `perf record -g` for the profiles behind BENCHMARKS.md.
 final class PerfProcess {
-    /// Tries at attaching before giving up. perf opens its counters thread by thread, and exits 255 when
-    /// a thread goes away meanwhile ("Ignored open failure for pid N", or nothing at all): the daemons'
-    /// idle libdispatch workers end a few seconds after their last job, so now and then one ends just
-    /// then. Attaching comes before the window, so trying again changes nothing that is measured.
+    /// Tries at attaching before giving up. perf opens its counters thread by thread, and a thread that
+    /// goes away meanwhile is sometimes ignored, sometimes the end of it: exit 255, its log holding "Ignored
+    /// open failure for pid N" or nothing. The daemons' idle libdispatch workers end a few seconds after
+    /// their last job, often just as the next window attaches. Attaching comes before the window, so trying
+    /// again changes nothing that is measured.
     static let attachAttempts = 3
 
     private let process: ChildProcess
