@@ -27,14 +27,24 @@ struct WcbenchProfileTests {
 
         """
 
+    /// Writes an executable script through a close-on-exec descriptor: a process that another test starts
+    /// meanwhile must not keep it open for writing, or starting the script fails with ETXTBSY (seen in the
+    /// process tests' parallel run with Foundation's `write(toFile:)`).
+    static func install(_ script: String, at path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let bytes = Array(script.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
     @Test("a perf that exits before it answers is started again, and every window is recorded")
     func attachRetried() async throws {
         try await PairSandbox.with { pair in
             let tools = pair.dir + "/tools"
             let profiles = pair.dir + "/profiles"
             try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-            try Self.fakePerf.write(toFile: tools + "/perf", atomically: true, encoding: .utf8)
-            #expect(chmod(tools + "/perf", 0o755) == 0)
+            try Self.install(Self.fakePerf, at: tools + "/perf")
             let path = tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             let child = try pair.spawn(
                 name: "wcbench --profile", executable: pair.bin + "/wcbench",

@@ -35,6 +35,8 @@ struct ContextBench {
             "applicationContext", "context.propagation", "update → receiver holds it,", propagation.summary)
 
         context.progress("applicationContext: burst, 64 in flight")
+        // A phase of its own, with its own deadline (as the message section's phases).
+        let burstDeadline = context.phaseDeadline()
         let total = context.counts.contextBurst
         var inFlight: [Int64: Int] = [:]
         var newest: (version: Int64, n: Int) = (0, 0)
@@ -51,7 +53,7 @@ struct ContextBench {
                 inFlight[request.id] = n
                 try sender.send(request)
             }
-            let ready = try Poller.readable([sender, app.connection], deadline: deadline)
+            let ready = try Poller.readable([sender, app.connection], deadline: burstDeadline)
             guard !ready.isEmpty else { throw BenchError("timed out with \(accepted) of \(total) updates accepted") }
             if ready.contains(1) { try app.process() }
             try sender.fill()
@@ -65,7 +67,7 @@ struct ContextBench {
             }
             if sender.closed { throw BenchError("phoned closed the sender's connection") }
         }
-        try app.wait(for: newest.n, deadline: deadline)
+        try app.wait(for: newest.n, deadline: burstDeadline)
         let rate = Double(total) / Monotonic.seconds(start, lastAccepted)
         let report = context.report
         report.add("applicationContext", "context.burst.rate", "updates accepted, 64 in flight", rate, "/s")

@@ -18,10 +18,13 @@ struct MessageBench {
         defer { pair.stopAll() }
         try pair.start(.watch)
         try pair.start(.phone)
-        let deadline = context.phaseDeadline()
-        let sender = try BenchConnection.connect(pair.controlPath(.phone), retryUntil: deadline)
+        // A deadline per phase, not one for the section: on a loaded machine the windows before a phase
+        // may take longer than a phase may (a --quick run under CI's parallel tests ran out of its 30 s
+        // before the 64 in flight began).
+        let sender = try BenchConnection.connect(pair.controlPath(.phone), retryUntil: context.phaseDeadline())
 
         for size in [64, 1024] {
+            let deadline = context.phaseDeadline()
             let pad = String(repeating: "a", count: size)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
             _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("autoReply", JSONValue.object(["p": .string(pad)])) }
@@ -47,6 +50,7 @@ struct MessageBench {
 
         context.progress("message: 64 in flight")
         do {
+            let deadline = context.phaseDeadline()
             let pad = String(repeating: "a", count: 64)
             let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
             _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("autoReply", JSONValue.object(["p": .string(pad)])) }
@@ -63,6 +67,7 @@ struct MessageBench {
         }
 
         context.progress("message: round trips, 64 B, the app answers")
+        let deadline = context.phaseDeadline()
         let pad = String(repeating: "a", count: 64)
         let stream = try BenchConnection.connect(pair.controlPath(.watch), retryUntil: deadline)
         _ = try stream.follow(channels: ["message"], deadline: deadline) { $0.set("handle", ["dictionaryWithReply"]) }

@@ -70,7 +70,13 @@ final class ChildProcess {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // ETXTBSY: the file was just written, and a child that another thread was starting meanwhile
+        // still holds it open for writing until its own exec closes it; that lasts microseconds.
+        for _ in 0..<100 where rc == ETXTBSY {
+            Monotonic.sleep(seconds: 0.01)
+            rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         guard rc == 0 else { throw BenchError.system("cannot start \(path)", errno: rc) }
         Cleanup.shared.register(pid)
         return ChildProcess(pid: pid, name: name)
