@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `wcbench --profile` attaching perf to the daemons: an attach that fails (perf exits 255 when a thread
-/// of the daemon ends while it opens its counters) is tried again, outside the measured window.
+/// `wcbench --profile` attaching perf to the daemons: an attach that fails (perf now and then exits 255
+/// when a thread of the daemon ends while it opens its counters) is tried again, outside the measured window.
 ///
 /// perf here is a stand-in script first in PATH: it speaks perf's control protocol (a command on one
 /// FIFO, `ack` on the other), writes its `-o` file on SIGINT, and its first start exits 255 without a

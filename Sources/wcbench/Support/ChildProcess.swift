@@ -71,8 +71,8 @@ final class ChildProcess {
         }
         var pid: pid_t = 0
         var rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        // ETXTBSY: the file was just written, and a child that another thread was starting meanwhile
-        // still holds it open for writing until its own exec closes it; that lasts microseconds.
+        // ETXTBSY: the file was just written, and a process its writer was starting meanwhile still holds it
+        // open for writing until that process's own exec closes it; that lasts microseconds.
         for _ in 0..<100 where rc == ETXTBSY {
             Monotonic.sleep(seconds: 0.01)
             rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
