@@ -18,10 +18,11 @@ struct MessageSend: Sendable {
     func start(_ body: MessageBody, wantsReply: Bool, completion: @escaping @Sendable (Result<MessageBody?, WCError>) -> Void) {
         let channels = runtime.channels
         let delegateQueue = self.delegateQueue
-        // The task only starts the call: the engine reports the outcome, with no task waiting for the reply.
-        EngineExecutor.shared.spawn {
+        // Started by a job on the engine's loop, not a task: the engine reports the outcome, with no task
+        // waiting for the reply.
+        EngineExecutor.shared.socketLoop.execute {
             do throws(WCFailure) {
-                try await channels.sendMessage(body, wantsReply: wantsReply) { outcome in
+                try channels.startMessage(body, wantsReply: wantsReply) { outcome in
                     let result = outcome.mapError { WCError($0) }
                     delegateQueue.async { completion(result) }
                 }

@@ -83,6 +83,16 @@ public protocol TransportConnection: Sendable {
 
     /// A short description for logs, e.g. `unix:/run/watchpair/watchd.sock (pid 42, uid 0)`.
     var description: String { get }
+
+    /// Hands every read from now on to `reads` on the thread that reads the socket, instead of through
+    /// ``inbound`` (which then yields nothing), when that thread runs `executor` (the consumer's actor
+    /// may then be entered there synchronously); reads already buffered are handed over, in order, before
+    /// this returns, and so is an end already seen. False, changing nothing, when this transport cannot
+    /// or its thread is not `executor`'s: read ``inbound`` then. Call it at most once, on `executor`.
+    func readDirectly(on executor: any SerialExecutor, _ reads: DirectReads) -> Bool
+
+    /// Reads the socket again after ``DirectReads/received`` paused it; from any thread.
+    func resumeReading()
 }
 
 extension TransportConnection {

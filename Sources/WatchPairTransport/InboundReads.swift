@@ -16,6 +16,9 @@ import WatchPairCore
 /// The input ends at end of file, at half-closure (`inputClosed`) and when the channel goes inactive;
 /// a socket error ends it with `TransportError(.connectionClosed)`, after the reads before it. A
 /// reading task that is cancelled gets nil, and the channel is closed.
+///
+/// A consumer on the channel's event loop may take the reads there instead, as the handler gets them
+/// (``install(_:)``): then no task is resumed per read, and the consumer pauses the socket itself.
 final class InboundReads: Sendable {
     /// Reads waiting for the consumer above which the socket is not read.
     static let highWatermark = 10
@@ -31,6 +34,12 @@ final class InboundReads: Sendable {
         var waiter: CheckedContinuation<[UInt8]?, Never>?
         /// The handler held back a `read()`: the consumer asks for it when it has drained.
         var readHeld = false
+        /// The consumer that takes each read on the loop, once installed.
+        var direct: DirectReads?
+        /// The direct consumer paused reading; ``resumeDirect()`` counts in `resumes`, so a resume that
+        /// comes while a read is being handed over is not lost.
+        var directPaused = false
+        var resumes: UInt64 = 0
 
         var buffered: Int { reads.count - head }
 
@@ -111,37 +120,87 @@ final class InboundReads: Sendable {
         return true
     }
 
+    // MARK: A consumer on the loop
+
+    /// Hands every read from now on to `direct` as the handler gets it, the reads buffered so far first,
+    /// then the end if it came. Call it on the channel's event loop, once.
+    func install(_ direct: DirectReads) {
+        let (buffered, end) = state.withLock { state in
+            // Kept only while reads may come: the consumer's closures may hold what holds this connection.
+            if state.end == nil { state.direct = direct }
+            let buffered = Array(state.reads[state.head...])
+            state.reads.removeAll()
+            state.head = 0
+            return (buffered, state.end)
+        }
+        for read in buffered { deliver(read, to: direct) }
+        if let end { direct.ended(end) }
+        // Held back for the buffered reads, which are taken now: unless the consumer paused, read on.
+        let readOn = state.withLock { state in
+            guard state.readHeld, !state.directPaused else { return false }
+            state.readHeld = false
+            return true
+        }
+        if readOn { channel.read() }
+    }
+
+    /// Reads the socket again after the direct consumer paused it; from any thread.
+    func resumeDirect() {
+        let read = state.withLock { state -> Bool in
+            state.resumes &+= 1
+            state.directPaused = false
+            defer { state.readHeld = false }
+            return state.readHeld
+        }
+        if read { channel.read() }
+    }
+
+    private func deliver(_ read: [UInt8], to direct: DirectReads) {
+        let resumes = state.withLock { $0.resumes }
+        guard !direct.received(read) else { return }
+        state.withLock { state in
+            if state.resumes == resumes { state.directPaused = true }
+        }
+    }
+
     // MARK: The handler's side (on the channel's event loop)
 
     fileprivate func received(_ bytes: [UInt8]) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
-            guard state.end == nil else { return nil }
+        let (waiter, direct) = state.withLock { state -> (CheckedContinuation<[UInt8]?, Never>?, DirectReads?) in
+            guard state.end == nil else { return (nil, nil) }
+            if let direct = state.direct { return (nil, direct) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return waiter
+                return (waiter, nil)
             }
             state.reads.append(bytes)
-            return nil
+            return (nil, nil)
         }
+        if let direct { deliver(bytes, to: direct) }
         waiter?.resume(returning: bytes)
     }
 
     fileprivate func ended(_ end: Result<Void, TransportError>) {
-        let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
-            guard state.end == nil else { return nil }
+        let (waiter, direct) = state.withLock { state -> (CheckedContinuation<[UInt8]?, Never>?, DirectReads?) in
+            guard state.end == nil else { return (nil, nil) }
             state.end = end
-            // Reads already buffered are still taken first; a waiter means there are none.
-            defer { state.waiter = nil }
-            return state.waiter
+            // Reads already buffered are still taken first; a waiter means there are none. The direct
+            // consumer is let go: nothing comes after the end, and its closures may hold this connection.
+            defer {
+                state.waiter = nil
+                state.direct = nil
+            }
+            return (state.waiter, state.direct)
         }
         // Woken to look again: it finds the end.
         waiter?.resume(returning: nil)
+        direct?.ended(end)
     }
 
     /// Whether the pipeline's `read()` may go to the socket now; when not, it is remembered.
     fileprivate func mayRead() -> Bool {
         state.withLock { state in
-            guard state.buffered >= Self.highWatermark else { return true }
+            guard state.buffered >= Self.highWatermark || state.directPaused else { return true }
             state.readHeld = true
             return false
         }

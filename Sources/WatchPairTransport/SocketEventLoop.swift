@@ -39,6 +39,10 @@ public struct SocketEventLoop: Sendable {
         return SocketEventLoop(eventLoop: group.next(), group: group)
     }
 
+    /// The loop as an actor's executor: an actor on it runs its jobs on the loop's thread, and code the loop
+    /// runs (a channel handler) may enter it synchronously (`assumeIsolated`).
+    public var serialExecutor: any SerialExecutor { eventLoop.executor }
+
     /// Whether the calling thread is this loop's.
     public var isCurrent: Bool { eventLoop.inEventLoop }
 

@@ -150,6 +150,19 @@ public final class UnixSocketConnection: TransportConnection {
         return promise.futureResult
     }
 
+    /// Hands the reads to `reads` on the channel's loop when `executor` is that loop and this is its thread
+    /// (``InboundReads/install(_:)``); see ``TransportConnection/readDirectly(on:_:)``.
+    public func readDirectly(on executor: any SerialExecutor, _ reads: DirectReads) -> Bool {
+        guard let loop = executor as? any EventLoop, loop === channel.eventLoop, loop.inEventLoop else { return false }
+        self.reads.install(reads)
+        return true
+    }
+
+    /// Reads the socket again after the direct consumer paused it.
+    public func resumeReading() {
+        reads.resumeDirect()
+    }
+
     /// Whether this connection's socket runs on `loop` (tests check that a host's sockets share one).
     func runs(on loop: SocketEventLoop) -> Bool {
         self.channel.eventLoop === loop.eventLoop

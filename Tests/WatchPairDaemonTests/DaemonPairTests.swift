@@ -201,10 +201,10 @@ struct DaemonPairTests {
         return (DaemonOperations.router(context: context, router: router, connection: connection), router)
     }
 
-    /// Serves `request` on `connection` as the control server does.
-    func perform(_ request: ControlRequest, with operations: ControlRouter, on connection: ControlConnection) async throws {
+    /// Serves `request` on `connection` as the control server does, on the loop of `pair`'s watch.
+    func perform(_ request: ControlRequest, with operations: ControlRouter, on connection: ControlConnection, _ pair: Pair) async throws {
         let routed = try operations.route(request.lineBytes.dropLast()).get()
-        await routed.run(ControlCall(id: routed.id, connection: connection))
+        await routed.run(ControlCall(id: routed.id, connection: connection), on: pair.watch.engine)
     }
 
     /// The running daemon's router serves exactly the operations its request types name.
@@ -227,7 +227,7 @@ struct DaemonPairTests {
             var follow = ControlRequest(id: 1, op: "receive")
             follow.set("follow", true)
             follow.set("handle", ["dictionary"])
-            try await perform(follow, with: handler, on: connection)
+            try await perform(follow, with: handler, on: connection, pair)
             #expect(connection.writer.isBroken, "the success could not be written")
             #expect(router.handlerCount == 1, "the handler was attached before the success was written")
             await router.detach(clientId: connection.id)
@@ -246,7 +246,7 @@ struct DaemonPairTests {
             var follow = ControlRequest(id: 3, op: "receive")
             follow.set("follow", true)
             follow.set("handle", ["dictionary"])
-            try await perform(follow, with: handler, on: connection)
+            try await perform(follow, with: handler, on: connection, pair)
             let first = try #require(sink.written.first)
             #expect(try ControlResponse(line: first.dropLast()) == .success(3))
             #expect(router.handlerCount == 0)

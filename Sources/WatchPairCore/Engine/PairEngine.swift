@@ -100,6 +100,13 @@ public actor PairEngine {
     /// The quirks of real devices set on this side and what they hold back; empty unless set.
     let quirks: EngineQuirks
 
+    /// Where the actor runs: the event loop of the host's sockets, so that a channel handler reading the
+    /// link on that loop is already on the engine and hands it the frames without a task
+    /// (`assumeIsolated`); without one, a dispatch queue of its own.
+    public nonisolated let executor: any SerialExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Loads the caches from `store`. Throws when the store cannot be read. `wallClock` is where the
     /// engine's days are counted from (nil: the real time moved by `clock`; a test pins it).
     public init(
@@ -110,8 +117,10 @@ public actor PairEngine {
         diagnostics: DiagnosticsHub = DiagnosticsHub(),
         logger: Logger,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        wallClock: WallClock? = nil
+        wallClock: WallClock? = nil,
+        executor: (any SerialExecutor)? = nil
     ) async throws(StoreError) {
+        self.executor = executor ?? QueueExecutor(label: "watchpair.engine.\(configuration.role.rawValue)")
         self.configuration = configuration
         self.launch = configuration.launch
         self.store = store

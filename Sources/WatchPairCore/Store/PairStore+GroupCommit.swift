@@ -57,8 +57,8 @@ extension PairStore {
         return value
     }
 
-    /// Writes a whole batch in one transaction, on the writer's thread or a lone request's loop. A request
-    /// that breaks a limit fails alone; an SQLite failure fails every request of the batch (rolled back).
+    /// Writes a whole batch in one transaction, on the writer's thread. A request that breaks a limit fails
+    /// alone; an SQLite failure fails every request of the batch (rolled back).
     func commitBatch(_ requests: [BatchRequest]) -> [Result<BatchResponse, StoreError>] {
         let outboxLimit = configuration.outboxLimit
         let inboxLimit = configuration.inboxLimit

@@ -13,7 +13,7 @@ import WatchPairWire
 /// process crash); a few bookkeeping writes are `.relaxed` (`StoreDatabase.CommitSync`). The transactions
 /// themselves, and the queue lengths that follow committed ones only, are ``StoreDatabase``'s. The userInfo
 /// queues' writes (`enqueue`, `receive`, `consumeInbox`, `acknowledge`, `markFinishedReported`) go to one
-/// writer (``StoreWriter``; under `.power` a lone request commits on its own event loop): whatever was
+/// writer (``StoreWriter``, on a thread of its own): whatever was
 /// asked while a commit ran is the next transaction (at most
 /// `maxBatchSize` requests), fsynced once if any of it must be. Other writes are one transaction each. Reads never load a whole queue:
 /// they page (`outstanding(after:limit:)`, `inbox(after:limit:)`). The on-disk format and what survives what
@@ -59,11 +59,7 @@ public final class PairStore: Sendable {
         loops: CurrentEventLoop? = nil
     ) {
         self.database = database
-        // Under `.process` a commit makes no fsync: committing on the loop saved nothing there and gave more
-        // commits and bytes written (BENCHMARKS.md, "userInfo throughput"), so it is the thread's; its callers are
-        // still resumed on their loops.
-        self.writer = StoreWriter(
-            maxBatchSize: Self.maxBatchSize, name: "store writer", loops: loops, commitsOnLoop: configuration.durability == .power)
+        self.writer = StoreWriter(maxBatchSize: Self.maxBatchSize, name: "store writer", loops: loops)
         self.files = FileStore(database: database, configuration: configuration)
         self.contexts = ContextStore(database: database, logger: logger)
         self.counters = Mutex(Counters(highestSeq: highestSeq))

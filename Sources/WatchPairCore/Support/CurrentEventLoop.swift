@@ -1,7 +1,6 @@
 /// The event loop the calling thread runs, as somewhere to queue work behind the jobs already queued
-/// there: how the store's writer commits a request that comes alone on the loop that asked, and resumes
-/// callers on their loop (``StoreWriter``). The transport supplies it (this module knows no event loop);
-/// without one, every commit runs on the writer's own thread.
+/// there: how the store's writer resumes callers on their loop (``StoreWriter``). The transport supplies
+/// it (this module knows no event loop); without one, callers are resumed from the writer's thread.
 public struct CurrentEventLoop: Sendable {
     /// Queues a job on one event loop, behind what is queued there; from the loop's own thread it wakes nothing.
     public typealias Enqueue = @Sendable (@escaping @Sendable () -> Void) -> Void

@@ -2,15 +2,20 @@ import Synchronization
 import WatchPairCore
 import WatchPairWire
 
-/// One control client: reads request lines, runs each request in its own child task (or at once, for the
-/// operations that never wait: ``ControlRouter/registerImmediate(_:_:)``), writes responses.
+/// One control client: reads request lines, serves each, writes responses.
+///
+/// The lines are read on the host's loop, where the engine runs, as the socket hands them over
+/// (``LoopBacklog``): a request that needs no waiting (``ControlRouter/registerImmediate(_:_:)``, a
+/// started request such as a live message, a malformed line) is served there, in place, while the
+/// client's socket has room; any other runs in a child task, and the lines behind a request that must wait
+/// (for room in flight or on the socket) wait for the connection's reader task, in order.
 ///
 /// Several requests may be in flight; at most ``maximumRequestsInFlight`` per connection (streams and
 /// started requests included), beyond which reading pauses until one finishes (back-pressure, nothing is
-/// dropped). When
-/// the client closes its sending side (or the connection breaks, or the daemon stops), streams end,
-/// requests already running finish and write their responses, and the connection closes. A malformed
-/// line gets a 7008 response and the connection stays usable; a line over 1 MiB gets one and closes it.
+/// dropped). When the client closes its sending side (or the connection breaks, or the daemon stops),
+/// streams end, requests already running finish and write their responses, and the connection closes. A
+/// malformed line gets a 7008 response and the connection stays usable; a line over 1 MiB gets one and
+/// closes it.
 public final class ControlConnection: Sendable {
     /// Most requests running at once on one connection.
     static let maximumRequestsInFlight = 64
@@ -21,6 +26,10 @@ public final class ControlConnection: Sendable {
     public let writer: ControlWriter
     /// Fires once when the connection stops reading; streams end then.
     public let closing = AsyncSignal()
+    /// Requests running in a task or started and not yet answered; reading waits while it is at the limit.
+    private let inFlight = RequestsInFlight()
+    /// Whether the client sent its first request (``run(_:on:router:attached:stopped:)``'s `attached`).
+    private let attachment = Mutex(false)
 
     init(id: UInt64, writer: ControlWriter) {
         self.id = id
@@ -30,65 +39,23 @@ public final class ControlConnection: Sendable {
     /// Whether the connection is closing.
     public var isClosing: Bool { closing.generation > 0 }
 
-    /// Serves the connection until the client is done. `attached` is called before the first request
-    /// runs; `stopped` once reading has stopped, before waiting for the requests still running.
+    /// Serves `client` until it is done, on `isolation`, the host's loop (where its sockets are read and
+    /// the engine runs). `attached` is called before the first request runs; `stopped` once reading has
+    /// stopped, before waiting for the requests still running.
     func run(
-        _ inbound: some AsyncSequence<[UInt8], any Error>,
+        _ client: any TransportConnection,
+        on isolation: isolated ExecutorIsolation,
         router: ControlRouter,
-        attached: @Sendable () -> Void,
+        attached: @escaping @Sendable () -> Void,
         stopped: @Sendable () async -> Void
     ) async {
-        var splitter = ControlLineSplitter(limit: ControlEnvelope.lineLimit)
-        var isAttached = false
-        // Requests running in a task or started and not yet answered; reading waits while it is at the limit.
-        let inFlight = RequestsInFlight()
         await withDiscardingTaskGroup { group in
-            func dispatch(_ piece: ControlLineSplitter.Piece) async -> Bool {
-                guard case .line(let bytes) = piece else {
-                    let rejection = WCFailure(.invalidParameter, "The request line is longer than \(ControlEnvelope.lineLimit) bytes; closing.")
-                    await writer.send(.failure(nil, rejection))
-                    return false
-                }
-                if !isAttached {
-                    isAttached = true
-                    attached()
-                }
-                switch router.route(bytes) {
-                case .failure(let rejection):
-                    await writer.send(.failure(rejection.id, rejection.failure))
-                case .success(let request):
-                    let call = ControlCall(id: request.id, connection: self)
-                    switch request.work {
-                    case .immediate(let respond):
-                        await writer.send(line: respond(call))
-                    case .started(let start):
-                        await inFlight.begin(limit: Self.maximumRequestsInFlight)
-                        let started = inFlight.open(request.id)
-                        let writer = self.writer
-                        await start(call) { line in
-                            if inFlight.close(started) { writer.sendNow(line: line) }
-                        }
-                    case .task(let run):
-                        await inFlight.begin(limit: Self.maximumRequestsInFlight)
-                        group.addTask {
-                            await run(call)
-                            inFlight.end()
-                        }
-                    }
-                }
-                return true
-            }
-            do {
-                reading: for try await bytes in inbound {
-                    for piece in splitter.append(bytes) {
-                        guard await dispatch(piece) else { break reading }
-                    }
-                }
-                for piece in splitter.finish() {
-                    guard await dispatch(piece) else { break }
-                }
-            } catch {
-                // The connection broke or the daemon is stopping: end like a clean close.
+            let backlog = LoopBacklog(decoder: ControlLineSplitter(limit: ControlEnvelope.lineLimit))
+            let reads = backlog.directReads { piece in self.serveInPlace(piece, router: router, attached: attached) }
+            if client.readDirectly(on: isolation.executor, reads) {
+                await readBacklog(backlog, of: client, router: router, attached: attached, group: &group, isolation)
+            } else {
+                await readInbound(client.inbound, router: router, attached: attached, group: &group, isolation)
             }
             closing.fire()
             await stopped()
@@ -99,6 +66,131 @@ public final class ControlConnection: Sendable {
                 await writer.send(.failure(id, WCFailure(.genericError, "the daemon is stopping; the request's outcome is unknown")))
             }
         }
+    }
+
+    /// A line on the host's loop: served there when it needs no waiting and the client's socket has room
+    /// for the answer; false leaves it, and the lines behind it, to the reader task.
+    private func serveInPlace(_ piece: ControlLineSplitter.Piece, router: ControlRouter, attached: () -> Void) -> Bool {
+        guard case .line(let bytes) = piece, writer.hasRoom else { return false }
+        switch router.route(bytes) {
+        case .failure(let rejection):
+            attach(attached)
+            writer.sendNow(line: ControlResponse.failure(rejection.id, rejection.failure).lineBytes)
+        case .success(let request):
+            switch request.work {
+            case .task:
+                return false
+            case .immediate(let respond):
+                attach(attached)
+                writer.sendNow(line: respond(ControlCall(id: request.id, connection: self)))
+            case .started(let start):
+                guard inFlight.tryBegin(limit: Self.maximumRequestsInFlight) else { return false }
+                attach(attached)
+                begin(request.id, start)
+            }
+        }
+        return true
+    }
+
+    /// The reader task of a connection read on the loop: serves what the loop left, in order.
+    private func readBacklog(
+        _ backlog: LoopBacklog<ControlLineSplitter>, of client: any TransportConnection, router: ControlRouter,
+        attached: @Sendable () -> Void,
+        group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
+    ) async {
+        defer { backlog.stop() }
+        while let batch = await backlog.take(resuming: client) {
+            for piece in batch.items {
+                guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { return }
+            }
+            switch batch.end {
+            case .none:
+                backlog.finished()
+            case .success:
+                var splitter = backlog.decoder
+                for piece in splitter.finish() {
+                    guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { break }
+                }
+                return
+            case .failure:
+                // The connection broke or the daemon is stopping: end like a clean close.
+                return
+            }
+        }
+    }
+
+    /// Reads `inbound` and serves its lines in order (a transport that cannot hand its reads over on the loop).
+    private func readInbound(
+        _ inbound: some AsyncSequence<[UInt8], any Error>, router: ControlRouter, attached: @Sendable () -> Void,
+        group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
+    ) async {
+        var splitter = ControlLineSplitter(limit: ControlEnvelope.lineLimit)
+        do {
+            for try await bytes in inbound {
+                for piece in splitter.append(bytes) {
+                    guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { return }
+                }
+            }
+            for piece in splitter.finish() {
+                guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { return }
+            }
+        } catch {
+            // The connection broke or the daemon is stopping: end like a clean close.
+        }
+    }
+
+    /// Serves one line in the reader task, waiting for room as needed; false when reading must stop.
+    private func serve(
+        _ piece: ControlLineSplitter.Piece, router: ControlRouter, attached: @Sendable () -> Void,
+        group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
+    ) async -> Bool {
+        guard case .line(let bytes) = piece else {
+            let rejection = WCFailure(.invalidParameter, "The request line is longer than \(ControlEnvelope.lineLimit) bytes; closing.")
+            await writer.send(.failure(nil, rejection))
+            return false
+        }
+        attach(attached)
+        switch router.route(bytes) {
+        case .failure(let rejection):
+            await writer.send(.failure(rejection.id, rejection.failure))
+        case .success(let request):
+            let call = ControlCall(id: request.id, connection: self)
+            switch request.work {
+            case .immediate(let respond):
+                await writer.send(line: respond(call))
+            case .started(let start):
+                await inFlight.begin(limit: Self.maximumRequestsInFlight)
+                // Back on the loop after the wait: a started request begins there.
+                begin(request.id, start)
+            case .task(let run):
+                await inFlight.begin(limit: Self.maximumRequestsInFlight)
+                let inFlight = self.inFlight
+                group.addTask {
+                    await run(call)
+                    inFlight.end()
+                }
+            }
+        }
+        return true
+    }
+
+    /// Starts request `id` (already counted in flight); its answer is written when it comes, unless the
+    /// connection abandoned it meanwhile.
+    private func begin(_ id: Int64, _ start: @Sendable (ControlCall, _ respond: @escaping @Sendable ([UInt8]) -> Void) -> Void) {
+        let started = inFlight.open(id)
+        let (inFlight, writer) = (self.inFlight, self.writer)
+        start(ControlCall(id: id, connection: self)) { line in
+            if inFlight.close(started) { writer.sendNow(line: line) }
+        }
+    }
+
+    /// Calls `attached` before the client's first request.
+    private func attach(_ attached: () -> Void) {
+        let first = attachment.withLock { attachment in
+            defer { attachment = true }
+            return !attachment
+        }
+        if first { attached() }
     }
 }
 

@@ -1,3 +1,5 @@
+import WatchPairCore
+
 /// Splits a control connection's byte stream into request lines.
 ///
 /// Lines end with `\n` (a `\r` before it is dropped); empty lines are skipped. Bound: at most `limit`
@@ -51,5 +53,13 @@ struct ControlLineSplitter {
         defer { buffer = [] }
         if buffer.count > limit { return [.tooLong] }
         return buffer.isEmpty ? [] : [.line(buffer)]
+    }
+}
+
+/// The control socket's stream, split on the host's loop (``LoopBacklog``); a line too long is a piece,
+/// answered in order, so the stream itself never fails.
+extension ControlLineSplitter: LoopDecoder {
+    mutating func decode(_ bytes: [UInt8]) -> (items: [Piece], failure: Never?) {
+        (append(bytes), nil)
     }
 }

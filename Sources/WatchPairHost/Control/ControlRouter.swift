@@ -16,9 +16,9 @@ public struct ControlRouter: Sendable {
         case task(@Sendable (ControlCall) async -> Void)
         /// At once, by the connection's reader: the response line, made without waiting for anything.
         case immediate(@Sendable (ControlCall) -> [UInt8])
-        /// Started by the connection's reader, answered later through the function it is given (once),
-        /// with no task waiting in between.
-        case started(@Sendable (ControlCall, _ respond: @escaping @Sendable ([UInt8]) -> Void) async -> Void)
+        /// Started by the connection's reader on the host's loop, where the engine runs, without waiting;
+        /// answered later through the function it is given (once), with no task waiting in between.
+        case started(@Sendable (ControlCall, _ respond: @escaping @Sendable ([UInt8]) -> Void) -> Void)
     }
 
     /// A request read from its line: its id and the work that serves it.
@@ -28,14 +28,15 @@ public struct ControlRouter: Sendable {
         /// Serves the request on a connection.
         let work: Work
 
-        /// Serves the request on a connection, writing its response.
-        func run(_ call: ControlCall) async {
+        /// Serves the request on a connection, writing its response; `isolation` runs on the host's loop
+        /// (a started request begins there, as on a connection).
+        func run(_ call: ControlCall, on isolation: isolated any Actor) async {
             switch work {
             case .task(let run): await run(call)
             case .immediate(let respond): await call.writer.send(line: respond(call))
             case .started(let start):
                 let line = OnceValue<[UInt8]>()
-                await start(call) { line.complete($0) }
+                start(call) { line.complete($0) }
                 await call.writer.send(line: await line.value)
             }
         }
@@ -106,18 +107,20 @@ public struct ControlRouter: Sendable {
 
     /// Registers `Operation` with a handler that starts the work and returns; the work reports its result
     /// (or `WCError`) once, later, through `respond`, and no task waits for it meanwhile (a live message
-    /// waiting for its reply). The request counts as in flight on its connection until it responded.
+    /// waiting for its reply). The handler runs on the host's loop, where the engine runs, so it may enter
+    /// the engine without a task (``AppChannels/startMessage(_:wantsReply:timeout:completion:replyThenError:)``).
+    /// The request counts as in flight on its connection until it responded.
     public mutating func registerStarted<Operation: ControlOperation>(
         _ operation: Operation.Type,
         _ handler: @escaping @Sendable (
             Operation, ControlCall, _ respond: @escaping @Sendable (Result<Operation.Result, WCFailure>) -> Void
-        ) async -> Void
+        ) -> Void
     ) {
         add(Operation.name) { fields throws(WCFailure) in
             let request = try Operation(fields: &fields)
             return .started { call, respond in
                 let id = call.id
-                await handler(request, call) { result in
+                handler(request, call) { result in
                     switch result {
                     case .success(let value): respond(value.responseLine(id: id))
                     case .failure(let failure): respond(ControlResponse.failure(id, failure).lineBytes)

@@ -7,7 +7,8 @@ import WatchPairTransport
 import WatchPairWire
 
 /// The control socket (docs/ControlProtocol.md), served through WatchPairTransport on the socket bound
-/// at start-up, one child task per client.
+/// at start-up, one child task per client, its lines read and served on the host's loop
+/// (``ControlConnection``).
 ///
 /// A client counts as *attached* from its first request until it disconnects; connections that send
 /// nothing (the peer probing whether this app runs) do not count. ``activity`` fires whenever the number
@@ -33,6 +34,8 @@ public final class ControlServer: Service, Sendable {
     private let transport: UnixSocketTransport
     private let access: ControlAccessPolicy
     private let refused: @Sendable (PeerCredentials, String) -> Void
+    /// Where the clients' lines are served: the loop their sockets (and the engine) run on.
+    private let isolation: ExecutorIsolation
 
     private struct Clients {
         var nextId: UInt64 = 0
@@ -58,6 +61,7 @@ public final class ControlServer: Service, Sendable {
         self.access = access
         self.refused = refused
         self.router = router
+        self.isolation = ExecutorIsolation(loop.serialExecutor)
         self.transport = UnixSocketTransport(
             configuration: UnixSocketTransportConfiguration(
                 listener: .adopt(fileDescriptor: socket.descriptor),
@@ -74,14 +78,15 @@ public final class ControlServer: Service, Sendable {
 
     /// Binds the control socket at `path` (mode 0660 in the daemon's group, a stale file removed) for a
     /// server not yet running; `refused` hears of each client the access policy turns away. Clients'
-    /// sockets run on `loop`: give it the loop of the host's peer link, so that a reply written after a
-    /// peer-link read needs no thread hand-off (``SocketEventLoop``).
+    /// sockets run on `loop`, and their requests are served there: give it the loop of the host's peer
+    /// link, which the engine runs on, so that a request enters the engine and a reply written after a
+    /// peer-link read goes out without a thread hand-off (``SocketEventLoop``).
     /// - Throws: ``HostError`` `.listen` naming the path.
     public static func bind(
         path: String,
         logger: Logger,
         refused: @escaping @Sendable (PeerCredentials, String) -> Void = { _, _ in },
-        loop: SocketEventLoop = .next(),
+        loop: SocketEventLoop,
         router: ControlRouter
     ) throws(HostError) -> ControlServer {
         let socket = try ListeningSocket.bindOwned(path, mode: 0o660, logger: logger)
@@ -158,7 +163,8 @@ public final class ControlServer: Service, Sendable {
         }
         let connection = ControlConnection(id: id, writer: ControlWriter(client))
         await connection.run(
-            client.inbound,
+            client,
+            on: isolation,
             router: router,
             attached: {
                 self.clients.withLock { _ = $0.attached.insert(id) }

@@ -51,6 +51,11 @@ public final class ControlWriter: Sendable {
         return connection.writeNow(line)
     }
 
+    /// Whether the socket takes a line now without waiting: an empty write probes it, writing nothing.
+    public var hasRoom: Bool {
+        !broken.withLock { $0 } && connection.writeNow([])
+    }
+
     /// Whether a write has failed (the client went away).
     public var isBroken: Bool { broken.withLock { $0 } }
 }

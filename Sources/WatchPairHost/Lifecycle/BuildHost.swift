@@ -144,7 +144,8 @@ public func buildHost(
             transport: transport,
             clock: environment.clock,
             logger: logger,
-            wallClock: environment.wallClock
+            wallClock: environment.wallClock,
+            executor: socketLoop.serialExecutor
         )
     } catch {
         throw await abandon(HostError(.store, "cannot read the store in \(configuration.store.directory): \(error)"))

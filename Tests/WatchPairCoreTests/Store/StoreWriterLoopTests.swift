@@ -74,7 +74,7 @@ final class ManualLoop: Sendable {
     }
 }
 
-@Suite("Store: the writer on an event loop", .timeLimit(.minutes(3)))
+@Suite("Store: the writer and its callers' event loop", .timeLimit(.minutes(3)))
 struct StoreWriterLoopTests {
     /// Every batch, and whether it was committed on the loop's thread.
     final class Commits: Sendable {
@@ -98,47 +98,26 @@ struct StoreWriterLoopTests {
         return (loop, StoreWriter(maxBatchSize: 8, name: name, loops: loop.loops), commits, commits.commit(on: loop))
     }
 
-    @Test("a request alone is committed on its loop, by the job it queued there; the thread never starts")
-    func aloneOnTheLoop() async throws {
+    @Test("a request alone from a loop is the thread's; its caller goes on from that loop, by one job")
+    func aloneToTheThread() async throws {
         let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-alone")
         defer { writer.stop() }
-        let outcome = Task { await writer.submit(1, commit: commit) }
+        async let outcome = writer.submit(1, commit: commit)
+        // The thread commits it, then queues the job that resumes the caller.
         await loop.waitForJobs()
-        #expect(commits.all.isEmpty, "nothing is committed before the loop runs its job")
-        #expect(loop.runJobs() == 1)
-        // Committed by that job, on this thread, before it returned.
         #expect(commits.all.map(\.batch) == [[1]])
-        #expect(commits.all.map(\.onLoop) == [true])
-        loop.runFromNowOn()
-        #expect(try await outcome.value.get() == 10)
-        #expect(try !StoreWriterTests.threadNames().contains("wp-loop-alone"))
-    }
-
-    @Test("requests queued together before the loop's job runs are the thread's, one batch, resumed on their loop")
-    func togetherToTheThread() async throws {
-        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-batch")
-        defer { writer.stop() }
-        async let first = writer.submit(1, commit: commit)
-        await loop.waitForJobs()
-        async let second = writer.submit(2, commit: commit)
-        // The second request queues no job of its own; the first's finds two and hands them over.
-        while writer.queuedCount < 2 { await Task.yield() }
-        #expect(loop.runJobs() == 1)
-        // The thread commits both, then resumes their callers from the loop.
-        await loop.waitForJobs()
-        #expect(commits.all.map(\.batch) == [[1, 2]])
         #expect(commits.all.map(\.onLoop) == [false])
         #expect(loop.runJobs() == 1)
         loop.runFromNowOn()
-        #expect(try await first.get() == 10)
-        #expect(try await second.get() == 20)
+        #expect(try await outcome.get() == 10)
+        #expect(try StoreWriterTests.threadNames().contains("wp-loop-alone"))
     }
 
-    @Test("a request asked while the thread commits is the thread's next batch, not the loop's")
+    @Test("requests asked while the thread commits are its next batch, one transaction, their callers resumed by one job on their loop")
     func duringAThreadCommit() async throws {
         let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-during")
         defer { writer.stop() }
-        // The thread's first commit tells the test, then waits until the loop's request is queued.
+        // The thread's first commit tells the test, then waits until the loop's two requests are queued.
         let (holding, hold) = AsyncStream<Void>.makeStream()
         let first = Mutex(true)
         writer.beforeCommit.withLock {
@@ -149,47 +128,24 @@ struct StoreWriterLoopTests {
                 }
                 guard isFirst else { return }
                 hold.yield()
-                writer.blockUntilQueued(atLeast: 1)
+                writer.blockUntilQueued(atLeast: 2)
             }
         }
         let offLoop = Task { await ManualLoop.$offLoop.withValue(true) { await writer.submit(1, commit: commit) } }
         for await _ in holding { break }
-        async let onLoop = writer.submit(2, commit: commit)
+        async let second = writer.submit(2, commit: commit)
+        async let third = writer.submit(3, commit: commit)
         #expect(try await offLoop.value.get() == 10)
-        // No job of its own: the thread commits it and resumes its caller from the loop.
         await loop.waitForJobs()
+        #expect(commits.all.map(\.batch).map { $0.sorted() } == [[1], [2, 3]])
+        #expect(commits.all.allSatisfy { !$0.onLoop })
         #expect(loop.runJobs() == 1)
         loop.runFromNowOn()
-        #expect(try await onLoop.get() == 20)
-        #expect(commits.all.map(\.batch) == [[1], [2]])
-        #expect(commits.all.allSatisfy { !$0.onLoop })
+        #expect(try await second.get() == 20)
+        #expect(try await third.get() == 30)
     }
 
-    @Test("a parked thread is sent no wake-up for requests its loop commits, one for a request that is its own")
-    func parkedThreadLeftAlone() async throws {
-        let (loop, writer, commits, commit) = Self.writer(named: "wp-loop-parked")
-        defer { writer.stop() }
-        // A request from no loop starts the thread; once committed, the thread parks.
-        let started = await ManualLoop.$offLoop.withValue(true) { await writer.submit(1, commit: commit) }
-        #expect(try started.get() == 10)
-        while !writer.threadState.parked { await Task.yield() }
-        let before = writer.threadState.wakeUpsSent
-        for request in 2...4 {
-            async let outcome = writer.submit(request, commit: commit)
-            await loop.waitForJobs()
-            #expect(loop.runJobs() == 1)
-            #expect(try await outcome.get() == request * 10)
-        }
-        #expect(writer.threadState.wakeUpsSent == before, "lone loop commits leave the parked thread asleep")
-        #expect(commits.all.map(\.onLoop) == [false, true, true, true])
-        // A request that is the thread's wakes it, once.
-        let last = Task { await ManualLoop.$offLoop.withValue(true) { await writer.submit(5, commit: commit) } }
-        #expect(try await last.value.get() == 50)
-        #expect(writer.threadState.wakeUpsSent == before + 1)
-        loop.runFromNowOn()
-    }
-
-    @Test("a store commits a lone transfer on its loop under power, on the thread under process; its caller goes on from the loop", arguments: [Durability.power, .process])
+    @Test("a store commits a lone transfer on its thread under either durability; its caller goes on from the loop", arguments: [Durability.power, .process])
     func storeByDurability(_ durability: Durability) async throws {
         try await StoreTestSupport.withTemporaryDirectory { directory in
             let loop = ManualLoop()
@@ -198,12 +154,10 @@ struct StoreWriterLoopTests {
             let payload = try StoreColumns.encoded(StoreTestSupport.payload(1), path: directory)
             let before = store.statistics.commits
             async let enqueued = store.enqueue(payload: payload)
-            // One job either way: under power it commits (nothing before it runs); under process the thread has
-            // committed and the job resumes the caller.
+            // The job that resumes the caller comes after the thread's commit.
             await loop.waitForJobs()
-            #expect(store.statistics.commits == (durability == .power ? before : before + 1))
-            #expect(loop.runJobs() == 1)
             #expect(store.statistics.commits == before + 1)
+            #expect(loop.runJobs() == 1)
             loop.runFromNowOn()
             #expect(try await enqueued.seq == 1)
             try await store.close()

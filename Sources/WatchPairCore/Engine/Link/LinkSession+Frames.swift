@@ -36,18 +36,11 @@ extension LinkSession {
 
     /// Handles one frame of an established link; returns false when the link must close.
     private func handle(_ frame: Frame, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async -> Bool {
+        if handleAtOnce(frame, spawn: { group.addTask(operation: $0) }, engine) { return true }
         switch frame {
         case .hello:
             await reject("a second hello on an established link", code: .invalidParameter, engine)
             return false
-        case .message(let id, let wantsReply, let body):
-            engine.messages.receive(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, group: &group, engine)
-        case .reply(let id, let body):
-            if engine.quirks.isEmpty || !engine.quirkTakesReply(id, body) {
-                engine.messages.event(id, .answered(.success(body)), engine)
-            }
-        case .error(let relatesTo, let code, let reason) where relatesTo != 0:
-            engine.messages.event(relatesTo, .answered(.failure(WCFailure(code, reason))), engine)
         case .error(_, let code, let reason):
             engine.emit(.peerDisconnected, "peer closed the link with error \(code.rawValue): \(reason)", errorCode: code)
             await link.close(.peerError(code))
@@ -58,12 +51,6 @@ extension LinkSession {
             return await engine.context.receive(version: version, payload: payload, on: link, engine)
         case .contextAck(let version):
             return await engine.context.acknowledged(version, on: link, engine)
-        case .ping(let nonce):
-            link.post(.pong(nonce: nonce))
-        case .pong:
-            break
-        case .userInfo, .complicationUserInfo:
-            break  // batched by `process`
         case .fileOffer(let offer):
             return await engine.files.offered(offer, on: link, engine)
         case .fileChunk(let seq, let offset, let bytes):
@@ -72,8 +59,36 @@ extension LinkSession {
             return await engine.files.acknowledged(seq: seq, offset: offset, on: link, engine)
         case .fileEnd(let seq, let status):
             return await engine.files.ended(seq: seq, status: status, on: link, engine)
+        case .message, .reply, .ping, .pong, .launch:
+            return true  // handled at once
+        case .userInfo, .complicationUserInfo:
+            return true  // batched by `process`
+        }
+    }
+
+    /// Handles a frame of an established link that needs no waiting (a live message, its answer, a
+    /// keep-alive, a launch change): the link's loop does so in place (``LoopBacklog``). False for every
+    /// other frame, changing nothing. A message whose handler needs a task gets it from `spawn`.
+    func handleAtOnce(
+        _ frame: Frame, spawn: (@escaping @Sendable () async -> Void) -> Void, _ engine: isolated PairEngine
+    ) -> Bool {
+        switch frame {
+        case .message(let id, let wantsReply, let body):
+            engine.messages.receive(IncomingMessage(id: id, body: body, wantsReply: wantsReply), on: link, spawn: spawn, engine)
+        case .reply(let id, let body):
+            if engine.quirks.isEmpty || !engine.quirkTakesReply(id, body) {
+                engine.messages.event(id, .answered(.success(body)), engine)
+            }
+        case .error(let relatesTo, let code, let reason) where relatesTo != 0:
+            engine.messages.event(relatesTo, .answered(.failure(WCFailure(code, reason))), engine)
+        case .ping(let nonce):
+            link.post(.pong(nonce: nonce))
+        case .pong:
+            break
         case .launch(let mode):
             engine.peerLaunchChanged(to: mode, on: link)
+        default:
+            return false
         }
         return true
     }

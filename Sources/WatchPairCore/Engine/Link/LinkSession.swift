@@ -80,19 +80,66 @@ struct LinkSession: Sendable {
         await link.close(.handshakeFailed)
     }
 
-    /// Decodes the stream and processes frames in arrival order until the link ends.
+    /// Processes the stream's frames in arrival order until the link ends: handed over on the socket's
+    /// event loop when the connection can (``LoopBacklog``), else read from `inbound`.
     private func readFrames(group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async {
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let session = self
+        let reads = backlog.directReads { frame in engine.assumeIsolated { engine in session.handleInPlace(frame, engine) } }
+        if link.connection.readDirectly(on: engine.executor, reads) {
+            await readBacklog(backlog, group: &group, engine)
+        } else {
+            await readInbound(group: &group, engine)
+        }
+    }
+
+    /// A frame on the socket's loop, which runs the engine: handled there when it needs no waiting and
+    /// the link is established; false leaves it (and what follows) to the reader task.
+    private func handleInPlace(_ frame: Frame, _ engine: isolated PairEngine) -> Bool {
+        guard link.peerHello != nil, link.isOpen, handleAtOnce(frame, spawn: { engine.work.start($0) }, engine) else {
+            return false
+        }
+        link.noteReceived(1)
+        return true
+    }
+
+    /// The reader task of a link read on its loop: takes what the loop left, until the link ends.
+    private func readBacklog(
+        _ backlog: LoopBacklog<FrameDecoder>, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine
+    ) async {
+        defer { backlog.stop() }
+        while let batch = await backlog.take(resuming: link.connection) {
+            link.noteReceived(batch.items.count)
+            // Frames before a corrupt one are good and already checksummed: process them first.
+            guard await process(batch.items, group: &group, engine) else { return }
+            if let failure = batch.failure {
+                await reject(failure, engine)
+                return
+            }
+            switch batch.end {
+            case .none:
+                backlog.finished()
+            case .success:
+                do throws(FrameError) {
+                    try backlog.decoder.finish()
+                } catch {
+                    await reject(error, engine)
+                }
+                return
+            case .failure(let error):
+                engine.logger.debug("link ended", metadata: ["link": "\(link)", "error": "\(error)"])
+                return
+            }
+        }
+    }
+
+    /// Decodes `inbound` and processes frames in arrival order until the link ends (a transport that
+    /// cannot hand its reads over on the engine's executor).
+    private func readInbound(group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async {
         var decoder = FrameDecoder()
         do {
             for try await chunk in link.connection.inbound {
-                decoder.append(chunk)
-                var frames: [Frame] = []
-                var failure: FrameError?
-                do {
-                    while let frame = try decoder.next() { frames.append(frame) }
-                } catch {
-                    failure = error
-                }
+                let (frames, failure) = decoder.decode(chunk)
                 link.noteReceived(frames.count)
                 // Frames before a corrupt one are good and already checksummed: process them first.
                 guard await process(frames, group: &group, engine) else { return }

@@ -75,16 +75,17 @@ struct SendOperations {
     let channels: AppChannels
 
     func register(on router: inout ControlRouter) {
-        router.registerStarted(SendOperation.self) { request, _, respond in await send(request.send, respond) }
-        router.registerStarted(SendDataOperation.self) { request, _, respond in await send(request.send, respond) }
+        router.registerStarted(SendOperation.self) { request, _, respond in send(request.send, respond) }
+        router.registerStarted(SendDataOperation.self) { request, _, respond in send(request.send, respond) }
     }
 
-    /// Started, not awaited: the outcome is written when the engine has it, and no task waits for the reply
-    /// meanwhile. A daemon that stops first tells the client the outcome is unknown (``ControlConnection``).
-    private func send(_ request: MessageSend, _ respond: @escaping @Sendable (Result<SendResult, WCFailure>) -> Void) async {
+    /// Started on the host's loop, not awaited: the outcome is written when the engine has it, and no task
+    /// waits for the reply meanwhile. A daemon that stops first tells the client the outcome is unknown
+    /// (``ControlConnection``).
+    private func send(_ request: MessageSend, _ respond: @escaping @Sendable (Result<SendResult, WCFailure>) -> Void) {
         let (body, noReply, timeout) = (request.body, request.noReply, request.timeout.map { Duration.seconds($0) })
         do throws(WCFailure) {
-            try await channels.sendMessage(body, wantsReply: !noReply, timeout: timeout) { outcome in
+            try channels.startMessage(body, wantsReply: !noReply, timeout: timeout) { outcome in
                 respond(outcome.map { SendResult(reply: $0) })
             } replyThenError: { reply, failure in
                 respond(.success(SendResult(reply: reply, errorAfterReply: failure)))

@@ -231,8 +231,10 @@ final class MessageChannel {
 
     /// Hands an incoming message to the app's handler and answers it on the link through a
     /// ``MessageResponder``: at once or later from wherever the handler answers (``MessageHandler/start``),
-    /// else from a task running its ``MessageHandler/handle``.
-    func receive(_ message: IncomingMessage, on link: Link, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) {
+    /// else from a task running its ``MessageHandler/handle``, which `spawn` starts.
+    func receive(
+        _ message: IncomingMessage, on link: Link, spawn: (@escaping @Sendable () async -> Void) -> Void, _ engine: isolated PairEngine
+    ) {
         let variant = message.variant
         let responder = MessageResponder(
             message, on: link, limits: engine.configuration.limits, diagnostics: engine.diagnostics, role: engine.role,
@@ -252,7 +254,7 @@ final class MessageChannel {
         }
         engine.emit(.messageReceived, "message \(message.id) (\(variant.rawValue)) received", channel: .message, seq: message.id)
         if handler.start?(message, responder) == true { return }
-        group.addTask { responder.respond(await handler.handle(message)) }
+        spawn { responder.respond(await handler.handle(message)) }
     }
 }
 

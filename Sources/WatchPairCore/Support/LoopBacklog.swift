@@ -1,0 +1,149 @@
+import Synchronization
+
+/// What a ``LoopBacklog`` decodes a byte stream with: the link's frames, the control socket's lines.
+public protocol LoopDecoder: Sendable {
+    /// What the stream carries, and what waits for the reader task.
+    associatedtype Item: Sendable
+    /// A stream that cannot be decoded past this point.
+    associatedtype Failure: Error & Sendable & Equatable
+
+    /// Adds `bytes` after what came before; the items they complete, then the failure that stops the
+    /// stream, if one does (nothing is decoded after it).
+    mutating func decode(_ bytes: [UInt8]) -> (items: [Item], failure: Failure?)
+}
+
+/// A connection's items between its socket's event loop and its reader task, when the connection hands
+/// its reads over on the loop (``TransportConnection/readDirectly(on:_:)``). The loop decodes each read
+/// and handles there, in place, the items that need no waiting while the task holds none; every other
+/// item, and all behind it, waits here in arrival order for the task. So the task wakes only for what
+/// must wait, and items are handled in the order of the stream.
+///
+/// Bound: after ``highWatermark`` reads queued here the loop pauses the socket until the task has taken
+/// them (the kernel's buffer then fills and the peer's writes block), as a reader of
+/// ``TransportConnection/inbound`` does.
+public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
+    /// Reads queued for the task above which the socket is paused.
+    public static var highWatermark: Int { 10 }
+
+    /// What the task takes at once: items in order, then the stream's failure or its end.
+    public struct Batch: Sendable {
+        public var items: [Decoder.Item]
+        public var failure: Decoder.Failure?
+        public var end: Result<Void, TransportError>?
+    }
+
+    /// Items decoded from one read, and whether the loop may handle them itself.
+    public struct Decoded {
+        public var items: [Decoder.Item]
+        public var failure: Decoder.Failure?
+        /// Nothing waits for the task and it holds nothing: the loop may handle items in place.
+        public var idle: Bool
+    }
+
+    private struct State: Sendable {
+        var decoder: Decoder
+        var waiting = Batch(items: [])
+        /// The task took items and has not finished them: the loop queues behind them.
+        var taken = false
+        /// The task stopped reading: reads are dropped.
+        var stopped = false
+        /// Reads queued since the task last took.
+        var readsQueued = 0
+        var paused = false
+
+        var isEmpty: Bool { waiting.items.isEmpty && waiting.failure == nil && waiting.end == nil }
+    }
+
+    private let state: Mutex<State>
+    /// Fires when something is queued for the task.
+    private let queued = AsyncSignal()
+
+    /// A backlog for a connection's reads, decoded with `decoder`. It holds no connection: the connection
+    /// holds it (through ``directReads(handle:)``) until the input ends.
+    public init(decoder: Decoder) {
+        self.state = Mutex(State(decoder: decoder))
+    }
+
+    /// Decodes `bytes` after what came before (on the loop); nil once the task stopped reading or the
+    /// stream failed.
+    public func decode(_ bytes: [UInt8]) -> Decoded? {
+        state.withLock { state -> Decoded? in
+            guard !state.stopped, state.waiting.failure == nil else { return nil }
+            let (items, failure) = state.decoder.decode(bytes)
+            return Decoded(items: items, failure: failure, idle: !state.taken && state.isEmpty)
+        }
+    }
+
+    /// Queues for the task what the loop did not handle: the items from the first it could not, then
+    /// the failure; false when the socket is to pause until the task took them.
+    public func queue(_ items: ArraySlice<Decoder.Item>, failure: Decoder.Failure? = nil) -> Bool {
+        let keepReading = state.withLock { state in
+            state.waiting.items += items
+            state.waiting.failure = state.waiting.failure ?? failure
+            state.readsQueued += 1
+            state.paused = state.readsQueued >= Self.highWatermark
+            return !state.paused
+        }
+        queued.fire()
+        return keepReading
+    }
+
+    /// The input ended; from any thread, possibly inside the call that closed the connection, so it only
+    /// records and wakes.
+    public func ended(_ end: Result<Void, TransportError>) {
+        state.withLock { $0.waiting.end = $0.waiting.end ?? end }
+        queued.fire()
+    }
+
+    /// Everything queued, waiting until there is some; nil when the calling task is cancelled. The loop
+    /// queues behind it until ``finished()``. Reading `connection` resumes if the backlog had paused it.
+    public func take(resuming connection: any TransportConnection) async -> Batch? {
+        while !Task.isCancelled {
+            let seen = queued.generation
+            let (batch, resume) = state.withLock { state -> (Batch?, Bool) in
+                guard !state.isEmpty else { return (nil, false) }
+                defer {
+                    state.waiting = Batch(items: [])
+                    state.taken = true
+                    state.readsQueued = 0
+                    state.paused = false
+                }
+                return (state.waiting, state.paused)
+            }
+            if resume { connection.resumeReading() }
+            if let batch { return batch }
+            await queued.wait(after: seen)
+        }
+        return nil
+    }
+
+    /// The task has handled what it took: the loop handles items in place again while nothing is queued.
+    public func finished() {
+        state.withLock { $0.taken = false }
+    }
+
+    /// The task stopped reading: later reads are dropped.
+    public func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    /// The decoder as the stream left it (at its end: what it still holds).
+    public var decoder: Decoder { state.withLock { $0.decoder } }
+
+    /// The handlers of a backlog's reads on the loop, for ``TransportConnection/readDirectly(on:_:)``:
+    /// each read is decoded, `handle` takes the items in place while the task holds none (true: handled;
+    /// false: from this item on they wait for the task), and the rest is queued.
+    public func directReads(handle: @escaping @Sendable (Decoder.Item) -> Bool) -> DirectReads {
+        DirectReads(
+            received: { [self] bytes in
+                guard let decoded = decode(bytes) else { return false }
+                var index = decoded.items.startIndex
+                if decoded.idle {
+                    while index < decoded.items.endIndex, handle(decoded.items[index]) { index += 1 }
+                }
+                guard index < decoded.items.endIndex || decoded.failure != nil else { return true }
+                return queue(decoded.items[index...], failure: decoded.failure)
+            },
+            ended: { [self] in ended($0) })
+    }
+}

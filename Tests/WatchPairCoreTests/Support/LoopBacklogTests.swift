@@ -1,0 +1,115 @@
+import Synchronization
+import Testing
+@testable import WatchPairCore
+import WatchPairWire
+
+/// The items between a socket's loop and its reader task (`LoopBacklog`), with the link's frames: the
+/// loop handles items in place only while nothing waits for the task; what waits keeps the stream's
+/// order; ten reads queued pause the socket and the task's taking them resumes it.
+@Suite("LoopBacklog")
+struct LoopBacklogTests {
+    /// A connection that only counts `resumeReading()`.
+    final class ResumeCounter: TransportConnection {
+        let resumes = Atomic<Int>(0)
+        var inbound: AsyncThrowingStream<[UInt8], any Error> { AsyncThrowingStream { $0.finish() } }
+        func write(_ bytes: [UInt8]) async throws {}
+        func close() async {}
+        var description: String { "counter" }
+        func resumeReading() { resumes.add(1, ordering: .relaxed) }
+    }
+
+    static func bytes(_ frames: Frame...) -> [UInt8] { frames.flatMap(FrameEncoder.encode) }
+
+    /// The frames a loop handler took in place; it takes pings only.
+    final class InPlace: Sendable {
+        let taken = Mutex<[Frame]>([])
+        func handle(_ frame: Frame) -> Bool {
+            guard case .ping = frame else { return false }
+            taken.withLock { $0.append(frame) }
+            return true
+        }
+    }
+
+    @Test("in place while nothing waits; from the first frame the loop leaves, the rest waits in order; in place again once the task finished")
+    func inPlaceOnlyWhileIdle() async throws {
+        let connection = ResumeCounter()
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let inPlace = InPlace()
+        let reads = backlog.directReads { inPlace.handle($0) }
+        #expect(reads.received(Self.bytes(.ping(nonce: 1), .ack(upTo: 1), .ping(nonce: 2))))
+        #expect(inPlace.taken.withLock { $0 } == [.ping(nonce: 1)])
+        // Something waits for the task: a ping behind it waits too.
+        #expect(reads.received(Self.bytes(.ping(nonce: 3))))
+        #expect(inPlace.taken.withLock { $0 } == [.ping(nonce: 1)])
+        let batch = try #require(await backlog.take(resuming: connection))
+        #expect(batch.items == [.ack(upTo: 1), .ping(nonce: 2), .ping(nonce: 3)])
+        // Taken, not finished: the loop still queues behind the task.
+        #expect(reads.received(Self.bytes(.ping(nonce: 4))))
+        #expect(inPlace.taken.withLock { $0 } == [.ping(nonce: 1)])
+        #expect(try #require(await backlog.take(resuming: connection)).items == [.ping(nonce: 4)])
+        backlog.finished()
+        #expect(reads.received(Self.bytes(.ping(nonce: 5))))
+        #expect(inPlace.taken.withLock { $0 } == [.ping(nonce: 1), .ping(nonce: 5)])
+        #expect(connection.resumes.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("a frame split over reads is decoded whole, and waits in order behind the one before it")
+    func orderAcrossReads() async throws {
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let reads = backlog.directReads { _ in false }
+        let encoded = Self.bytes(.ack(upTo: 1), .ack(upTo: 2))
+        let cut = encoded.count - 3
+        #expect(reads.received(Array(encoded[..<cut])))
+        #expect(reads.received(Array(encoded[cut...])))
+        #expect(try #require(await backlog.take(resuming: ResumeCounter())).items == [.ack(upTo: 1), .ack(upTo: 2)])
+    }
+
+    @Test("the tenth queued read pauses the socket; taking them resumes it, once")
+    func pauseAtTheWatermark() async throws {
+        let connection = ResumeCounter()
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let reads = backlog.directReads { _ in false }
+        for read in 1...LoopBacklog<FrameDecoder>.highWatermark {
+            #expect(reads.received(Self.bytes(.ack(upTo: UInt64(read)))) == (read < LoopBacklog<FrameDecoder>.highWatermark))
+        }
+        #expect(connection.resumes.load(ordering: .relaxed) == 0)
+        let batch = try #require(await backlog.take(resuming: connection))
+        #expect(batch.items.count == LoopBacklog<FrameDecoder>.highWatermark)
+        #expect(connection.resumes.load(ordering: .relaxed) == 1)
+        backlog.finished()
+        #expect(reads.received(Self.bytes(.ack(upTo: 11))))
+        _ = await backlog.take(resuming: connection)
+        #expect(connection.resumes.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a broken frame stops decoding after the good ones, before the end; a stopped backlog takes no reads")
+    func brokenFrameEndAndStop() async throws {
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let reads = backlog.directReads { _ in false }
+        var bytes = Self.bytes(.ack(upTo: 1), .ack(upTo: 2))
+        bytes[bytes.count - 1] ^= 0xFF
+        _ = reads.received(bytes)
+        // Nothing is decoded after a broken frame: the read pauses the socket.
+        #expect(!reads.received(Self.bytes(.ack(upTo: 3))))
+        reads.ended(.success(()))
+        let batch = try #require(await backlog.take(resuming: ResumeCounter()))
+        #expect(batch.items == [.ack(upTo: 1)])
+        #expect(batch.failure != nil)
+        #expect(batch.end != nil)
+
+        let stopped = LoopBacklog(decoder: FrameDecoder())
+        stopped.stop()
+        #expect(!stopped.directReads { _ in true }.received(Self.bytes(.ping(nonce: 1))))
+    }
+
+    @Test("the decoder at the end tells a stream that ended inside a frame")
+    func endInsideAFrame() throws {
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let reads = backlog.directReads { _ in true }
+        let bytes = Self.bytes(.ping(nonce: 7))
+        _ = reads.received(Array(bytes.dropLast()))
+        #expect(throws: FrameError.self) { try backlog.decoder.finish() }
+        _ = reads.received([bytes.last!])
+        try backlog.decoder.finish()
+    }
+}
