@@ -49,6 +49,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [
+                // Async functions run where their caller runs unless marked `@concurrent`: the engine's
+                // calls into the store and its links stay on the engine's loop instead of hopping off it
+                // and back as jobs (docs/Design.md, "The hot paths on the loop").
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
                 // Swift 6.3.1's optimizer crashes on this module in CopyPropagation (the SIL ownership
                 // verifier, on the store's inbox reader); without this pass `swift build -c release` works.
                 .unsafeFlags(["-Xfrontend", "-enable-copy-propagation=false"], .when(configuration: .release)),

@@ -9,7 +9,7 @@ public protocol Transport: Sendable {
     /// Accepts incoming connections until the calling task is cancelled, calling `handler` for each one
     /// in its own child task. Connections whose peer credentials are not allowed are refused here and
     /// never reach `handler`. Returns when cancelled; throws if the listener cannot be set up.
-    func serve(_ handler: @escaping @Sendable (any TransportConnection) async -> Void) async throws
+    func serve(_ handler: @escaping @concurrent @Sendable (any TransportConnection) async -> Void) async throws
 
     /// Opens a connection to the peer's link endpoint.
     ///

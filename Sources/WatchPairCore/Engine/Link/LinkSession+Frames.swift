@@ -36,7 +36,7 @@ extension LinkSession {
 
     /// Handles one frame of an established link; returns false when the link must close.
     private func handle(_ frame: Frame, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async -> Bool {
-        if handleAtOnce(frame, spawn: { group.addTask(operation: $0) }, engine) { return true }
+        if handleAtOnce(frame, spawn: { work in group.addTask { await work() } }, engine) { return true }
         switch frame {
         case .hello:
             await reject("a second hello on an established link", code: .invalidParameter, engine)
