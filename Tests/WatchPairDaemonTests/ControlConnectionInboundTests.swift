@@ -8,17 +8,21 @@ import WatchPairWire
 @testable import WatchPairHost
 
 /// A control connection over a transport that cannot hand its reads over on the loop is served from its
-/// `inbound` instead, as on the loop: the client's first request attaches it, each line is answered (an
-/// immediate request, a started one, a malformed line with 7008), and the end of the input ends it.
+/// `inbound`, pumped through the loop's path: the client's first request attaches it, each line is
+/// answered (an immediate request, a started one, a malformed line with 7008) and read once, and the end
+/// of the input ends it.
 @Suite("ControlConnection read from inbound")
 struct ControlConnectionInboundTests {
-    /// A client whose lines are given up front and whose writes are recorded; it cannot read directly.
+    /// A client whose lines are given up front and whose writes are recorded; it cannot read directly,
+    /// and takes writes at once only when told to (so the loop serves lines in place).
     final class ScriptedClient: TransportConnection {
         private let lines: [String]
         private let writes = Mutex<[String]>([])
+        private let takesWritesAtOnce: Bool
 
-        init(_ lines: [String]) {
+        init(_ lines: [String], takesWritesAtOnce: Bool = false) {
             self.lines = lines
+            self.takesWritesAtOnce = takesWritesAtOnce
         }
 
         var written: [String] { writes.withLock { $0 } }
@@ -35,6 +39,12 @@ struct ControlConnectionInboundTests {
             writes.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
         }
 
+        func writeNow(_ bytes: [UInt8]) -> Bool {
+            guard takesWritesAtOnce else { return false }
+            if !bytes.isEmpty { writes.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
+            return true
+        }
+
         func close() async {}
         var description: String { "scripted client" }
     }
@@ -45,6 +55,17 @@ struct ControlConnectionInboundTests {
 
     struct Later: FieldlessControlOperation {
         static let name = "later"
+    }
+
+    /// An operation that counts how often a line of it is read.
+    struct Counted: ControlOperation {
+        static let name = "counted"
+        static let reads = Atomic<Int>(0)
+
+        init(fields: inout ControlFieldReader) throws(WCFailure) {
+            while try fields.next() != nil { try fields.skip() }
+            Self.reads.add(1, ordering: .relaxed)
+        }
     }
 
     @Test("lines from inbound are answered: immediate, started, malformed; the first request attaches the client")
@@ -71,5 +92,18 @@ struct ControlConnectionInboundTests {
         #expect(attached.load(ordering: .relaxed) == 1)
         #expect(stopped.load(ordering: .relaxed) == 1)
         #expect(connection.isClosing)
+    }
+
+    @Test("a line the loop read and left for a task is not read again")
+    func readOnce() async throws {
+        var router = ControlRouter()
+        router.register(Counted.self) { _, _ in .string("counted") }
+        let client = ScriptedClient([#"{"id":1,"op":"counted"}"#, #"{"id":2,"op":"counted"}"#], takesWritesAtOnce: true)
+        let connection = ControlConnection(id: 1, writer: ControlWriter(client))
+        await connection.run(
+            client, on: ExecutorIsolation(SocketEventLoop.next().serialExecutor), router: router,
+            attached: {}, stopped: {})
+        #expect(client.written.filter { $0.contains("counted") }.count == 2)
+        #expect(Counted.reads.load(ordering: .relaxed) == 2)
     }
 }

@@ -17,7 +17,7 @@ struct PlistJSONTextTests {
             "": .string(""),
             "z": .integer(.max), "a": .integer(.min), "zero": .integer(0),
             "yes": .bool(true), "no": .bool(false),
-            "half": .double(1.5), "one": .double(1.0), "tiny": .double(5e-324), "big": .double(-1.7976931348623157e308),
+            "half": .double(1.5), "one": .double(1.0), "tiny": .double(.leastNonzeroMagnitude), "big": .double(-1.7976931348623157e308),
             "inf": .double(.infinity), "-inf": .double(-.infinity), "nan": .double(.nan),
             "when": .date(Date(timeIntervalSince1970: 1_795_000_000.123456)),
             "epoch": .date(Date(timeIntervalSinceReferenceDate: 0)),

@@ -19,8 +19,10 @@ public protocol LoopDecoder: Sendable {
 /// must wait, and items are handled in the order of the stream.
 ///
 /// Bound: after ``highWatermark`` reads queued here the loop pauses the socket until the task has taken
-/// them (the kernel's buffer then fills and the peer's writes block), as a reader of
-/// ``TransportConnection/inbound`` does.
+/// them (the kernel's buffer then fills and the peer's writes block).
+///
+/// A connection that cannot hand its reads over is fed by ``pump(_:into:)``, a task on the consumer's
+/// executor that plays the loop's part, so a consumer has one way of reading either way.
 public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// Reads queued for the task above which the socket is paused.
     public static var highWatermark: Int { 10 }
@@ -47,9 +49,8 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
         var taken = false
         /// The task stopped reading: reads are dropped.
         var stopped = false
-        /// Reads queued since the task last took.
+        /// Reads queued since the task last took; at ``highWatermark`` the socket is paused.
         var readsQueued = 0
-        var paused = false
 
         var isEmpty: Bool { waiting.items.isEmpty && waiting.failure == nil && waiting.end == nil }
     }
@@ -57,6 +58,8 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     private let state: Mutex<State>
     /// Fires when something is queued for the task.
     private let queued = AsyncSignal()
+    /// Fires when the task took what paused the socket, or stopped reading (for ``pump(_:into:)``).
+    private let resumed = AsyncSignal()
 
     /// A backlog for a connection's reads, decoded with `decoder`. It holds no connection: the connection
     /// holds it (through ``directReads(handle:)``) until the input ends.
@@ -81,8 +84,7 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
             state.waiting.items += items
             state.waiting.failure = state.waiting.failure ?? failure
             state.readsQueued += 1
-            state.paused = state.readsQueued >= Self.highWatermark
-            return !state.paused
+            return state.readsQueued < Self.highWatermark
         }
         queued.fire()
         return keepReading
@@ -106,11 +108,13 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
                     state.waiting = Batch(items: [])
                     state.taken = true
                     state.readsQueued = 0
-                    state.paused = false
                 }
-                return (state.waiting, state.paused)
+                return (state.waiting, state.readsQueued >= Self.highWatermark)
             }
-            if resume { connection.resumeReading() }
+            if resume {
+                connection.resumeReading()
+                resumed.fire()
+            }
             if let batch { return batch }
             await queued.wait(after: seen)
         }
@@ -125,6 +129,27 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// The task stopped reading: later reads are dropped.
     public func stop() {
         state.withLock { $0.stopped = true }
+        resumed.fire()
+    }
+
+    /// Feeds `inbound` to `reads` as a socket's loop would, for a connection that cannot hand its reads
+    /// over (``TransportConnection/readDirectly(on:_:)`` false), on `isolation`, the actor whose executor
+    /// `reads` handles items in place on. In a task of its own: it waits while the backlog is paused, and
+    /// ends at the input's end, when the reader task stopped reading, or when cancelled.
+    public func pump(
+        _ inbound: AsyncThrowingStream<[UInt8], any Error>, into reads: DirectReads, on isolation: isolated any Actor
+    ) async {
+        do {
+            for try await bytes in inbound {
+                let seen = resumed.generation
+                guard !reads.received(bytes) else { continue }
+                guard !state.withLock({ $0.stopped }) else { return }
+                await resumed.wait(after: seen)
+            }
+            reads.ended(.success(()))
+        } catch {
+            reads.ended(.failure(error as? TransportError ?? TransportError(.connectionClosed, "\(error)")))
+        }
     }
 
     /// The decoder as the stream left it (at its end: what it still holds).
@@ -132,14 +157,15 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
 
     /// The handlers of a backlog's reads on the loop, for ``TransportConnection/readDirectly(on:_:)``:
     /// each read is decoded, `handle` takes the items in place while the task holds none (true: handled;
-    /// false: from this item on they wait for the task), and the rest is queued.
-    public func directReads(handle: @escaping @Sendable (Decoder.Item) -> Bool) -> DirectReads {
+    /// false: from this item on they wait for the task, the first as `handle` left it, e.g. with what it
+    /// already read from it), and the rest is queued.
+    public func directReads(handle: @escaping @Sendable (inout Decoder.Item) -> Bool) -> DirectReads {
         DirectReads(
             received: { [self] bytes in
-                guard let decoded = decode(bytes) else { return false }
+                guard var decoded = decode(bytes) else { return false }
                 var index = decoded.items.startIndex
                 if decoded.idle {
-                    while index < decoded.items.endIndex, handle(decoded.items[index]) { index += 1 }
+                    while index < decoded.items.endIndex, handle(&decoded.items[index]) { index += 1 }
                 }
                 guard index < decoded.items.endIndex || decoded.failure != nil else { return true }
                 return queue(decoded.items[index...], failure: decoded.failure)

@@ -50,12 +50,16 @@ public final class ControlConnection: Sendable {
         stopped: @Sendable () async -> Void
     ) async {
         await withDiscardingTaskGroup { group in
-            let backlog = LoopBacklog(decoder: ControlLineSplitter(limit: ControlEnvelope.lineLimit))
-            let reads = backlog.directReads { piece in self.serveInPlace(piece, router: router, attached: attached) }
-            if client.readDirectly(on: isolation.executor, reads) {
+            let backlog = LoopBacklog(decoder: ControlLines(limit: ControlEnvelope.lineLimit))
+            let reads = backlog.directReads { self.serveInPlace(&$0, router: router, attached: attached) }
+            await withDiscardingTaskGroup { readers in
+                if !client.readDirectly(on: isolation.executor, reads) {
+                    // A transport that cannot hand its reads over: a task on the loop plays the loop's part.
+                    let inbound = client.inbound
+                    readers.addTask { await backlog.pump(inbound, into: reads, on: isolation) }
+                }
                 await readBacklog(backlog, of: client, router: router, attached: attached, group: &group, isolation)
-            } else {
-                await readInbound(client.inbound, router: router, attached: attached, group: &group, isolation)
+                readers.cancelAll()
             }
             closing.fire()
             await stopped()
@@ -69,22 +73,26 @@ public final class ControlConnection: Sendable {
     }
 
     /// A line on the host's loop: served there when it needs no waiting and the client's socket has room
-    /// for the answer; false leaves it, and the lines behind it, to the reader task.
-    private func serveInPlace(_ piece: ControlLineSplitter.Piece, router: ControlRouter, attached: () -> Void) -> Bool {
-        guard case .line(let bytes) = piece, writer.hasRoom else { return false }
-        switch router.route(bytes) {
+    /// for the answer; false leaves it, routed, and the lines behind it, to the reader task.
+    private func serveInPlace(_ item: inout ControlLines.Item, router: ControlRouter, attached: () -> Void) -> Bool {
+        guard writer.hasRoom, let routed = item.routed(by: router) else { return false }
+        switch routed {
         case .failure(let rejection):
             attach(attached)
             writer.sendNow(line: ControlResponse.failure(rejection.id, rejection.failure).lineBytes)
         case .success(let request):
             switch request.work {
             case .task:
+                item = .routed(routed)
                 return false
             case .immediate(let respond):
                 attach(attached)
                 writer.sendNow(line: respond(ControlCall(id: request.id, connection: self)))
             case .started(let start):
-                guard inFlight.tryBegin(limit: Self.maximumRequestsInFlight) else { return false }
+                guard inFlight.tryBegin(limit: Self.maximumRequestsInFlight) else {
+                    item = .routed(routed)
+                    return false
+                }
                 attach(attached)
                 begin(request.id, start)
             }
@@ -92,24 +100,24 @@ public final class ControlConnection: Sendable {
         return true
     }
 
-    /// The reader task of a connection read on the loop: serves what the loop left, in order.
+    /// The reader task: serves what the loop left, in order, until the client is done.
     private func readBacklog(
-        _ backlog: LoopBacklog<ControlLineSplitter>, of client: any TransportConnection, router: ControlRouter,
+        _ backlog: LoopBacklog<ControlLines>, of client: any TransportConnection, router: ControlRouter,
         attached: @Sendable () -> Void,
         group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
     ) async {
         defer { backlog.stop() }
         while let batch = await backlog.take(resuming: client) {
-            for piece in batch.items {
-                guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { return }
+            for item in batch.items {
+                guard await serve(item, router: router, attached: attached, group: &group, isolation) else { return }
             }
             switch batch.end {
             case .none:
                 backlog.finished()
             case .success:
-                var splitter = backlog.decoder
-                for piece in splitter.finish() {
-                    guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { break }
+                var lines = backlog.decoder
+                for item in lines.finish() {
+                    guard await serve(item, router: router, attached: attached, group: &group, isolation) else { break }
                 }
                 return
             case .failure:
@@ -119,38 +127,18 @@ public final class ControlConnection: Sendable {
         }
     }
 
-    /// Reads `inbound` and serves its lines in order (a transport that cannot hand its reads over on the loop).
-    private func readInbound(
-        _ inbound: some AsyncSequence<[UInt8], any Error>, router: ControlRouter, attached: @Sendable () -> Void,
-        group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
-    ) async {
-        var splitter = ControlLineSplitter(limit: ControlEnvelope.lineLimit)
-        do {
-            for try await bytes in inbound {
-                for piece in splitter.append(bytes) {
-                    guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { return }
-                }
-            }
-            for piece in splitter.finish() {
-                guard await serve(piece, router: router, attached: attached, group: &group, isolation) else { return }
-            }
-        } catch {
-            // The connection broke or the daemon is stopping: end like a clean close.
-        }
-    }
-
     /// Serves one line in the reader task, waiting for room as needed; false when reading must stop.
     private func serve(
-        _ piece: ControlLineSplitter.Piece, router: ControlRouter, attached: @Sendable () -> Void,
+        _ item: ControlLines.Item, router: ControlRouter, attached: @Sendable () -> Void,
         group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
     ) async -> Bool {
-        guard case .line(let bytes) = piece else {
+        guard let routed = item.routed(by: router) else {
             let rejection = WCFailure(.invalidParameter, "The request line is longer than \(ControlEnvelope.lineLimit) bytes; closing.")
             await writer.send(.failure(nil, rejection))
             return false
         }
         attach(attached)
-        switch router.route(bytes) {
+        switch routed {
         case .failure(let rejection):
             await writer.send(.failure(rejection.id, rejection.failure))
         case .success(let request):

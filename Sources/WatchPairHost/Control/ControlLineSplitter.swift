@@ -55,11 +55,3 @@ struct ControlLineSplitter {
         return buffer.isEmpty ? [] : [.line(buffer)]
     }
 }
-
-/// The control socket's stream, split on the host's loop (``LoopBacklog``); a line too long is a piece,
-/// answered in order, so the stream itself never fails.
-extension ControlLineSplitter: LoopDecoder {
-    mutating func decode(_ bytes: [UInt8]) -> (items: [Piece], failure: Never?) {
-        (append(bytes), nil)
-    }
-}

@@ -12,6 +12,7 @@ extension PairSandbox {
     }
 
     /// `wcctl transfer JSON` on `side`; returns the printed transfer id.
+    @discardableResult
     func transfer(_ userInfo: String, side: Side = .phone, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         let run = try await ok(["transfer", userInfo], side: side, sourceLocation: sourceLocation)
         let id = try #require(run.stdout.first, "\(run)", sourceLocation: sourceLocation)

@@ -1,11 +1,13 @@
 import Synchronization
 import Testing
 @testable import WatchPairCore
+import WatchPairTesting
 import WatchPairWire
 
 /// The items between a socket's loop and its reader task (`LoopBacklog`), with the link's frames: the
 /// loop handles items in place only while nothing waits for the task; what waits keeps the stream's
-/// order; ten reads queued pause the socket and the task's taking them resumes it.
+/// order; ten reads queued pause the socket and the task's taking them resumes it; a pump feeds a
+/// connection that cannot hand its reads over through the same path.
 @Suite("LoopBacklog")
 struct LoopBacklogTests {
     /// A connection that only counts `resumeReading()`.
@@ -23,7 +25,7 @@ struct LoopBacklogTests {
     /// The frames a loop handler took in place; it takes pings only.
     final class InPlace: Sendable {
         let taken = Mutex<[Frame]>([])
-        func handle(_ frame: Frame) -> Bool {
+        func handle(_ frame: inout Frame) -> Bool {
             guard case .ping = frame else { return false }
             taken.withLock { $0.append(frame) }
             return true
@@ -35,7 +37,7 @@ struct LoopBacklogTests {
         let connection = ResumeCounter()
         let backlog = LoopBacklog(decoder: FrameDecoder())
         let inPlace = InPlace()
-        let reads = backlog.directReads { inPlace.handle($0) }
+        let reads = backlog.directReads { inPlace.handle(&$0) }
         #expect(reads.received(Self.bytes(.ping(nonce: 1), .ack(upTo: 1), .ping(nonce: 2))))
         #expect(inPlace.taken.withLock { $0 } == [.ping(nonce: 1)])
         // Something waits for the task: a ping behind it waits too.
@@ -111,5 +113,47 @@ struct LoopBacklogTests {
         #expect(throws: FrameError.self) { try backlog.decoder.finish() }
         _ = reads.received([bytes.last!])
         try backlog.decoder.finish()
+    }
+
+    @Test("a pump feeds inbound through the same reads: in place, then in order, paused at the watermark and resumed by the take, then the end")
+    func pumpedInbound() async throws {
+        let connection = ResumeCounter()
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let inPlace = InPlace()
+        let reads = backlog.directReads { inPlace.handle(&$0) }
+        let acks = (1...LoopBacklog<FrameDecoder>.highWatermark + 2).map { Frame.ack(upTo: UInt64($0)) }
+        let (inbound, input) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        input.yield(Self.bytes(.ping(nonce: 1)))
+        for ack in acks { input.yield(Self.bytes(ack)) }
+        input.finish()
+        let pump = Task { await backlog.pump(inbound, into: reads, on: MainActor.shared) }
+        // Past the watermark the pump waits for the take: without the resume this never ends.
+        let (taken, ended) = try await withTimeout {
+            var taken: [Frame] = []
+            while let batch = await backlog.take(resuming: connection) {
+                taken += batch.items
+                if case .success = batch.end { return (taken, true) }
+                backlog.finished()
+            }
+            return (taken, false)
+        }
+        await pump.value
+        #expect(inPlace.taken.withLock { $0 } == [.ping(nonce: 1)])
+        #expect(taken == acks)
+        #expect(ended)
+    }
+
+    @Test("a pump paused at the watermark ends when the task stops reading, taking nothing more")
+    func pumpEndsWhenStopped() async throws {
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let reads = backlog.directReads { _ in false }
+        let (inbound, input) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        for read in 1...LoopBacklog<FrameDecoder>.highWatermark + 1 { input.yield(Self.bytes(.ack(upTo: UInt64(read)))) }
+        let pump = Task { await backlog.pump(inbound, into: reads, on: MainActor.shared) }
+        let first = try #require(await backlog.take(resuming: ResumeCounter()))
+        backlog.stop()
+        try await withTimeout { await pump.value }
+        #expect(first.items.allSatisfy { if case .ack = $0 { true } else { false } })
+        input.finish()
     }
 }

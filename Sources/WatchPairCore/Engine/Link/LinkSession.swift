@@ -80,33 +80,18 @@ struct LinkSession: Sendable {
         await link.close(.handshakeFailed)
     }
 
-    /// Processes the stream's frames in arrival order until the link ends: handed over on the socket's
-    /// event loop when the connection can (``LoopBacklog``), else read from `inbound`.
+    /// Processes the stream's frames in arrival order until the link ends: the socket's event loop hands
+    /// each read over and handles in place what needs no waiting (``LoopBacklog``); this task takes the rest.
     private func readFrames(group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async {
         let backlog = LoopBacklog(decoder: FrameDecoder())
         let session = self
         let reads = backlog.directReads { frame in engine.assumeIsolated { engine in session.handleInPlace(frame, engine) } }
-        if link.connection.readDirectly(on: engine.executor, reads) {
-            await readBacklog(backlog, group: &group, engine)
-        } else {
-            await readInbound(group: &group, engine)
+        if !link.connection.readDirectly(on: engine.executor, reads) {
+            // A transport that cannot hand its reads over (the in-memory test transports): a child task on
+            // the engine plays the loop's part; the group's cancellation ends it with the link.
+            let inbound = link.connection.inbound
+            group.addTask { await backlog.pump(inbound, into: reads, on: engine) }
         }
-    }
-
-    /// A frame on the socket's loop, which runs the engine: handled there when it needs no waiting and
-    /// the link is established; false leaves it (and what follows) to the reader task.
-    private func handleInPlace(_ frame: Frame, _ engine: isolated PairEngine) -> Bool {
-        guard link.peerHello != nil, link.isOpen, handleAtOnce(frame, spawn: { engine.work.start($0) }, engine) else {
-            return false
-        }
-        link.noteReceived(1)
-        return true
-    }
-
-    /// The reader task of a link read on its loop: takes what the loop left, until the link ends.
-    private func readBacklog(
-        _ backlog: LoopBacklog<FrameDecoder>, group: inout DiscardingTaskGroup, _ engine: isolated PairEngine
-    ) async {
         defer { backlog.stop() }
         while let batch = await backlog.take(resuming: link.connection) {
             link.noteReceived(batch.items.count)
@@ -133,27 +118,14 @@ struct LinkSession: Sendable {
         }
     }
 
-    /// Decodes `inbound` and processes frames in arrival order until the link ends (a transport that
-    /// cannot hand its reads over on the engine's executor).
-    private func readInbound(group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async {
-        var decoder = FrameDecoder()
-        do {
-            for try await chunk in link.connection.inbound {
-                let (frames, failure) = decoder.decode(chunk)
-                link.noteReceived(frames.count)
-                // Frames before a corrupt one are good and already checksummed: process them first.
-                guard await process(frames, group: &group, engine) else { return }
-                if let failure {
-                    await reject(failure, engine)
-                    return
-                }
-            }
-            try decoder.finish()
-        } catch let error as FrameError {
-            await reject(error, engine)
-        } catch {
-            engine.logger.debug("link ended", metadata: ["link": "\(link)", "error": "\(error)"])
+    /// A frame on the socket's loop, which runs the engine: handled there when it needs no waiting and
+    /// the link is established; false leaves it (and what follows) to the reader task.
+    private func handleInPlace(_ frame: Frame, _ engine: isolated PairEngine) -> Bool {
+        guard link.peerHello != nil, link.isOpen, handleAtOnce(frame, spawn: { engine.work.start($0) }, engine) else {
+            return false
         }
+        link.noteReceived(1)
+        return true
     }
 
     /// Reports a frame that could not be decoded, tells the peer, and closes the link.
