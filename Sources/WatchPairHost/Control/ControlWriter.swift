@@ -6,7 +6,9 @@ import WatchPairWire
 ///
 /// Each line is one write, so lines from concurrent requests never interleave. A client that stops
 /// reading makes writes wait (the socket buffer's back-pressure), which holds up only that client's own requests and
-/// streams. After the first failed write every later ``send(_:)`` returns false at once.
+/// streams. A write that waits in a task that is cancelled (the daemon is stopping) closes the connection, so a
+/// client that no longer reads cannot hold up the daemon's shutdown. After the first failed write every later
+/// ``send(_:)`` returns false at once.
 public final class ControlWriter: Sendable {
     private let connection: any TransportConnection
     private let broken = Mutex(false)
@@ -26,8 +28,16 @@ public final class ControlWriter: Sendable {
     @discardableResult
     public func send(line: [UInt8]) async -> Bool {
         guard !broken.withLock({ $0 }) else { return false }
+        // What fits is written whatever the task's state: a stopping daemon still tells its clients.
+        if connection.writeNow(line) { return true }
+        let connection = self.connection
         do {
-            try await connection.write(line)
+            try await withTaskCancellationHandler {
+                try await connection.write(line)
+            } onCancel: {
+                // Closing fails the waiting write, which ends the wait.
+                Task { await connection.close() }
+            }
             return true
         } catch {
             broken.withLock { $0 = true }
