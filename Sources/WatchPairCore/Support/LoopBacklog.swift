@@ -21,7 +21,7 @@ public protocol LoopDecoder: Sendable {
 /// Bound: after ``highWatermark`` reads queued here the loop pauses the socket until the task has taken
 /// them (the kernel's buffer then fills and the peer's writes block).
 ///
-/// A connection that cannot hand its reads over is fed by ``pump(_:into:)``, a task on the consumer's
+/// A connection that cannot hand its reads over is fed by ``pump(_:into:on:)``, a task on the consumer's
 /// executor that plays the loop's part, so a consumer has one way of reading either way.
 public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// Reads queued for the task above which the socket is paused.
@@ -58,7 +58,7 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     private let state: Mutex<State>
     /// Fires when something is queued for the task.
     private let queued = AsyncSignal()
-    /// Fires when the task took what paused the socket, or stopped reading (for ``pump(_:into:)``).
+    /// Fires when the task took what paused the socket, or stopped reading (for ``pump(_:into:on:)``).
     private let resumed = AsyncSignal()
 
     /// A backlog for a connection's reads, decoded with `decoder`. It holds no connection: the connection

@@ -5,6 +5,7 @@ import WatchPairWire
 /// then left for the connection's reader task keeps its route, so no line is parsed twice; a line too
 /// long is an item, answered in order, so the stream itself never fails.
 struct ControlLines: LoopDecoder {
+    /// A line as the splitter cut it, or as the loop left it for the reader task.
     enum Item: Sendable {
         /// A complete line, not read yet.
         case line([UInt8])
