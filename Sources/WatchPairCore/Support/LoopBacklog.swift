@@ -22,7 +22,8 @@ public protocol LoopDecoder: Sendable {
 /// them (the kernel's buffer then fills and the peer's writes block).
 ///
 /// A connection that cannot hand its reads over is fed by ``pump(_:into:on:)``, a task on the consumer's
-/// executor that plays the loop's part, so a consumer has one way of reading either way.
+/// executor that plays the loop's part, so a consumer has one way of reading either way
+/// (``read(_:on:isolation:inPlace:serve:)``).
 public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// Reads queued for the task above which the socket is paused.
     public static var highWatermark: Int { 10 }
@@ -132,6 +133,52 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
         resumed.fire()
     }
 
+    /// How a connection's reads ended for its reader task (``read(_:on:isolation:inPlace:serve:)``).
+    public enum End: Sendable, Equatable {
+        /// The consumer stopped reading: `serve` returned false, or the task was cancelled.
+        case stopped
+        /// The stream cannot be decoded past this failure; every item before it was served.
+        case failed(Decoder.Failure)
+        /// The input ended cleanly; ``decoder`` holds what it had not completed.
+        case closed
+        /// The connection broke, or was closed under the reader.
+        case broken(TransportError)
+    }
+
+    /// Reads `connection` through this backlog until its input ends or the consumer stops. The reads go
+    /// to the socket's loop on `executor`, where `inPlace` takes what needs no waiting
+    /// (``directReads(handle:)``); a connection that cannot hand them over is pumped on `isolation`
+    /// instead (``pump(_:into:on:)``). `serve` takes, in the calling task and in order, each batch left
+    /// for it; false stops reading. The backlog is stopped when this returns.
+    public func read(
+        _ connection: any TransportConnection, on executor: any SerialExecutor, isolation: isolated any Actor,
+        inPlace: @escaping @Sendable (inout Decoder.Item) -> Bool,
+        serve: ([Decoder.Item]) async -> Bool
+    ) async -> End {
+        let reads = directReads(handle: inPlace)
+        return await withDiscardingTaskGroup { pumps -> End in
+            if !connection.readDirectly(on: executor, reads) {
+                let inbound = connection.inbound
+                pumps.addTask { await self.pump(inbound, into: reads, on: isolation) }
+            }
+            defer {
+                stop()
+                pumps.cancelAll()
+            }
+            while let batch = await take(resuming: connection) {
+                // Items before a failure are good: served first.
+                guard await serve(batch.items) else { return .stopped }
+                if let failure = batch.failure { return .failed(failure) }
+                switch batch.end {
+                case .none: finished()
+                case .success: return .closed
+                case .failure(let error): return .broken(error)
+                }
+            }
+            return .stopped
+        }
+    }
+
     /// Feeds `inbound` to `reads` as a socket's loop would, for a connection that cannot hand its reads
     /// over (``TransportConnection/readDirectly(on:_:)`` false), on `isolation`, the actor whose executor
     /// `reads` handles items in place on. In a task of its own: it waits while the backlog is paused, and
@@ -146,6 +193,8 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
                 guard !state.withLock({ $0.stopped }) else { return }
                 await resumed.wait(after: seen)
             }
+            // A cancelled pump's reader has gone: the input did not end, and nobody waits for its end.
+            guard !Task.isCancelled else { return }
             reads.ended(.success(()))
         } catch {
             reads.ended(.failure(error as? TransportError ?? TransportError(.connectionClosed, "\(error)")))

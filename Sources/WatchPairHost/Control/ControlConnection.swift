@@ -50,17 +50,7 @@ public final class ControlConnection: Sendable {
         stopped: @Sendable () async -> Void
     ) async {
         await withDiscardingTaskGroup { group in
-            let backlog = LoopBacklog(decoder: ControlLines(limit: ControlEnvelope.lineLimit))
-            let reads = backlog.directReads { self.serveInPlace(&$0, router: router, attached: attached) }
-            await withDiscardingTaskGroup { readers in
-                if !client.readDirectly(on: isolation.executor, reads) {
-                    // A transport that cannot hand its reads over: a task on the loop plays the loop's part.
-                    let inbound = client.inbound
-                    readers.addTask { await backlog.pump(inbound, into: reads, on: isolation) }
-                }
-                await readBacklog(backlog, of: client, router: router, attached: attached, group: &group, isolation)
-                readers.cancelAll()
-            }
+            await readLines(of: client, router: router, attached: attached, group: &group, isolation)
             closing.fire()
             await stopped()
             // A client may half-close and still read its responses: started requests answer first. A
@@ -100,30 +90,26 @@ public final class ControlConnection: Sendable {
         return true
     }
 
-    /// The reader task: serves what the loop left, in order, until the client is done.
-    private func readBacklog(
-        _ backlog: LoopBacklog<ControlLines>, of client: any TransportConnection, router: ControlRouter,
-        attached: @Sendable () -> Void,
+    /// Reads the client's lines until it is done: the loop serves what it can in place, this task the rest,
+    /// in order, then an unterminated last line at a clean end. A broken connection or a stopping daemon
+    /// ends reading like a clean close.
+    private func readLines(
+        of client: any TransportConnection, router: ControlRouter, attached: @escaping @Sendable () -> Void,
         group: inout DiscardingTaskGroup, _ isolation: isolated ExecutorIsolation
     ) async {
-        defer { backlog.stop() }
-        while let batch = await backlog.take(resuming: client) {
-            for item in batch.items {
-                guard await serve(item, router: router, attached: attached, group: &group, isolation) else { return }
+        let backlog = LoopBacklog(decoder: ControlLines(limit: ControlEnvelope.lineLimit))
+        func serveItems(_ items: [ControlLines.Item]) async -> Bool {
+            for item in items {
+                guard await serve(item, router: router, attached: attached, group: &group, isolation) else { return false }
             }
-            switch batch.end {
-            case .none:
-                backlog.finished()
-            case .success:
-                var lines = backlog.decoder
-                for item in lines.finish() {
-                    guard await serve(item, router: router, attached: attached, group: &group, isolation) else { break }
-                }
-                return
-            case .failure:
-                // The connection broke or the daemon is stopping: end like a clean close.
-                return
-            }
+            return true
+        }
+        let end = await backlog.read(
+            client, on: isolation.executor, isolation: isolation,
+            inPlace: { self.serveInPlace(&$0, router: router, attached: attached) }, serve: serveItems)
+        if case .closed = end {
+            var lines = backlog.decoder
+            _ = await serveItems(lines.finish())
         }
     }
 

@@ -156,4 +156,59 @@ struct LoopBacklogTests {
         #expect(first.items.allSatisfy { if case .ack = $0 { true } else { false } })
         input.finish()
     }
+
+    /// A connection that cannot hand its reads over: its reads are what `inbound` yields.
+    final class Streamed: TransportConnection {
+        let inbound: AsyncThrowingStream<[UInt8], any Error>
+        init(_ reads: [[UInt8]], then end: (any Error)? = nil) {
+            inbound = AsyncThrowingStream { input in
+                for read in reads { input.yield(read) }
+                input.finish(throwing: end)
+            }
+        }
+        func write(_ bytes: [UInt8]) async throws {}
+        func close() async {}
+        var description: String { "streamed" }
+    }
+
+    static let broken = TransportError(.connectionClosed, "reset by peer")
+    static let corrupt: [UInt8] = {
+        var frame = bytes(.ack(upTo: 2))
+        frame[frame.count - 1] ^= 0xFF
+        return frame
+    }()
+    static let corruptFailure: FrameError? = {
+        var decoder = FrameDecoder()
+        return decoder.decode(corrupt).failure
+    }()
+
+    /// The reads, after how many frames `serve` stops, then the frames the loop took in place, the frames
+    /// served and the end.
+    static let reads: [(input: Streamed, stopAt: Int?, inPlace: [Frame], served: [Frame], end: LoopBacklog<FrameDecoder>.End)] = [
+        (Streamed([bytes(.ping(nonce: 1), .ack(upTo: 1)), bytes(.ack(upTo: 2))]), nil, [.ping(nonce: 1)], [.ack(upTo: 1), .ack(upTo: 2)], .closed),
+        (Streamed([bytes(.ack(upTo: 1)) + corrupt, bytes(.ack(upTo: 3))]), nil, [], [.ack(upTo: 1)],
+         .failed(corruptFailure!)),
+        (Streamed([bytes(.ack(upTo: 1))], then: broken), nil, [], [.ack(upTo: 1)], .broken(broken)),
+        (Streamed([bytes(.ack(upTo: 1)), bytes(.ack(upTo: 2))]), 1, [], [.ack(upTo: 1)], .stopped),
+    ]
+
+    @Test("read: the loop takes what it can in place, the task the rest in order until serve stops, then the end by name", arguments: reads.indices)
+    func readToTheEnd(_ index: Int) async throws {
+        let (input, stopAt, inPlace, served, end) = Self.reads[index]
+        let backlog = LoopBacklog(decoder: FrameDecoder())
+        let (loop, task) = (InPlace(), InPlace())
+        let isolation = ExecutorIsolation(QueueExecutor(label: "test.loop"))
+        let ended = try await withTimeout {
+            await backlog.read(input, on: isolation.executor, isolation: isolation, inPlace: { loop.handle(&$0) }) { batch in
+                let count = task.taken.withLock { taken in
+                    taken += batch
+                    return taken.count
+                }
+                return stopAt.map { count < $0 } ?? true
+            }
+        }
+        #expect(ended == end)
+        #expect(loop.taken.withLock { $0 } == inPlace)
+        #expect(task.taken.withLock { $0 } == served)
+    }
 }

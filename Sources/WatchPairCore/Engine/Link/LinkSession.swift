@@ -84,37 +84,27 @@ struct LinkSession: Sendable {
     /// each read over and handles in place what needs no waiting (``LoopBacklog``); this task takes the rest.
     private func readFrames(group: inout DiscardingTaskGroup, _ engine: isolated PairEngine) async {
         let backlog = LoopBacklog(decoder: FrameDecoder())
-        let session = self
-        let reads = backlog.directReads { frame in engine.assumeIsolated { engine in session.handleInPlace(frame, engine) } }
-        if !link.connection.readDirectly(on: engine.executor, reads) {
-            // A transport that cannot hand its reads over (the in-memory test transports): a child task on
-            // the engine plays the loop's part; the group's cancellation ends it with the link.
-            let inbound = link.connection.inbound
-            group.addTask { await backlog.pump(inbound, into: reads, on: engine) }
+        let (session, link) = (self, self.link)
+        let end = await backlog.read(
+            link.connection, on: engine.executor, isolation: engine,
+            inPlace: { frame in engine.assumeIsolated { engine in session.handleInPlace(frame, engine) } }
+        ) { frames in
+            link.noteReceived(frames.count)
+            return await process(frames, group: &group, engine)
         }
-        defer { backlog.stop() }
-        while let batch = await backlog.take(resuming: link.connection) {
-            link.noteReceived(batch.items.count)
-            // Frames before a corrupt one are good and already checksummed: process them first.
-            guard await process(batch.items, group: &group, engine) else { return }
-            if let failure = batch.failure {
-                await reject(failure, engine)
-                return
+        switch end {
+        case .stopped:
+            break
+        case .failed(let error):
+            await reject(error, engine)
+        case .closed:
+            do throws(FrameError) {
+                try backlog.decoder.finish()
+            } catch {
+                await reject(error, engine)
             }
-            switch batch.end {
-            case .none:
-                backlog.finished()
-            case .success:
-                do throws(FrameError) {
-                    try backlog.decoder.finish()
-                } catch {
-                    await reject(error, engine)
-                }
-                return
-            case .failure(let error):
-                engine.logger.debug("link ended", metadata: ["link": "\(link)", "error": "\(error)"])
-                return
-            }
+        case .broken(let error):
+            engine.logger.debug("link ended", metadata: ["link": "\(link)", "error": "\(error)"])
         }
     }
 
