@@ -26,21 +26,21 @@ public protocol LoopDecoder: Sendable {
 /// (``read(_:on:isolation:inPlace:serve:)``).
 public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// Reads queued for the task above which the socket is paused.
-    public static var highWatermark: Int { 10 }
+    static var highWatermark: Int { 10 }
 
     /// What the task takes at once: items in order, then the stream's failure or its end.
-    public struct Batch: Sendable {
-        public var items: [Decoder.Item]
-        public var failure: Decoder.Failure?
-        public var end: Result<Void, TransportError>?
+    struct Batch: Sendable {
+        var items: [Decoder.Item]
+        var failure: Decoder.Failure?
+        var end: Result<Void, TransportError>?
     }
 
     /// Items decoded from one read, and whether the loop may handle them itself.
-    public struct Decoded {
-        public var items: [Decoder.Item]
-        public var failure: Decoder.Failure?
+    struct Decoded {
+        var items: [Decoder.Item]
+        var failure: Decoder.Failure?
         /// Nothing waits for the task and it holds nothing: the loop may handle items in place.
-        public var idle: Bool
+        var idle: Bool
     }
 
     private struct State: Sendable {
@@ -70,7 +70,7 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
 
     /// Decodes `bytes` after what came before (on the loop); nil once the task stopped reading or the
     /// stream failed.
-    public func decode(_ bytes: [UInt8]) -> Decoded? {
+    func decode(_ bytes: [UInt8]) -> Decoded? {
         state.withLock { state -> Decoded? in
             guard !state.stopped, state.waiting.failure == nil else { return nil }
             let (items, failure) = state.decoder.decode(bytes)
@@ -80,7 +80,7 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
 
     /// Queues for the task what the loop did not handle: the items from the first it could not, then
     /// the failure; false when the socket is to pause until the task took them.
-    public func queue(_ items: ArraySlice<Decoder.Item>, failure: Decoder.Failure? = nil) -> Bool {
+    func queue(_ items: ArraySlice<Decoder.Item>, failure: Decoder.Failure? = nil) -> Bool {
         let keepReading = state.withLock { state in
             state.waiting.items += items
             state.waiting.failure = state.waiting.failure ?? failure
@@ -93,14 +93,14 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
 
     /// The input ended; from any thread, possibly inside the call that closed the connection, so it only
     /// records and wakes.
-    public func ended(_ end: Result<Void, TransportError>) {
+    func ended(_ end: Result<Void, TransportError>) {
         state.withLock { $0.waiting.end = $0.waiting.end ?? end }
         queued.fire()
     }
 
     /// Everything queued, waiting until there is some; nil when the calling task is cancelled. The loop
     /// queues behind it until ``finished()``. Reading `connection` resumes if the backlog had paused it.
-    public func take(resuming connection: any TransportConnection) async -> Batch? {
+    func take(resuming connection: any TransportConnection) async -> Batch? {
         while !Task.isCancelled {
             let seen = queued.generation
             let (batch, resume) = state.withLock { state -> (Batch?, Bool) in
@@ -123,12 +123,12 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     }
 
     /// The task has handled what it took: the loop handles items in place again while nothing is queued.
-    public func finished() {
+    func finished() {
         state.withLock { $0.taken = false }
     }
 
     /// The task stopped reading: later reads are dropped.
-    public func stop() {
+    func stop() {
         state.withLock { $0.stopped = true }
         resumed.fire()
     }
@@ -183,7 +183,7 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// over (``TransportConnection/readDirectly(on:_:)`` false), on `isolation`, the actor whose executor
     /// `reads` handles items in place on. In a task of its own: it waits while the backlog is paused, and
     /// ends at the input's end, when the reader task stopped reading, or when cancelled.
-    public func pump(
+    func pump(
         _ inbound: AsyncThrowingStream<[UInt8], any Error>, into reads: DirectReads, on isolation: isolated any Actor
     ) async {
         do {
@@ -208,7 +208,7 @@ public final class LoopBacklog<Decoder: LoopDecoder>: Sendable {
     /// each read is decoded, `handle` takes the items in place while the task holds none (true: handled;
     /// false: from this item on they wait for the task, the first as `handle` left it, e.g. with what it
     /// already read from it), and the rest is queued.
-    public func directReads(handle: @escaping @Sendable (inout Decoder.Item) -> Bool) -> DirectReads {
+    func directReads(handle: @escaping @Sendable (inout Decoder.Item) -> Bool) -> DirectReads {
         DirectReads(
             received: { [self] bytes in
                 guard var decoded = decode(bytes) else { return false }
