@@ -22,17 +22,36 @@ import Darwin
 final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
     /// The file.
     let url: URL
-    /// Changes appended since the snapshot; past the bound the next change writes a snapshot instead.
-    /// Until `read` has seen the file end at a newline, appending is not safe: the first change then
-    /// writes a snapshot.
-    private let appended = Mutex(Int.max)
+    /// What the file holds after its snapshot; past either bound the next change writes a snapshot
+    /// instead. Nil until `read` has seen the file end at a newline: appending is not safe then, and the
+    /// first change writes a snapshot.
+    private let tally = Mutex<Tally?>(nil)
     /// At least this many appends before the file is compacted (below it a snapshot is cheap anyway).
     private let minimumAppends: Int
+    /// At least this many bytes of appended lines before the file is compacted.
+    private let minimumBytes: Int
 
     /// The log at `url` (its directory must exist).
-    init(url: URL, minimumAppends: Int = 64) {
+    init(url: URL, minimumAppends: Int = 64, minimumBytes: Int = 32 * 1024) {
         self.url = url
         self.minimumAppends = minimumAppends
+        self.minimumBytes = minimumBytes
+    }
+
+    /// The lines after the snapshot, and the snapshot's length. Bytes count as well as lines: a removed
+    /// entry's bytes stay in an earlier line, so 64 lines can hold far more than what is live, and every
+    /// launch reads them all.
+    private struct Tally {
+        var changes = 0
+        var changeBytes = 0
+        var snapshotBytes: Int
+
+        /// Compact once the changes reach `max(minimumAppends, liveCount)` lines or
+        /// `max(minimumBytes, snapshotBytes)` bytes: what follows the snapshot stays about as large as
+        /// the snapshot, however much of it was removed since.
+        func compacts(liveCount: Int, minimumAppends: Int, minimumBytes: Int) -> Bool {
+            changes >= max(minimumAppends, liveCount) || changeBytes >= max(minimumBytes, snapshotBytes)
+        }
     }
 
     /// What `read` found.
@@ -48,8 +67,7 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
     /// Reads the file; a torn last line is left out, and makes the next change a snapshot.
     func read(setAsideSuffix: String) -> ReadResult {
         guard let data = try? Data(contentsOf: url) else { return .empty }
-        let newline = UInt8(ascii: "\n")
-        var lines = data.split(separator: newline, omittingEmptySubsequences: false)
+        var lines = Self.lines(of: data)
         // The piece after the last newline: empty when the last append completed; without any newline the
         // whole file is one snapshot (renamed into place whole, so never torn), and appends may follow
         // only a newline.
@@ -66,7 +84,10 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
                     throw LineError(line: index + 2, underlying: error)
                 }
             }
-            appended.withLock { $0 = endsAtNewline ? changes.count : .max }
+            let tallied = endsAtNewline
+                ? Tally(changes: changes.count, changeBytes: data.count - lines[0].count - 1, snapshotBytes: lines[0].count + 1)
+                : nil
+            tally.withLock { $0 = tallied }
             return .content(snapshot, changes)
         } catch {
             return .setAside(path: DurableFile<Snapshot>.setAside(url, suffix: setAsideSuffix), reason: String(describing: error))
@@ -74,13 +95,19 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
     }
 
     /// Makes `change` durable: one appended line, or, when there is no file yet, after a torn line, or
-    /// once the changes since the snapshot reach `max(minimumAppends, liveCount)`, the whole
-    /// `snapshot()` (which already holds `change`) written in its place.
+    /// once the changes since the snapshot reach `max(minimumAppends, liveCount)` lines or
+    /// `max(minimumBytes, the snapshot's length)` bytes, the whole `snapshot()` (which already holds
+    /// `change`) written in its place.
     func append(_ change: Change, liveCount: Int, snapshot: () -> Snapshot) throws(WatchConnectionError) {
-        let bound = max(minimumAppends, liveCount)
-        let compact = appended.withLock { $0 >= bound }
-        if !compact, try appendLine(change) {
-            appended.withLock { $0 += 1 }
+        let (minimumAppends, minimumBytes) = (self.minimumAppends, self.minimumBytes)
+        let compact = tally.withLock { tally in
+            tally?.compacts(liveCount: liveCount, minimumAppends: minimumAppends, minimumBytes: minimumBytes) ?? true
+        }
+        if !compact, let bytes = try appendLine(change) {
+            tally.withLock {
+                $0?.changes += 1
+                $0?.changeBytes += bytes
+            }
             return
         }
         try write(snapshot())
@@ -91,23 +118,42 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
         var data = try DurableFile<Snapshot>.encode(snapshot, "snapshot of \(url.lastPathComponent)")
         data.append(UInt8(ascii: "\n"))
         try DurableFile<Snapshot>.replace(url, with: data)
-        appended.withLock { $0 = 0 }
+        tally.withLock { $0 = Tally(snapshotBytes: data.count) }
     }
 
-    /// Appends `change` as one line and fdatasyncs it; false when there is no file to append to.
-    private func appendLine(_ change: Change) throws(WatchConnectionError) -> Bool {
+    /// Appends `change` as one line and fdatasyncs it: the line's length, or nil when there is no file
+    /// to append to.
+    private func appendLine(_ change: Change) throws(WatchConnectionError) -> Int? {
         var data = try DurableFile<Snapshot>.encode(change, "change to \(url.lastPathComponent)")
         data.append(UInt8(ascii: "\n"))
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
         if fd < 0 {
-            if errno == ENOENT { return false }
+            if errno == ENOENT { return nil }
             throw DurableFile<Snapshot>.failure("open \(url.path)")
         }
         defer { close(fd) }
         try DurableFile<Snapshot>.writeAll(data, to: fd, path: url.path)
         // The size grows, and fdatasync makes that durable with the bytes (no other metadata is needed).
         guard fdatasync(fd) == 0 else { throw DurableFile<Snapshot>.failure("fdatasync \(url.path)") }
-        return true
+        return data.count
+    }
+
+    /// `data` cut at each newline, the piece after the last one included (empty when `data` ends with
+    /// one). Scanned through its bytes: `Data.split` steps through a `Data` one index at a time, which
+    /// took 8 ms of a launch for a 211 KB file against 0.4 ms for this.
+    private static func lines(of data: Data) -> [Data] {
+        let ranges = data.withUnsafeBytes { buffer -> [Range<Int>] in
+            var ranges: [Range<Int>] = []
+            var start = 0
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                ranges.append(start..<newline)
+                start = newline + 1
+            }
+            ranges.append(start..<buffer.count)
+            return ranges
+        }
+        let base = data.startIndex
+        return ranges.map { data[(base + $0.lowerBound)..<(base + $0.upperBound)] }
     }
 
     /// A change line that did not decode, by its line number.

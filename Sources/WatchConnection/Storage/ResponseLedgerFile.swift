@@ -8,8 +8,9 @@ import Foundation
 /// later line is one record `{"id":…,"response":…,"at":…}` appended since. A record is made durable before
 /// its answer leaves, so no answer is given that is not on disk; that costs one line and one `fdatasync`,
 /// not the whole file (1,000 records) rewritten per request. Once as many records were appended as the
-/// ledger holds, the next one rewrites the file as one line again. An unreadable file is set aside and
-/// reported like the queue file; the ledger then starts empty.
+/// ledger holds, or their lines outgrow the first (``DurableLog``), the next one rewrites the file as one
+/// line again. An unreadable file is set aside and reported like the queue file; the ledger then starts
+/// empty.
 struct ResponseLedgerFile: Sendable {
     /// The file's name in its directory.
     static let fileName = "watchconnection-responses.json"

@@ -42,6 +42,36 @@ struct DurableListTests {
         }
     }
 
+    struct Large: Codable, Identifiable, Sendable, Equatable {
+        var id: UUID
+        var pad: String
+    }
+
+    /// What the held requests do: each request added, then removed once it ran. A removed entry's bytes
+    /// stay in its line until the file is compacted, and every launch reads the whole file.
+    @Test("4 KiB entries added and removed one at a time: the file stays within the byte bound, not 64 lines of them")
+    func addedThenRemovedStaysSmall() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("held.json")
+        let list = DurableList<Large>(url: url, kind: "held requests file")
+        _ = list.load(setAsideSuffix: "x")
+        var largest = 0
+        for n in 0..<200 {
+            let entry = Large(id: item(n % 250).id, pad: String(repeating: "x", count: 4_096))
+            try list.save([entry])
+            try list.save([])
+            largest = max(largest, try Data(contentsOf: url).count)
+        }
+        // At most the bound (32 KiB), one line past it, and a snapshot holding one entry.
+        #expect(largest < 32 * 1_024 + 2 * 4_300)
+        guard case .entries(let entries) = DurableList<Large>(url: url, kind: "held requests file").load(setAsideSuffix: "x") else {
+            Issue.record("not read")
+            return
+        }
+        #expect(entries.isEmpty)
+    }
+
     @Test("a file from before the log (one object, no newline) reads as it is, and the next save is a snapshot")
     func earlierFile() throws {
         let directory = try temporaryDirectory()

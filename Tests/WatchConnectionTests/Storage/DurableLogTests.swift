@@ -11,9 +11,10 @@ struct DurableLogTests {
     typealias Log = DurableLog<Numbers, Int>
 
     /// A log in a fresh directory, and that directory (removed by the caller).
-    private func freshLog(minimumAppends: Int = 64) throws -> (Log, URL) {
+    private func freshLog(minimumAppends: Int = 64, minimumBytes: Int = 32 * 1024) throws -> (Log, URL) {
         let directory = try temporaryDirectory()
-        return (Log(url: directory.appendingPathComponent("log.json"), minimumAppends: minimumAppends), directory)
+        let url = directory.appendingPathComponent("log.json")
+        return (Log(url: url, minimumAppends: minimumAppends, minimumBytes: minimumBytes), directory)
     }
 
     /// What `read` gave, as the snapshot's numbers and the changes, or nil for no file or set aside.
@@ -68,6 +69,42 @@ struct DurableLogTests {
         #expect(try lines(log) == [#"{"numbers":[42,99]}"#, ""])
         try log.append(100, liveCount: live) { Numbers(numbers: [-1]) }
         #expect(content(log) == [42, 99, 100])
+    }
+
+    /// Each change is `100000` (7 bytes with its newline). A snapshot of `[0]` is 15 bytes with its newline,
+    /// one of fifty numbers 155: the bound is the larger of `minimumBytes` and the snapshot's length.
+    @Test("changes whose lines reach max(minimumBytes, the snapshot's length) make the next change a snapshot", arguments: [
+        (minimumBytes: 21, snapshot: [0], appendsBeforeSnapshot: 3),
+        (minimumBytes: 22, snapshot: [0], appendsBeforeSnapshot: 4),
+        (minimumBytes: 7, snapshot: [0], appendsBeforeSnapshot: 3),
+        (minimumBytes: 7, snapshot: Array(1...50), appendsBeforeSnapshot: 23),
+    ])
+    func compactionByBytes(minimumBytes: Int, snapshot: [Int], appendsBeforeSnapshot: Int) throws {
+        let (log, directory) = try freshLog(minimumAppends: 1_000, minimumBytes: minimumBytes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try log.write(Numbers(numbers: snapshot))
+        for _ in 1...appendsBeforeSnapshot {
+            try log.append(100_000, liveCount: 0) { Numbers(numbers: [-1]) }
+        }
+        #expect(try lines(log).count == appendsBeforeSnapshot + 2)
+        try log.append(1, liveCount: 0) { Numbers(numbers: [1]) }
+        #expect(try lines(log) == [#"{"numbers":[1]}"#, ""])
+    }
+
+    @Test("a log read back counts the bytes it holds: the bound holds across a restart")
+    func compactionByBytesAfterRead() throws {
+        let (log, directory) = try freshLog(minimumAppends: 1_000, minimumBytes: 21)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try log.write(Numbers(numbers: [0]))
+        for _ in 1...2 {
+            try log.append(100_000, liveCount: 0) { Numbers(numbers: [-1]) }
+        }
+        let reread = Log(url: log.url, minimumAppends: 1_000, minimumBytes: 21)
+        #expect(content(reread) == [0, 100_000, 100_000])
+        try reread.append(100_000, liveCount: 0) { Numbers(numbers: [-1]) }
+        #expect(try lines(reread).count == 5)
+        try reread.append(2, liveCount: 0) { Numbers(numbers: [2]) }
+        #expect(try lines(reread) == [#"{"numbers":[2]}"#, ""])
     }
 
     /// Every instant a kill -9 can leave: the snapshot (renamed into place whole) followed by any prefix of
