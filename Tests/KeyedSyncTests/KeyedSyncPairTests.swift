@@ -80,6 +80,26 @@ struct KeyedSyncPairTests {
         #expect(sent == 30 * 31 / 2)
     }
 
+    @Test("batch subscribers get one array per change of the ledger, the same events in the same order")
+    func eventBatches() async throws {
+        let clock = ManualClock()
+        let (phoneSession, _) = FlakySession.pair(seed: 1, clock: clock)
+        let phone = SyncApp(.phone, session: phoneSession, clock: clock)
+        let (events, batches) = (phone.sync.events, phone.sync.eventBatches)
+        for n in 0..<5 {
+            phone.sync.register("k\(n)")
+            try phone.sync.set(n, for: "k\(n)")
+        }
+        phone.sync.close()
+        var one: [KeyedSyncEvent] = []
+        for await event in events { one.append(event) }
+        var together: [[KeyedSyncEvent]] = []
+        for await batch in batches { together.append(batch) }
+        // The n-th change sends a snapshot of n keys: n syncSent in one array.
+        #expect(together.map(\.count) == [1, 2, 3, 4, 5])
+        #expect(together.flatMap { $0 } == one)
+    }
+
     @Test("the phone's change reaches a running watch, and the phone sees it confirmed")
     func liveChange() async throws {
         let clock = ManualClock()

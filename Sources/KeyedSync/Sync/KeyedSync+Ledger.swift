@@ -12,7 +12,7 @@ extension KeyedSync {
         let action = next.event(event)
         if action.persist { try file?.save(next) }
         ledger = next
-        for note in action.notes { emit(KeyedSyncEvent(note)) }
+        emit(action.notes.map(KeyedSyncEvent.init))
         for entry in action.applied {
             for continuation in updateSubscribers[entry.key]?.values ?? [:].values { continuation.yield(entry.value) }
         }

@@ -34,6 +34,7 @@ public final class KeyedSync {
     /// Time since the start, on the injected clock.
     let elapsed: @Sendable () -> Duration
     var eventSubscribers: [UUID: AsyncStream<KeyedSyncEvent>.Continuation] = [:]
+    var batchSubscribers: [UUID: AsyncStream<[KeyedSyncEvent]>.Continuation] = [:]
     var updateSubscribers: [String: [UUID: AsyncStream<Data>.Continuation]] = [:]
     /// Counts pushes, so only the newest one's failure is reported (an older one was superseded).
     var pushGeneration: UInt64 = 0
@@ -91,6 +92,7 @@ public final class KeyedSync {
         for task in tasks.values { task.cancel() }
         tasks = [:]
         for continuation in eventSubscribers.values { continuation.finish() }
+        for continuation in batchSubscribers.values { continuation.finish() }
         for continuation in updateSubscribers.values.flatMap(\.values) { continuation.finish() }
     }
 
@@ -228,6 +230,18 @@ public final class KeyedSync {
         return stream
     }
 
+    /// Every event from now on, one array per change of the ledger (a snapshot's 100 keys in one), so a
+    /// consumer that writes them somewhere (the daemons' journal and history) takes a burst in one turn.
+    /// Each subscriber buffers the newest `configuration.eventBuffer` arrays.
+    package var eventBatches: AsyncStream<[KeyedSyncEvent]> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: [KeyedSyncEvent].self, bufferingPolicy: .bufferingNewest(configuration.eventBuffer))
+        let id = UUID()
+        batchSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.batchSubscribers[id] = nil } }
+        return stream
+    }
+
     /// Values of `key` received from the peer from now on, as JSON (each subscriber buffers the newest 16).
     public func updates(of key: String) -> AsyncStream<Data> {
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .bufferingNewest(16))
@@ -238,7 +252,16 @@ public final class KeyedSync {
     }
 
     func emit(_ event: KeyedSyncEvent) {
-        logger.log(level: event.level, "\(event.sentence)", metadata: event.metadata)
-        for continuation in eventSubscribers.values { continuation.yield(event) }
+        emit([event])
+    }
+
+    /// `events`, in order: to each subscriber of ``events`` one by one, to each of ``eventBatches`` as one.
+    func emit(_ events: [KeyedSyncEvent]) {
+        guard !events.isEmpty else { return }
+        for event in events { logger.log(level: event.level, "\(event.sentence)", metadata: event.metadata) }
+        for continuation in eventSubscribers.values {
+            for event in events { continuation.yield(event) }
+        }
+        for continuation in batchSubscribers.values { continuation.yield(events) }
     }
 }

@@ -33,7 +33,7 @@ public struct DurableFile<Content: Codable>: Sendable {
     public func read(setAsideSuffix: String) -> ReadResult {
         guard let data = try? Data(contentsOf: url) else { return .content(nil) }
         do {
-            return .content(try JSONDecoder().decode(Content.self, from: data))
+            return .content(try JSONDecoder().decodeStored(Content.self, from: data))
         } catch {
             return .setAside(path: Self.setAside(url, suffix: setAsideSuffix), reason: String(describing: error))
         }

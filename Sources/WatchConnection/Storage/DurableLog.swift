@@ -74,12 +74,12 @@ final class DurableLog<Snapshot: Codable, Change: Codable>: Sendable {
         let endsAtNewline = lines.count > 1 && lines.removeLast().isEmpty
         let decoder = JSONDecoder()
         do {
-            let snapshot = try decoder.decode(Snapshot.self, from: lines[0])
+            let snapshot = try decoder.decodeStored(Snapshot.self, from: lines[0])
             var changes: [Change] = []
             changes.reserveCapacity(lines.count - 1)
             for (index, line) in lines.dropFirst().enumerated() {
                 do {
-                    changes.append(try decoder.decode(Change.self, from: line))
+                    changes.append(try decoder.decodeStored(Change.self, from: line))
                 } catch {
                     throw LineError(line: index + 2, underlying: error)
                 }

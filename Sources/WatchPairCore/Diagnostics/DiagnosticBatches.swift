@@ -13,16 +13,6 @@ import Synchronization
 public final class DiagnosticBatches: AsyncSequence, Sendable {
     public typealias Element = [DiagnosticEvent]
 
-    /// What ``append(_:)`` did with an event.
-    enum Appended {
-        /// Buffered.
-        case kept
-        /// Buffered, and the oldest event dropped to stay within the bound.
-        case droppedOldest
-        /// The consumer has stopped: not kept, and the hub forgets this subscription.
-        case finished
-    }
-
     private struct State {
         var buffer: [DiagnosticEvent] = []
         var waiter: CheckedContinuation<Void, Never>?
@@ -38,21 +28,20 @@ public final class DiagnosticBatches: AsyncSequence, Sendable {
         self.limit = limit
     }
 
-    /// Buffers `event` and wakes a waiting consumer.
-    func append(_ event: DiagnosticEvent) -> Appended {
-        let (waiter, appended) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Appended) in
-            guard !state.finished else { return (nil, .finished) }
-            var appended = Appended.kept
-            if state.buffer.count >= limit {
-                state.buffer.removeFirst()
-                appended = .droppedOldest
-            }
-            state.buffer.append(event)
+    /// Buffers `events` and wakes a waiting consumer once: how many of the oldest events were dropped to
+    /// stay within the bound, or nil when the consumer has stopped (nothing is kept, and the hub forgets
+    /// this subscription).
+    func append<Events: Collection<DiagnosticEvent>>(contentsOf events: Events) -> Int? {
+        let (waiter, dropped) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Int?) in
+            guard !state.finished else { return (nil, nil) }
+            state.buffer.append(contentsOf: events)
+            let dropped = Swift.max(0, state.buffer.count - limit)
+            if dropped > 0 { state.buffer.removeFirst(dropped) }
             defer { state.waiter = nil }
-            return (state.waiter, appended)
+            return (state.waiter, dropped)
         }
         waiter?.resume()
-        return appended
+        return dropped
     }
 
     /// Waits for at least one event and takes every buffered one, oldest first; nil once the consuming

@@ -52,18 +52,24 @@ public final class DiagnosticsHub: Sendable {
 
     /// Delivers `event` to every subscriber.
     public func emit(_ event: DiagnosticEvent) {
+        emit(contentsOf: CollectionOfOne(event))
+    }
+
+    /// Delivers `events`, in order, to every subscriber; a batch subscriber gets them as one append (one
+    /// wake-up), so a burst (keyed sync's 100 keys of one snapshot) is written as one batch, not one
+    /// turn of the consumer per event.
+    public func emit<Events: Collection<DiagnosticEvent>>(contentsOf events: Events) {
+        guard !events.isEmpty else { return }
         let (subscribers, batchSubscribers) = state.withLock { (Array($0.subscribers.values), $0.batchSubscribers) }
         var dropped = 0
         for subscriber in subscribers {
-            if case .dropped = subscriber.yield(event) { dropped += 1 }
+            for event in events {
+                if case .dropped = subscriber.yield(event) { dropped += 1 }
+            }
         }
         var finished: [UInt64] = []
         for (id, batches) in batchSubscribers {
-            switch batches.append(event) {
-            case .kept: break
-            case .droppedOldest: dropped += 1
-            case .finished: finished.append(id)
-            }
+            if let lost = batches.append(contentsOf: events) { dropped += lost } else { finished.append(id) }
         }
         if dropped > 0 || !finished.isEmpty {
             state.withLock { state in

@@ -227,7 +227,7 @@ extension AppConnection: Service {
     nonisolated func run() async throws {
         let connection = await makeConnection()
         let (events, suggestions) = await (connection.diagnosticRecords, connection.recoverySuggestions)
-        let syncEvents = await keyedSync?.events
+        let syncEvents = await keyedSync?.eventBatches
         let (session, clock, router) = (self.session, self.clock, self.router)
         let (diagnostics, role) = (channels.diagnostics, channels.role)
         await router.setLayer { message in
@@ -248,8 +248,9 @@ extension AppConnection: Service {
             }
             group.addTask { await self.collect(suggestions) }
             group.addTask {
-                for await event in (syncEvents ?? AsyncStream { $0.finish() }) {
-                    diagnostics.emit(SyncEvents.diagnostic(event, role: role))
+                // One emit per change of the ledger: a snapshot's keys reach the journal as one batch.
+                for await events in (syncEvents ?? AsyncStream { $0.finish() }) {
+                    diagnostics.emit(contentsOf: events.map { SyncEvents.diagnostic($0, role: role) })
                 }
             }
             // Throws only when cancelled: then stop at once, the same way.

@@ -188,7 +188,7 @@ struct WireEnvelopeTextTests {
         ]
         for text in canonical + other {
             var copy = text
-            let byHand = copy.withUTF8 { EnvelopeScanner.uuid($0[...]) }
+            let byHand = copy.withUTF8 { JSONCursor.uuid($0[...]) }
             if canonical.contains(text) {
                 #expect(byHand != nil && byHand == UUID(uuidString: text), "\(text)")
             } else {

@@ -20,6 +20,29 @@ struct DiagnosticBatchesTests {
         #expect(await batches.next()?.map(\.seq) == [4])
     }
 
+    @Test func aBurstEmittedTogetherIsOneBatchForAWaitingConsumerAndEachEventForAStream() async throws {
+        let hub = DiagnosticsHub()
+        let batches = hub.subscribeInBatches()
+        var stream = hub.subscribe().makeAsyncIterator()
+        async let first = batches.next()
+        // Appended under one lock before the consumer is woken: it cannot see part of the burst.
+        hub.emit(contentsOf: (1...100).map(Self.event))
+        #expect(await first?.map(\.seq) == (1...100).map { UInt64($0) })
+        for n in 1...100 { #expect(await stream.next()?.seq == UInt64(n)) }
+        hub.emit(contentsOf: [DiagnosticEvent]())
+        hub.emit(Self.event(101))
+        #expect(await batches.next()?.map(\.seq) == [101])
+    }
+
+    @Test func aBurstPastTheBoundKeepsTheNewestAndCountsTheRest() async throws {
+        let hub = DiagnosticsHub(bufferLimit: 2)
+        let batches = hub.subscribeInBatches()
+        hub.emit(Self.event(1))
+        hub.emit(contentsOf: (2...5).map(Self.event))
+        #expect(await batches.next()?.map(\.seq) == [4, 5])
+        #expect(hub.droppedEvents == 3)
+    }
+
     @Test func aWaitingConsumerWakesForTheNextEvent() async throws {
         let hub = DiagnosticsHub()
         let batches = hub.subscribeInBatches()
