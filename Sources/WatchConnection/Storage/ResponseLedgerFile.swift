@@ -28,9 +28,7 @@ struct ResponseLedgerFile: Sendable {
         var at: Double
 
         init(_ record: ResponseLedger.Record) {
-            self.id = record.id
-            self.response = record.response
-            self.at = record.at.seconds
+            self.init(id: record.id, response: record.response, at: record.at.seconds)
         }
 
         init(id: UUID, response: String, at: Double) {
