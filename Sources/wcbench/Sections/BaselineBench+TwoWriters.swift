@@ -3,9 +3,9 @@ import Glibc
 import Synchronization
 
 /// What the file system gives two writers that fdatasync at the same time, one file each, as the two
-/// daemons' stores do. When the device serializes its flushes, the two together get about what one gets
-/// alone, so both daemons' fsyncs share one rate: the `userInfo` section divides it by the fsyncs a
-/// transfer costs (its fsync ceiling, beside the CPU ceiling).
+/// daemons' stores do. Both share one device: here the two together got 0.84–1.74× what one got alone
+/// (12 runs, BENCHMARKS.md), so a userInfo transfer's fsyncs cost the pair this shared rate, which the
+/// `userInfo` section divides by the fsyncs a transfer takes (its fsync ceiling, beside the CPU ceiling).
 extension BaselineBench {
     /// Each writer's rate (`count` writes + fdatasyncs each, started together) and the two together.
     func twoWriters() throws(BenchError) {

@@ -131,8 +131,8 @@ struct UserInfoBench {
             report.add("userInfo", "\(key).fsyncsPerTransfer", "\(label): fsyncs per transfer", nil, "", note: fsyncProblem ?? "unavailable")
         }
         if durability == "power", let fsyncs = usage.totalFsyncs, fsyncs > 0, let together = context.baselines.fdatasyncTwoWritersTotal {
-            // The disk's side of the ceiling: the device flushes for one writer at a time (the baseline's two
-            // writers at once get about what one gets alone), so both daemons' fsyncs share one rate.
+            // The disk's side of the ceiling: both daemons' fsyncs share one device, whose rate for two writers
+            // at once the baseline measured.
             report.add(
                 "userInfo", "\(key).fsyncCeiling", "\(label): fsync ceiling (two writers' fdatasyncs a second ÷ fsyncs per transfer)",
                 together / (Double(fsyncs) / count), "/s",
