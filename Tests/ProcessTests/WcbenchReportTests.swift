@@ -29,6 +29,11 @@ struct WcbenchReportTests {
         }
     }
 
+    /// The fdatasync rate of two writers at once, each and together, against one writer alone.
+    static let fdatasyncRatios: [(key: String, baseline: String)] = ["rate", "total"].map {
+        ("baseline.fdatasync.twoWriters.\($0)", "baseline.fdatasync.rate")
+    }
+
     /// Each informational row whose value is one row divided by another.
     static let quotients: [(key: String, numerator: String, denominator: String)] = sizes.flatMap { size in
         [
@@ -57,7 +62,7 @@ struct WcbenchReportTests {
                 #expect(target.comparison == "<=", "\(row.key)")
                 #expect(Self.same(target.limit, row.factor * baseline), "\(row.key): limit \(target.limit), baseline \(baseline)")
             }
-            for row in Self.relayRatios {
+            for row in Self.relayRatios + Self.fdatasyncRatios {
                 let measurement = try #require(report[row.key], "\(row.key) missing")
                 let value = try #require(measurement.value, "\(row.key) has no value")
                 let baseline = try #require(report[row.baseline]?.value, "\(row.baseline) missing")
@@ -98,6 +103,10 @@ struct WcbenchReportTests {
                 let roundTrips = Self.sizes.count * (report.counts.pingPongWarmup + report.counts.pingPong)
                 #expect(history.count(where: { $0 == UInt8(ascii: "\n") }) == roundTrips, "relay \(relay)")
             }
+            // Two writers at once: each wrote as many as the lone writer, over at most the pair's time.
+            let each = try #require(report["baseline.fdatasync.twoWriters.rate"]?.value)
+            let together = try #require(report["baseline.fdatasync.twoWriters.total"]?.value)
+            #expect(each >= together / 2 * (1 - 1e-9), "each \(each), together \(together)")
             // The relay floor takes the ping-pong's count, so the two are measured alike.
             for size in Self.sizes {
                 for loop in Self.loops {

@@ -83,4 +83,6 @@ struct Baselines {
     var handOff: LatencySummary?
     /// write + fdatasync per second (4 KiB, overwriting).
     var fdatasyncRate: Double?
+    /// write + fdatasync per second of two writers at once (one file each), together.
+    var fdatasyncTwoWritersTotal: Double?
 }

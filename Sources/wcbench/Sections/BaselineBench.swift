@@ -10,7 +10,8 @@ import Glibc
 ///   `BaselineBench+HandOff.swift`).
 /// - fdatasync: 4 KiB `pwrite` + `fdatasync` in a file next to the daemons' state directories, over a
 ///   preallocated 1 MiB region (no size change, so no metadata commit: the fastest durable write this
-///   file system offers). Appending writes are measured too, for reference.
+///   file system offers). Appending writes are measured too, for reference; then two writers at once, one
+///   file each (`BaselineBench+TwoWriters.swift`), as the two daemons' stores write.
 struct BaselineBench {
     let context: BenchContext
 
@@ -22,6 +23,7 @@ struct BaselineBench {
         try pipelined(size: 64)
         handOff()
         try fdatasync()
+        try twoWriters()
     }
 
     private func pingPong(size: Int) throws(BenchError) {
@@ -71,18 +73,11 @@ struct BaselineBench {
     private func fdatasync() throws(BenchError) {
         context.progress("baseline: write + fdatasync")
         let path = "\(context.runDirectory)/fdatasync.dat"
-        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw BenchError.system("open \(path)", errno: errno) }
-        defer {
-            close(fd)
-            unlink(path)
-        }
+        defer { unlink(path) }
+        let fd = try Self.preallocated(path)
+        defer { close(fd) }
         let block = [UInt8](repeating: 0x63, count: 4096)
         let region = 256
-        for index in 0..<region {
-            guard pwrite(fd, block, 4096, off_t(index * 4096)) == 4096 else { throw BenchError.system("pwrite \(path)", errno: errno) }
-        }
-        guard Glibc.fsync(fd) == 0 else { throw BenchError.system("fsync \(path)", errno: errno) }
 
         var recorder = LatencyRecorder()
         let count = context.counts.fdatasyncs

@@ -130,6 +130,14 @@ struct UserInfoBench {
         } else {
             report.add("userInfo", "\(key).fsyncsPerTransfer", "\(label): fsyncs per transfer", nil, "", note: fsyncProblem ?? "unavailable")
         }
+        if durability == "power", let fsyncs = usage.totalFsyncs, fsyncs > 0, let together = context.baselines.fdatasyncTwoWritersTotal {
+            // The disk's side of the ceiling: both daemons' fsyncs share one device, whose rate for two writers
+            // at once the baseline measured.
+            report.add(
+                "userInfo", "\(key).fsyncCeiling", "\(label): fsync ceiling (two writers' fdatasyncs a second ÷ fsyncs per transfer)",
+                together / (Double(fsyncs) / count), "/s",
+                note: "no schedule of this many fsyncs per transfer runs faster on this file system")
+        }
         if let switches = usage.totalContextSwitches {
             report.add(
                 "userInfo", "\(key).contextSwitchesPerTransfer", "\(label): context switches per transfer (both daemons)",
