@@ -134,9 +134,9 @@ struct UserInfoBench {
             // The disk's side of the ceiling: both daemons' fsyncs share one device, whose rate for two writers
             // at once the baseline measured.
             report.add(
-                "userInfo", "\(key).fsyncCeiling", "\(label): fsync ceiling (two writers' fdatasyncs a second ÷ fsyncs per transfer)",
+                "userInfo", "\(key).fsyncCeiling", "\(label): fsync ceiling (two writers' fdatasync rate ÷ fsyncs per transfer)",
                 together / (Double(fsyncs) / count), "/s",
-                note: "no schedule of this many fsyncs per transfer runs faster on this file system")
+                note: "this many fsyncs per transfer at the rate two writers at once got in the baseline")
         }
         if let switches = usage.totalContextSwitches {
             report.add(
