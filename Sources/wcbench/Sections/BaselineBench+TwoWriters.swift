@@ -46,12 +46,12 @@ extension BaselineBench {
             ratio: context.baselines.fdatasyncRate.map { Ratio(factor: together / $0, baseline: "one writer alone", baselineValue: $0) })
     }
 
-    /// A file of `region` 4 KiB blocks written and fsynced, so that overwriting it changes no metadata.
-    static func preallocated(_ path: String, region: Int = 256) throws(BenchError) -> Int32 {
+    /// A file of ``fdatasyncRegion`` 4 KiB blocks written and fsynced, so that overwriting it changes no metadata.
+    static func preallocated(_ path: String) throws(BenchError) -> Int32 {
         let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw BenchError.system("open \(path)", errno: errno) }
         let block = [UInt8](repeating: 0x63, count: 4096)
-        for index in 0..<region where pwrite(fd, block, 4096, off_t(index * 4096)) != 4096 {
+        for index in 0..<fdatasyncRegion where pwrite(fd, block, 4096, off_t(index * 4096)) != 4096 {
             let error = errno
             close(fd)
             throw BenchError.system("pwrite \(path)", errno: error)
@@ -65,10 +65,10 @@ extension BaselineBench {
     }
 
     /// `count` 4 KiB overwrites of a preallocated file, each followed by fdatasync; the errno of a failure.
-    private static func overwrite(_ fd: Int32, count: Int, region: Int = 256) -> Int32? {
+    private static func overwrite(_ fd: Int32, count: Int) -> Int32? {
         let block = [UInt8](repeating: 0x64, count: 4096)
         for index in 0..<count {
-            guard pwrite(fd, block, 4096, off_t((index % region) * 4096)) == 4096, Glibc.fdatasync(fd) == 0 else { return errno }
+            guard pwrite(fd, block, 4096, off_t((index % fdatasyncRegion) * 4096)) == 4096, Glibc.fdatasync(fd) == 0 else { return errno }
         }
         return nil
     }

@@ -14,6 +14,8 @@ import Glibc
 ///   file each (`BaselineBench+TwoWriters.swift`), as the two daemons' stores write.
 struct BaselineBench {
     let context: BenchContext
+    /// The 4 KiB blocks an fdatasync file is preallocated with (1 MiB), which its overwrites cycle through.
+    static let fdatasyncRegion = 256
 
     func run() throws(BenchError) {
         for size in [64, 1024] { try pingPong(size: size) }
@@ -77,7 +79,7 @@ struct BaselineBench {
         let fd = try Self.preallocated(path)
         defer { close(fd) }
         let block = [UInt8](repeating: 0x63, count: 4096)
-        let region = 256
+        let region = Self.fdatasyncRegion
 
         var recorder = LatencyRecorder()
         let count = context.counts.fdatasyncs
